@@ -1,0 +1,41 @@
+// What the engine needs from the outside world, injected so that the engine stays pure and tests can
+// drive time (watch expiry, token lifetime, bookmarks) and identities deterministically.
+
+/** Wall-clock time in milliseconds since the epoch. */
+export interface Clock {
+  now(): number;
+}
+
+export type TimerHandle = unknown;
+
+export interface Timers {
+  setTimeout(fn: () => void, ms: number): TimerHandle;
+  clearTimeout(handle: TimerHandle): void;
+}
+
+/** Source of identifiers and randomness. */
+export interface Ids {
+  /** A new RFC 4122 version-4 UUID string. */
+  uid(): string;
+  /** `n` random characters from the alphabet Kubernetes uses for generateName suffixes. */
+  suffix(n: number): string;
+  /** A random integer in [0, max). */
+  int(max: number): number;
+}
+
+export interface Env {
+  clock: Clock;
+  timers: Timers;
+  ids: Ids;
+}
+
+/** RFC 3339 in whole seconds, UTC, as metav1.Time marshals it. */
+export function rfc3339(ms: number): string {
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+/** RFC 3339 with microseconds, as metav1.MicroTime marshals it. */
+export function rfc3339Micro(ms: number): string {
+  const iso = new Date(ms).toISOString(); // ...sss Z
+  return iso.replace(/\.(\d{3})Z$/, (_m, frac: string) => `.${frac}000Z`);
+}

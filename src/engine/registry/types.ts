@@ -1,0 +1,88 @@
+// The contract of a served resource: one definition per group/version/resource. Built-in kinds export one
+// from resources/<plural>/index.ts; a CRD produces the same shape at runtime. Strategies are data (objects
+// of optional hooks), not subclasses [K8S registry/rest]. The generic store (registry/store.ts) supplies
+// CRUD and watch and calls these hooks.
+
+import type { Env } from '../env.js';
+import type { FieldError } from '../errors.js';
+import type { KubeObject } from '../object.js';
+import type { Schema, SchemaRegistry } from '../schema/types.js';
+
+export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
+
+export interface ScaleSubresource {
+  /** JSON paths as in a CRD's scale subresource, e.g. ".spec.replicas". */
+  specReplicasPath: string;
+  statusReplicasPath: string;
+  labelSelectorPath?: string;
+}
+
+export interface TableColumn {
+  name: string;
+  type: 'string' | 'integer' | 'number' | 'boolean' | 'date';
+  format?: string;
+  description?: string;
+  priority?: number;
+  /** Computes the cell; returns null/undefined for an empty cell. */
+  cell: (obj: KubeObject, ctx: { now: number }) => unknown;
+}
+
+export interface StrategyContext {
+  env: Env;
+  /** ms since epoch of this request (from env.clock). */
+  now: number;
+  dryRun: boolean;
+  /** '' for the main resource, else 'status' | 'scale' | ... */
+  subresource: string;
+  /** Read other objects (e.g. to allocate a unique Service clusterIP). Returns current state. */
+  list(group: string, resource: string, namespace?: string): KubeObject[];
+}
+
+export interface ResourceStrategy {
+  /** Defaulting, as the real server's SetDefaults_* functions do. Mutates `obj`. */
+  default?(obj: KubeObject, ctx: StrategyContext): void;
+  /** Kind-specific preparation before create (e.g. allocate clusterIP). Generic parts are done by the store. */
+  prepareForCreate?(obj: KubeObject, ctx: StrategyContext): void;
+  prepareForUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): void;
+  /** Field errors for a new object (beyond schema type/required checks the store already makes). */
+  validate?(obj: KubeObject, ctx: StrategyContext): FieldError[];
+  validateUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[];
+  warningsOnCreate?(obj: KubeObject, ctx: StrategyContext): string[];
+  warningsOnUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): string[];
+  /** PUT to a missing object creates it. */
+  allowCreateOnUpdate?: boolean;
+  /** PUT without metadata.resourceVersion is accepted. */
+  allowUnconditionalUpdate?: boolean;
+  /** Field-selector fields beyond metadata.name / metadata.namespace, e.g. {"spec.nodeName": ...}. */
+  selectableFields?(obj: KubeObject): Record<string, string>;
+}
+
+export interface ResourceDefinition {
+  group: string; // '' for core
+  version: string;
+  kind: string;
+  listKind: string;
+  plural: string;
+  singular: string;
+  shortNames?: string[];
+  categories?: string[];
+  namespaced: boolean;
+  verbs: Verb[];
+  subresources: { status?: boolean; scale?: ScaleSubresource };
+  /** Root schema of the kind (usually a $ref into `definitions`). */
+  schema: Schema;
+  definitions: SchemaRegistry;
+  strategy: ResourceStrategy;
+  /** Extra Table columns after Name (kubectl-like). Default table: Name, Created At. */
+  tableColumns?: TableColumn[];
+  /** Kind is stored and served only from this version (storage version), for multi-version resources. */
+  storageVersion?: string;
+  /** True when this group/version is the preferred one for its group in discovery. */
+  preferred?: boolean;
+  /** Deprecation warning text for deprecated versions. */
+  deprecated?: string;
+}
+
+export function groupVersion(def: { group: string; version: string }): string {
+  return def.group ? `${def.group}/${def.version}` : def.version;
+}

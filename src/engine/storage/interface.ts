@@ -1,0 +1,81 @@
+// The persistence contract, modelled on k8s.io/apiserver/pkg/storage over etcd3: one global revision
+// counter per cluster, every successful write is one atomic transaction that stores the objects, bumps the
+// counter and appends the event-history entries, and the object's metadata.resourceVersion is the
+// revision of its last write. Backends (src/adapters/memory, src/adapters/idb) implement it; the engine's
+// registry is the only caller. storage/testing/conformance.ts holds the suite every backend must pass.
+
+import type { KubeObject } from '../object.js';
+
+/** Storage key: `/<group or "core">/<resource>/<namespace or "">/<name>`; see registry/keys.ts. */
+export type StorageKey = string;
+
+export interface StoredObject {
+  key: StorageKey;
+  /** The object with metadata.resourceVersion = String(revision). */
+  object: KubeObject;
+  /** Revision of the object's last write (etcd mod_revision). */
+  revision: number;
+}
+
+export type EventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+export interface HistoryEvent {
+  revision: number;
+  type: EventType;
+  key: StorageKey;
+  /** New state (ADDED, MODIFIED) or last state (DELETED; resourceVersion = this event's revision). */
+  object: KubeObject;
+  /** State before the event (MODIFIED, DELETED); used to rebuild older snapshots. */
+  prevObject?: KubeObject;
+  /** Clock time of the write in ms; drives compaction by age. */
+  time: number;
+}
+
+/** One part of a write transaction. */
+export type WriteOp =
+  | {
+      kind: 'put';
+      key: StorageKey;
+      object: KubeObject;
+      /** Precondition: 0 = key must not exist; n = current revision of the key must be n; undefined = none. */
+      expectRevision?: number;
+    }
+  | { kind: 'delete'; key: StorageKey; expectRevision?: number };
+
+export type WriteResult =
+  | { ok: true; revision: number; events: HistoryEvent[] }
+  | { ok: false; failedKey: StorageKey; reason: 'exists' | 'not-found' | 'revision-mismatch'; currentRevision?: number };
+
+export interface Storage {
+  /** The latest committed revision (0 for an empty store). */
+  revision(): Promise<number>;
+  /** Revisions <= this one are no longer in the event history. */
+  compactedRevision(): Promise<number>;
+  get(key: StorageKey): Promise<StoredObject | undefined>;
+  /** Every object whose key starts with `prefix`, in key order. */
+  list(prefix: StorageKey): Promise<StoredObject[]>;
+  /**
+   * Atomically applies all ops under one new revision, or none when a precondition fails. Each stored
+   * object gets metadata.resourceVersion = String(revision); the returned events carry the stored states.
+   */
+  write(ops: WriteOp[], time: number): Promise<WriteResult>;
+  /** History entries with revision > `after`, in revision order. Throws StorageCompactedError if after < compactedRevision. */
+  events(after: number): Promise<HistoryEvent[]>;
+  /** Drops history entries written before `beforeTime`; returns the new compacted revision. */
+  compact(beforeTime: number): Promise<number>;
+  /** Releases resources (database handles). */
+  close(): Promise<void>;
+}
+
+export class StorageCompactedError extends Error {
+  constructor(readonly requested: number, readonly compacted: number) {
+    super(`revision ${requested} has been compacted (compacted revision ${compacted})`);
+  }
+}
+
+/** Helper for backends: stamp the revision into a copy of the object. */
+export function withResourceVersion(object: KubeObject, revision: number): KubeObject {
+  const copy = JSON.parse(JSON.stringify(object)) as KubeObject;
+  copy.metadata = { ...(copy.metadata ?? {}), resourceVersion: String(revision) };
+  return copy;
+}
