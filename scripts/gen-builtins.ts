@@ -1,0 +1,225 @@
+// Generates src/engine/resources/generated/builtins.ts from the v1.33 swagger facts
+// (../shared/openapi/k8s-v1.33-swagger.json): per served resource its kind, scope, verbs and subresources,
+// plus the trimmed schema definitions reachable from the served kinds. Hand-written discovery facts
+// (singular names, short names, categories) and the OpenAPI `+default` markers of k8s.io/api v0.33 live in
+// the tables below, because the swagger facts file has neither.
+//
+// Run: npm run gen:builtins
+
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const swaggerPath = path.resolve(repoRoot, '../shared/openapi/k8s-v1.33-swagger.json');
+const outPath = path.resolve(repoRoot, 'src/engine/resources/generated/builtins.ts');
+
+interface Served {
+  group: string;
+  version: string;
+  plural: string;
+  shortNames?: string[];
+  categories?: string[];
+}
+
+// Discovery facts of the real v1.33 server (`kubectl api-resources`, /apis discovery documents).
+const SERVED: Served[] = [
+  { group: '', version: 'v1', plural: 'namespaces', shortNames: ['ns'] },
+  { group: '', version: 'v1', plural: 'pods', shortNames: ['po'], categories: ['all'] },
+  { group: '', version: 'v1', plural: 'services', shortNames: ['svc'], categories: ['all'] },
+  { group: '', version: 'v1', plural: 'configmaps', shortNames: ['cm'] },
+  { group: '', version: 'v1', plural: 'secrets' },
+  { group: '', version: 'v1', plural: 'serviceaccounts', shortNames: ['sa'] },
+  { group: '', version: 'v1', plural: 'endpoints', shortNames: ['ep'] },
+  { group: '', version: 'v1', plural: 'events', shortNames: ['ev'] },
+  { group: '', version: 'v1', plural: 'nodes', shortNames: ['no'] },
+  { group: '', version: 'v1', plural: 'persistentvolumes', shortNames: ['pv'] },
+  { group: '', version: 'v1', plural: 'persistentvolumeclaims', shortNames: ['pvc'] },
+  { group: '', version: 'v1', plural: 'resourcequotas', shortNames: ['quota'] },
+  { group: '', version: 'v1', plural: 'limitranges', shortNames: ['limits'] },
+  { group: '', version: 'v1', plural: 'replicationcontrollers', shortNames: ['rc'], categories: ['all'] },
+  { group: '', version: 'v1', plural: 'podtemplates' },
+  { group: 'apps', version: 'v1', plural: 'deployments', shortNames: ['deploy'], categories: ['all'] },
+  { group: 'apps', version: 'v1', plural: 'replicasets', shortNames: ['rs'], categories: ['all'] },
+  { group: 'apps', version: 'v1', plural: 'statefulsets', shortNames: ['sts'], categories: ['all'] },
+  { group: 'apps', version: 'v1', plural: 'daemonsets', shortNames: ['ds'], categories: ['all'] },
+  { group: 'apps', version: 'v1', plural: 'controllerrevisions' },
+  { group: 'batch', version: 'v1', plural: 'jobs', categories: ['all'] },
+  { group: 'batch', version: 'v1', plural: 'cronjobs', shortNames: ['cj'], categories: ['all'] },
+  { group: 'autoscaling', version: 'v2', plural: 'horizontalpodautoscalers', shortNames: ['hpa'], categories: ['all'] },
+  { group: 'autoscaling', version: 'v1', plural: 'horizontalpodautoscalers', shortNames: ['hpa'], categories: ['all'] },
+  { group: 'policy', version: 'v1', plural: 'poddisruptionbudgets', shortNames: ['pdb'] },
+  { group: 'networking.k8s.io', version: 'v1', plural: 'ingresses', shortNames: ['ing'] },
+  { group: 'networking.k8s.io', version: 'v1', plural: 'ingressclasses' },
+  { group: 'networking.k8s.io', version: 'v1', plural: 'networkpolicies', shortNames: ['netpol'] },
+  { group: 'discovery.k8s.io', version: 'v1', plural: 'endpointslices' },
+  { group: 'events.k8s.io', version: 'v1', plural: 'events', shortNames: ['ev'] },
+  { group: 'coordination.k8s.io', version: 'v1', plural: 'leases' },
+  { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'roles' },
+  { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'rolebindings' },
+  { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'clusterroles' },
+  { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'clusterrolebindings' },
+  { group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions', shortNames: ['crd', 'crds'], categories: ['api-extensions'] },
+  { group: 'admissionregistration.k8s.io', version: 'v1', plural: 'validatingadmissionpolicies', categories: ['api-extensions'] },
+  { group: 'admissionregistration.k8s.io', version: 'v1', plural: 'validatingadmissionpolicybindings', categories: ['api-extensions'] },
+  { group: 'storage.k8s.io', version: 'v1', plural: 'storageclasses', shortNames: ['sc'] },
+  { group: 'scheduling.k8s.io', version: 'v1', plural: 'priorityclasses', shortNames: ['pc'] },
+];
+
+// `+default=` markers of k8s.io/api v0.33.0 that the real OpenAPI publishes as `default` (the swagger facts
+// file omits them). Server-side apply needs them to fill list-map keys (e.g. ports' protocol).
+const DEFAULTS: Record<string, Record<string, unknown>> = {
+  'io.k8s.api.core.v1.ContainerPort': { protocol: 'TCP' },
+  'io.k8s.api.core.v1.ServicePort': { protocol: 'TCP' },
+  'io.k8s.api.core.v1.ReplicationControllerSpec': { replicas: 1, minReadySeconds: 0 },
+  'io.k8s.api.core.v1.LocalObjectReference': { name: '' },
+  'io.k8s.api.core.v1.GRPCAction': { service: '' },
+  'io.k8s.api.core.v1.RBDVolumeSource': { pool: 'rbd', user: 'admin', keyring: '/etc/ceph/keyring' },
+  'io.k8s.api.core.v1.RBDPersistentVolumeSource': { pool: 'rbd', user: 'admin', keyring: '/etc/ceph/keyring' },
+  'io.k8s.api.core.v1.ISCSIVolumeSource': { iscsiInterface: 'default' },
+  'io.k8s.api.core.v1.ISCSIPersistentVolumeSource': { iscsiInterface: 'default' },
+  'io.k8s.api.core.v1.AzureDiskVolumeSource': { cachingMode: 'ReadWrite', fsType: 'ext4', readOnly: false, kind: 'Shared' },
+  'io.k8s.api.core.v1.ScaleIOVolumeSource': { storageMode: 'ThinProvisioned', fsType: 'xfs' },
+  'io.k8s.api.core.v1.ScaleIOPersistentVolumeSource': { storageMode: 'ThinProvisioned', fsType: 'xfs' },
+};
+
+// Definitions served besides those reachable from the kinds (used by paths and errors).
+const EXTRA_DEFINITIONS = [
+  'io.k8s.apimachinery.pkg.apis.meta.v1.Status',
+  'io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions',
+  'io.k8s.apimachinery.pkg.apis.meta.v1.WatchEvent',
+  'io.k8s.apimachinery.pkg.apis.meta.v1.Patch',
+  'io.k8s.apimachinery.pkg.apis.meta.v1.APIResourceList',
+  'io.k8s.api.autoscaling.v1.Scale',
+];
+
+const KEEP = new Set([
+  'type', 'format', 'enum', 'required', 'items', 'properties', 'additionalProperties', '$ref', 'allOf', 'default',
+]);
+const KEEP_EXT = new Set([
+  'x-kubernetes-group-version-kind', 'x-kubernetes-list-type', 'x-kubernetes-list-map-keys', 'x-kubernetes-map-type',
+  'x-kubernetes-patch-strategy', 'x-kubernetes-patch-merge-key', 'x-kubernetes-int-or-string',
+  'x-kubernetes-preserve-unknown-fields', 'x-kubernetes-embedded-resource', 'x-kubernetes-unions',
+]);
+
+type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+function trim(node: Json): Json {
+  if (Array.isArray(node)) return node.map(trim);
+  if (node === null || typeof node !== 'object') return node;
+  const out: Json = {};
+  for (const key of Object.keys(node).sort()) {
+    const v = node[key];
+    if (key === '$ref') out.$ref = String(v).replace(/^#\/definitions\//, '');
+    else if (key === 'properties') {
+      out.properties = {};
+      for (const p of Object.keys(v)) out.properties[p] = trim(v[p]);
+    } else if (key === 'items' || key === 'additionalProperties' || key === 'allOf') out[key] = trim(v);
+    else if (KEEP.has(key) || KEEP_EXT.has(key)) out[key] = v;
+  }
+  return out;
+}
+
+function refsOf(node: Json, acc: Set<string>): void {
+  if (Array.isArray(node)) node.forEach((n) => refsOf(n, acc));
+  else if (node && typeof node === 'object') {
+    for (const [k, v] of Object.entries(node)) {
+      if (k === '$ref' && typeof v === 'string') acc.add(v.replace(/^#\/definitions\//, ''));
+      else refsOf(v, acc);
+    }
+  }
+}
+
+const ACTION_TO_VERB: Record<string, string> = {
+  get: 'get', list: 'list', watch: 'watch', watchlist: 'watch', post: 'create', put: 'update', patch: 'patch',
+  delete: 'delete', deletecollection: 'deletecollection',
+};
+const VERB_ORDER = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+
+function main(): void {
+  const swagger = JSON.parse(readFileSync(swaggerPath, 'utf8'));
+  const paths: Record<string, Record<string, Json>> = swagger.paths;
+  const defs: Record<string, Json> = swagger.definitions;
+
+  const resources: Json[] = [];
+  const roots = new Set<string>(EXTRA_DEFINITIONS);
+  for (const s of SERVED) {
+    const prefix = s.group ? `/apis/${s.group}/${s.version}` : `/api/${s.version}`;
+    const nsColl = `${prefix}/namespaces/{namespace}/${s.plural}`;
+    const namespaced = nsColl in paths;
+    const coll = namespaced ? nsColl : `${prefix}/${s.plural}`;
+    const item = `${coll}/{name}`;
+    if (!(item in paths)) throw new Error(`no path ${item}`);
+    const watchPrefix = `${prefix}/watch`;
+    const candidates = [coll, item, `${prefix}/${s.plural}`,
+      namespaced ? `${watchPrefix}/namespaces/{namespace}/${s.plural}` : `${watchPrefix}/${s.plural}`,
+      namespaced ? `${watchPrefix}/namespaces/{namespace}/${s.plural}/{name}` : `${watchPrefix}/${s.plural}/{name}`,
+      `${watchPrefix}/${s.plural}`];
+    const verbs = new Set<string>();
+    for (const p of candidates) {
+      for (const op of Object.values(paths[p] ?? {})) {
+        const a = op && typeof op === 'object' ? op['x-kubernetes-action'] : undefined;
+        if (a && ACTION_TO_VERB[a]) verbs.add(ACTION_TO_VERB[a]);
+      }
+    }
+    const getOp = paths[item].get;
+    const gvk = getOp['x-kubernetes-group-version-kind'];
+    const ref: string = String(getOp.responses['200'].schema.$ref).replace(/^#\/definitions\//, '');
+    const listRef: string = String(paths[coll].get.responses['200'].schema.$ref).replace(/^#\/definitions\//, '');
+    roots.add(ref);
+    roots.add(listRef);
+    const subresources: string[] = [];
+    for (const sub of ['status', 'scale']) if (`${item}/${sub}` in paths) subresources.push(sub);
+    resources.push({
+      group: s.group,
+      version: s.version,
+      kind: gvk.kind,
+      listKind: listRef.split('.').pop(),
+      plural: s.plural,
+      singular: String(gvk.kind).toLowerCase(),
+      ...(s.shortNames ? { shortNames: s.shortNames } : {}),
+      ...(s.categories ? { categories: s.categories } : {}),
+      namespaced,
+      verbs: VERB_ORDER.filter((v) => verbs.has(v)),
+      subresources,
+      definition: ref,
+      listDefinition: listRef,
+    });
+  }
+
+  // Transitive closure of referenced definitions.
+  const needed = new Set<string>();
+  const queue = [...roots];
+  while (queue.length) {
+    const name = queue.pop()!;
+    if (needed.has(name)) continue;
+    if (!defs[name]) throw new Error(`missing definition ${name}`);
+    needed.add(name);
+    const refs = new Set<string>();
+    refsOf(defs[name], refs);
+    for (const r of refs) if (!needed.has(r)) queue.push(r);
+  }
+  const definitions: Record<string, Json> = {};
+  for (const name of [...needed].sort()) {
+    const t = trim(defs[name]);
+    const d = DEFAULTS[name];
+    if (d) {
+      for (const [prop, value] of Object.entries(d)) {
+        if (!t.properties?.[prop]) throw new Error(`no property ${name}.${prop}`);
+        t.properties[prop].default = value;
+      }
+    }
+    definitions[name] = t;
+  }
+
+  const data = { resources, definitions };
+  const body =
+    '// GENERATED by scripts/gen-builtins.ts from ../shared/openapi/k8s-v1.33-swagger.json. Do not edit.\n' +
+    "import type { BuiltinData } from '../builtin-data.js';\n\n" +
+    `export const builtins: BuiltinData = ${JSON.stringify(data)};\n`;
+  mkdirSync(path.dirname(outPath), { recursive: true });
+  writeFileSync(outPath, body);
+  process.stdout.write(`wrote ${path.relative(repoRoot, outPath)}: ${resources.length} resources, ${needed.size} definitions, ${body.length} bytes\n`);
+}
+
+main();
