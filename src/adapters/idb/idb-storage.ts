@@ -1,0 +1,251 @@
+// IndexedDB Storage backend (service worker, page, and Node with fake-indexeddb). The only module of the
+// project that imports `idb`.
+//
+// Database layout (version 1):
+//   objects  keyPath 'key'        StoredObject {key, object, revision}
+//   history  keyPath 'revision'   one record per committed revision {revision, time, events}; index 'time'
+//   meta     out-of-line keys     'revision' -> number, 'compactedRevision' -> number
+//
+// Every write is one readwrite transaction over objects + history + meta: it reads the revision and the
+// current records, checks preconditions, then stores the objects, the history record and the new
+// revision. Nothing but that transaction's own requests is awaited inside it (an await on anything else
+// would let IndexedDB auto-commit it). Because all writes share the meta store, IndexedDB runs them one
+// after another in creation order, which is what serialises concurrent writers (also across tabs and the
+// service worker). Nothing is cached in memory, so several connections to one database stay coherent.
+//
+// Invariant: history holds exactly the revisions compactedRevision+1 .. revision, one record each.
+
+import { wrap, type DBSchema, type IDBPDatabase } from 'idb';
+import {
+  StorageCompactedError,
+  type HistoryEvent,
+  type Storage,
+  type StorageKey,
+  type StoredObject,
+  type WriteOp,
+  type WriteResult,
+} from '../../engine/storage/interface.js';
+import { assertValidOps, planWrite, prefixEnd } from '../memory/write-plan.js';
+
+export const IDB_STORAGE_VERSION = 1;
+
+interface HistoryRecord {
+  revision: number;
+  time: number;
+  events: HistoryEvent[];
+}
+
+interface StorageDB extends DBSchema {
+  objects: { key: string; value: StoredObject };
+  history: { key: number; value: HistoryRecord; indexes: { time: number } };
+  meta: { key: 'revision' | 'compactedRevision'; value: number };
+}
+
+export interface IdbStorageOptions {
+  /** Database name; one database per cluster. */
+  name: string;
+  /** Defaults to globalThis.indexedDB. The IDB globals (IDBRequest, IDBKeyRange, ...) must exist. */
+  indexedDB?: IDBFactory;
+  /** Opening waits because an older connection (another tab) still holds the database at an older version. */
+  onBlocked?: () => void;
+  /**
+   * The connection was closed under us: `versionchange` (another connection upgrades or deletes the
+   * database; we close at once so it is not blocked) or `terminated` (the browser closed it, e.g. site
+   * data cleared). The storage then rejects every call; the host should reopen or reload.
+   */
+  onClose?: (reason: 'versionchange' | 'terminated') => void;
+}
+
+export async function openIdbStorage(opts: IdbStorageOptions): Promise<Storage> {
+  const factory = opts.indexedDB ?? (globalThis as { indexedDB?: IDBFactory }).indexedDB;
+  if (!factory) {
+    throw new Error('openIdbStorage: no IndexedDB in this environment (in Node, import "fake-indexeddb/auto")');
+  }
+  if (typeof IDBRequest === 'undefined' || typeof IDBKeyRange === 'undefined') {
+    throw new Error('openIdbStorage: the IndexedDB globals are missing (in Node, import "fake-indexeddb/auto")');
+  }
+  const request = factory.open(opts.name, IDB_STORAGE_VERSION);
+  request.addEventListener('upgradeneeded', (ev) => {
+    const db = request.result;
+    if (ev.oldVersion < 1) {
+      db.createObjectStore('objects', { keyPath: 'key' });
+      const history = db.createObjectStore('history', { keyPath: 'revision' });
+      history.createIndex('time', 'time');
+      db.createObjectStore('meta');
+    }
+  });
+  request.addEventListener('blocked', () => opts.onBlocked?.());
+  let db: IDBPDatabase<StorageDB>;
+  try {
+    db = (await wrap(request)) as unknown as IDBPDatabase<StorageDB>;
+  } catch (err) {
+    const e = err as { name?: string; message?: string } | null;
+    if (e?.name === 'VersionError') {
+      throw new Error(
+        `openIdbStorage: database "${opts.name}" has a newer schema than version ${IDB_STORAGE_VERSION} (written by a newer app; reload)`,
+      );
+    }
+    throw err;
+  }
+  return new IdbStorage(opts.name, db, request.result, opts.onClose);
+}
+
+type Lost = 'closed' | 'versionchange' | 'terminated';
+
+class IdbStorage implements Storage {
+  private lost: Lost | undefined;
+
+  constructor(
+    private readonly name: string,
+    private readonly db: IDBPDatabase<StorageDB>,
+    raw: IDBDatabase,
+    onClose: IdbStorageOptions['onClose'],
+  ) {
+    raw.addEventListener('versionchange', () => {
+      // Another connection wants to upgrade or delete the database: step aside instead of blocking it.
+      raw.close();
+      if (this.lost === undefined) {
+        this.lost = 'versionchange';
+        onClose?.('versionchange');
+      }
+    });
+    raw.addEventListener('close', () => {
+      if (this.lost === undefined) {
+        this.lost = 'terminated';
+        onClose?.('terminated');
+      }
+    });
+  }
+
+  private use(): IDBPDatabase<StorageDB> {
+    if (this.lost === undefined) return this.db;
+    if (this.lost === 'closed') throw new Error(`storage: IndexedDB storage "${this.name}" is closed`);
+    throw new Error(
+      this.lost === 'versionchange'
+        ? `storage: IndexedDB database "${this.name}" was closed because another connection is upgrading or deleting it`
+        : `storage: IndexedDB database "${this.name}" was closed by the browser`,
+    );
+  }
+
+  async revision(): Promise<number> {
+    return (await this.use().get('meta', 'revision')) ?? 0;
+  }
+
+  async compactedRevision(): Promise<number> {
+    return (await this.use().get('meta', 'compactedRevision')) ?? 0;
+  }
+
+  async get(key: StorageKey): Promise<StoredObject | undefined> {
+    return this.use().get('objects', key);
+  }
+
+  async list(prefix: StorageKey): Promise<StoredObject[]> {
+    const db = this.use();
+    if (prefix === '') return db.getAll('objects');
+    const end = prefixEnd(prefix);
+    const range = end === undefined ? IDBKeyRange.lowerBound(prefix) : IDBKeyRange.bound(prefix, end, false, true);
+    return db.getAll('objects', range);
+  }
+
+  async write(ops: WriteOp[], time: number): Promise<WriteResult> {
+    const db = this.use();
+    assertValidOps(ops);
+    // An empty transaction changes nothing and, as in etcd, does not advance the revision.
+    if (ops.length === 0) return { ok: true, revision: await this.revision(), events: [] };
+
+    const tx = db.transaction(['objects', 'history', 'meta'], 'readwrite');
+    const done = tx.done;
+    done.catch(() => {}); // observed below; keeps an abort from surfacing as an unhandled rejection
+    const objects = tx.objectStore('objects');
+    const meta = tx.objectStore('meta');
+    let planned: ReturnType<typeof planWrite>;
+    try {
+      const [rev, ...current] = await Promise.all([
+        meta.get('revision'),
+        ...ops.map((op) => objects.get(op.key)),
+      ]);
+      planned = planWrite(ops, current as (StoredObject | undefined)[], ((rev as number | undefined) ?? 0) + 1, time);
+    } catch (err) {
+      abortQuietly(tx);
+      throw err;
+    }
+    if (!planned.ok) {
+      await done; // only reads happened: commits nothing
+      return planned;
+    }
+    const plan = planned;
+    const requests: Promise<unknown>[] = [];
+    for (const p of plan.puts) requests.push(objects.put(p));
+    for (const k of plan.deletes) requests.push(objects.delete(k));
+    requests.push(tx.objectStore('history').put({ revision: plan.revision, time, events: plan.events }));
+    requests.push(meta.put(plan.revision, 'revision'));
+    await Promise.all([...requests, done]);
+    // IndexedDB stored structured clones, so the planned events are the caller's to keep.
+    return { ok: true, revision: plan.revision, events: plan.events };
+  }
+
+  async events(after: number): Promise<HistoryEvent[]> {
+    const tx = this.use().transaction(['history', 'meta'], 'readonly');
+    const [compacted, records] = await Promise.all([
+      tx.objectStore('meta').get('compactedRevision'),
+      tx.objectStore('history').getAll(IDBKeyRange.lowerBound(after, true)),
+      tx.done,
+    ]);
+    const c = compacted ?? 0;
+    if (after < c) throw new StorageCompactedError(after, c);
+    const out: HistoryEvent[] = [];
+    for (const r of records) for (const e of r.events) out.push(e);
+    return out;
+  }
+
+  async compact(beforeTime: number): Promise<number> {
+    const tx = this.use().transaction(['history', 'meta'], 'readwrite');
+    const done = tx.done;
+    done.catch(() => {});
+    const history = tx.objectStore('history');
+    const meta = tx.objectStore('meta');
+    let compacted: number;
+    let last: number;
+    try {
+      const [c, oldRevisions] = await Promise.all([
+        meta.get('compactedRevision'),
+        history.index('time').getAllKeys(IDBKeyRange.upperBound(beforeTime, true)),
+      ]);
+      compacted = c ?? 0;
+      // Drop only the unbroken run compacted+1, compacted+2, ... of old revisions, so that history keeps
+      // holding exactly the revisions after the compacted one even if the clock ever went backwards.
+      const sorted = (oldRevisions as number[]).sort((a, b) => a - b);
+      last = compacted;
+      for (const r of sorted) {
+        if (r === last + 1) last = r;
+        else if (r > last + 1) break;
+      }
+    } catch (err) {
+      abortQuietly(tx);
+      throw err;
+    }
+    if (last > compacted) {
+      await Promise.all([history.delete(IDBKeyRange.upperBound(last)), meta.put(last, 'compactedRevision'), done]);
+      return last;
+    }
+    await done;
+    return compacted;
+  }
+
+  async close(): Promise<void> {
+    if (this.lost === undefined) {
+      this.lost = 'closed';
+      this.db.close();
+    } else {
+      this.lost = 'closed';
+    }
+  }
+}
+
+function abortQuietly(tx: { abort(): void }): void {
+  try {
+    tx.abort();
+  } catch {
+    // already finished or aborted
+  }
+}

@@ -1,0 +1,144 @@
+// In-memory Storage backend: the Node host's default and the reference the conformance suite is
+// written against. Everything happens synchronously inside each call, so writes are trivially atomic and
+// serialised. Keys are kept in a sorted array (UTF-16 code-unit order, as IndexedDB orders string keys)
+// so list(prefix) is a binary search plus a scan of the matching run.
+//
+// Ownership: stored objects and history entries are never handed out; every object crossing the
+// boundary (in or out) is copied once with copyJson.
+
+import {
+  StorageCompactedError,
+  type HistoryEvent,
+  type Storage,
+  type StorageKey,
+  type StoredObject,
+  type WriteOp,
+  type WriteResult,
+} from '../../engine/storage/interface.js';
+import { assertValidOps, copyJson, planWrite, prefixEnd } from './write-plan.js';
+
+export function createMemoryStorage(): Storage {
+  return new MemoryStorage();
+}
+
+/** Index of the first element of sorted `arr` that is >= `s` (arr.length when none). */
+function lowerBound(arr: readonly string[], s: string): number {
+  let lo = 0;
+  let hi = arr.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (arr[mid] < s) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function copyStored(s: StoredObject): StoredObject {
+  return { key: s.key, object: copyJson(s.object), revision: s.revision };
+}
+
+function copyEvent(e: HistoryEvent): HistoryEvent {
+  const out: HistoryEvent = { revision: e.revision, type: e.type, key: e.key, object: copyJson(e.object), time: e.time };
+  if (e.prevObject !== undefined) out.prevObject = copyJson(e.prevObject);
+  return out;
+}
+
+class MemoryStorage implements Storage {
+  private readonly records = new Map<StorageKey, StoredObject>();
+  /** Keys of `records`, sorted. */
+  private readonly keys: StorageKey[] = [];
+  /** History entries with revision > compacted, in revision (then op) order. */
+  private history: HistoryEvent[] = [];
+  private rev = 0;
+  private compacted = 0;
+  private closed = false;
+
+  private check(): void {
+    if (this.closed) throw new Error('storage: the memory storage is closed');
+  }
+
+  async revision(): Promise<number> {
+    this.check();
+    return this.rev;
+  }
+
+  async compactedRevision(): Promise<number> {
+    this.check();
+    return this.compacted;
+  }
+
+  async get(key: StorageKey): Promise<StoredObject | undefined> {
+    this.check();
+    const s = this.records.get(key);
+    return s === undefined ? undefined : copyStored(s);
+  }
+
+  async list(prefix: StorageKey): Promise<StoredObject[]> {
+    this.check();
+    const keys = this.keys;
+    const end = prefixEnd(prefix);
+    const out: StoredObject[] = [];
+    for (let i = lowerBound(keys, prefix); i < keys.length; i++) {
+      const k = keys[i];
+      if (end !== undefined && k >= end) break;
+      out.push(copyStored(this.records.get(k)!));
+    }
+    return out;
+  }
+
+  async write(ops: WriteOp[], time: number): Promise<WriteResult> {
+    this.check();
+    assertValidOps(ops);
+    // An empty transaction changes nothing and, as in etcd, does not advance the revision.
+    if (ops.length === 0) return { ok: true, revision: this.rev, events: [] };
+    const current = ops.map((op) => this.records.get(op.key));
+    const plan = planWrite(ops, current, this.rev + 1, time);
+    if (!plan.ok) return plan;
+    for (const p of plan.puts) {
+      if (!this.records.has(p.key)) this.keys.splice(lowerBound(this.keys, p.key), 0, p.key);
+      this.records.set(p.key, p);
+    }
+    for (const k of plan.deletes) {
+      this.records.delete(k);
+      this.keys.splice(lowerBound(this.keys, k), 1);
+    }
+    this.rev = plan.revision;
+    for (const e of plan.events) this.history.push(e);
+    return { ok: true, revision: plan.revision, events: plan.events.map(copyEvent) };
+  }
+
+  async events(after: number): Promise<HistoryEvent[]> {
+    this.check();
+    if (after < this.compacted) throw new StorageCompactedError(after, this.compacted);
+    const h = this.history;
+    // First entry with revision > after.
+    let lo = 0;
+    let hi = h.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (h[mid].revision <= after) lo = mid + 1;
+      else hi = mid;
+    }
+    const out: HistoryEvent[] = new Array(h.length - lo);
+    for (let i = lo; i < h.length; i++) out[i - lo] = copyEvent(h[i]);
+    return out;
+  }
+
+  async compact(beforeTime: number): Promise<number> {
+    this.check();
+    // Drop the longest run of oldest entries written before `beforeTime`, so that the history always
+    // holds exactly the revisions after the compacted one (entries of one revision share one time).
+    const h = this.history;
+    let n = 0;
+    while (n < h.length && h[n].time < beforeTime) n++;
+    if (n > 0) {
+      this.compacted = Math.max(this.compacted, h[n - 1].revision);
+      this.history = h.slice(n);
+    }
+    return this.compacted;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+  }
+}
