@@ -1,0 +1,57 @@
+// The in-page fallback (DESIGN.md 1): `?engine=page`, and a browser context without navigator.serviceWorker.
+import { expect, test } from '@playwright/test';
+import { CORE_NAMESPACES, configMap, names, openShell, pageFetch, shellFetch, skipWithoutBrowser } from './helpers';
+
+skipWithoutBrowser();
+
+test('?engine=page runs the engine in the page; objects persist across a reload', async ({ page, baseURL }, testInfo) => {
+  await openShell(page, '/?engine=page');
+  await expect(page.getByTestId('engine-mode')).toHaveText('in-page engine (requested with ?engine=page)');
+  await expect(page.getByLabel('base_url')).toHaveValue(`${baseURL}/clusters/default`);
+  // No service worker was registered: a plain fetch of base_url reaches the static server, not an engine.
+  expect(await page.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).length)).toBe(0);
+  expect((await pageFetch(page, '/clusters/default/api/v1/namespaces')).status).toBe(404);
+
+  const list = page.getByRole('list', { name: 'Namespaces' });
+  for (const ns of CORE_NAMESPACES) await expect(list.getByRole('button', { name: ns, exact: true })).toBeVisible();
+  const namespaces = await shellFetch(page, '/api/v1/namespaces');
+  expect(namespaces.status).toBe(200);
+  expect(names(namespaces.body)).toEqual(CORE_NAMESPACES);
+
+  const created = await shellFetch(page, '/api/v1/namespaces/kube-public/configmaps', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: configMap('in-page', { mode: 'page' }),
+  });
+  expect(created.status).toBe(201);
+  expect(created.body).toMatchObject({ kind: 'ConfigMap', metadata: { name: 'in-page', namespace: 'kube-public' } });
+
+  await page.reload();
+  await expect(page.getByTestId('engine-mode')).toContainText('in-page engine');
+  const read = await shellFetch(page, '/api/v1/namespaces/kube-public/configmaps/in-page');
+  expect(read.status).toBe(200);
+  expect(read.body).toMatchObject({ data: { mode: 'page' } });
+
+  await page.getByRole('button', { name: 'kube-public', exact: true }).click();
+  await expect(page.getByRole('cell', { name: 'in-page', exact: true })).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath('shell-in-page.png'), fullPage: true });
+});
+
+test('without navigator.serviceWorker the shell falls back to the in-page engine', async ({ page }) => {
+  await page.addInitScript(() => {
+    Object.defineProperty(Navigator.prototype, 'serviceWorker', { get: () => undefined, configurable: true });
+  });
+  await openShell(page);
+  await expect(page.getByTestId('engine-mode')).toHaveText(
+    'in-page engine (service workers are not available in this browser context)',
+  );
+  const res = await shellFetch(page, '/api/v1/namespaces/default');
+  expect(res.status).toBe(200);
+  expect(res.body).toMatchObject({ kind: 'Namespace', metadata: { name: 'default' } });
+});
+
+test('?cluster= selects another cluster', async ({ page, baseURL }) => {
+  await openShell(page, '/?cluster=dev&engine=page');
+  await expect(page.getByTestId('cluster-name')).toHaveText('dev');
+  await expect(page.getByLabel('base_url')).toHaveValue(`${baseURL}/clusters/dev`);
+});

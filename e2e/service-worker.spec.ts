@@ -1,0 +1,132 @@
+// The service-worker host in Chromium: control on first load, the API under base_url, persistence across a
+// reload, a stopped worker and a second tab.
+import { expect, test, type Page } from '@playwright/test';
+import { CORE_NAMESPACES, configMap, names, openShell, pageFetch, skipWithoutBrowser } from './helpers';
+
+skipWithoutBrowser();
+
+const BASE = '/clusters/default';
+
+async function isControlled(page: Page): Promise<boolean> {
+  return page.evaluate(() => navigator.serviceWorker.controller !== null);
+}
+
+test('the shell loads, the worker takes control on the first load, and the namespaces are shown', async ({ page, baseURL }, testInfo) => {
+  await openShell(page);
+  expect(await isControlled(page)).toBe(true);
+  await expect(page.getByTestId('engine-mode')).toHaveText('service worker');
+  await expect(page.getByTestId('cluster-name')).toHaveText('default');
+  await expect(page.getByLabel('base_url')).toHaveValue(`${baseURL}${BASE}`);
+  const list = page.getByRole('list', { name: 'Namespaces' });
+  for (const ns of CORE_NAMESPACES) await expect(list.getByRole('button', { name: ns, exact: true })).toBeVisible();
+  await expect(page.getByRole('table')).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath('shell-service-worker.png'), fullPage: true });
+});
+
+test('the copy button copies base_url', async ({ page, context, baseURL }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await openShell(page);
+  await page.getByRole('button', { name: 'Copy base_url' }).click();
+  await expect(page.getByText('Copied base_url to the clipboard.')).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${baseURL}${BASE}`);
+});
+
+test('fetch of /clusters/default/api/v1/namespaces lists the four initial namespaces', async ({ page }) => {
+  await openShell(page);
+  const res = await pageFetch(page, `${BASE}/api/v1/namespaces`);
+  expect(res.status).toBe(200);
+  expect(res.contentType).toContain('application/json');
+  expect((res.body as { kind?: string }).kind).toBe('NamespaceList');
+  expect(names(res.body)).toEqual(CORE_NAMESPACES);
+});
+
+test('a ConfigMap created through base_url survives a reload, a stopped worker, and is seen by a second tab', async ({
+  page,
+  context,
+  baseURL,
+}, testInfo) => {
+  await openShell(page);
+  const url = `${baseURL}${BASE}/api/v1/namespaces/default/configmaps`;
+  const created = await pageFetch(page, url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: configMap('e2e-settings', { colour: 'blue' }),
+  });
+  expect(created.status).toBe(201);
+  const rv = (created.body as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+  expect(rv).toMatch(/^\d+$/);
+
+  const read = await pageFetch(page, `${url}/e2e-settings`);
+  expect(read.status).toBe(200);
+  expect(read.body).toMatchObject({ kind: 'ConfigMap', metadata: { name: 'e2e-settings', namespace: 'default', resourceVersion: rv }, data: { colour: 'blue' } });
+
+  // After a reload: the page is controlled again and the object is still there.
+  await page.reload();
+  await expect(page.getByTestId('engine-mode')).toHaveText('service worker');
+  expect(await isControlled(page)).toBe(true);
+  expect((await pageFetch(page, `${url}/e2e-settings`)).body).toMatchObject({ data: { colour: 'blue' }, metadata: { resourceVersion: rv } });
+  await expect(page.getByRole('cell', { name: 'e2e-settings', exact: true })).toBeVisible();
+
+  // Stop the worker through CDP; the next request starts it again with a new engine built from IndexedDB.
+  const cdp = await context.newCDPSession(page);
+  const statuses: string[] = [];
+  cdp.on('ServiceWorker.workerVersionUpdated', (e) => {
+    for (const v of e.versions) statuses.push(v.runningStatus);
+  });
+  await cdp.send('ServiceWorker.enable');
+  await cdp.send('ServiceWorker.stopAllWorkers');
+  await expect.poll(() => statuses.at(-1)).toBe('stopped');
+  const afterStop = await pageFetch(page, `${url}/e2e-settings`);
+  expect(afterStop.status).toBe(200);
+  expect(afterStop.body).toMatchObject({ data: { colour: 'blue' }, metadata: { resourceVersion: rv } });
+  expect(statuses.slice(statuses.lastIndexOf('stopped'))).toContain('running');
+
+  // Writes after the restart continue the same revision sequence.
+  const second = await pageFetch(page, url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: configMap('e2e-after-restart', { n: '2' }),
+  });
+  expect(second.status).toBe(201);
+  expect(Number((second.body as { metadata: { resourceVersion: string } }).metadata.resourceVersion)).toBeGreaterThan(Number(rv));
+
+  // A second tab of the same browser context sees both objects, through the same worker.
+  const tab = await context.newPage();
+  await openShell(tab);
+  expect(await isControlled(tab)).toBe(true);
+  const list = await pageFetch(tab, url);
+  expect(list.status).toBe(200);
+  expect(names(list.body)).toEqual(['e2e-after-restart', 'e2e-settings']);
+  await expect(tab.getByRole('cell', { name: 'e2e-after-restart', exact: true })).toBeVisible();
+  await tab.screenshot({ path: testInfo.outputPath('shell-second-tab.png'), fullPage: true });
+});
+
+test('a hard reload (page not controlled) is claimed again by the worker', async ({ page }) => {
+  await openShell(page);
+  await page.addInitScript(() => {
+    (window as { controlledAtStart?: boolean }).controlledAtStart = navigator.serviceWorker.controller !== null;
+  });
+  // Simulates a shift-reload: a new document whose requests bypass the worker until it claims the page.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.setBypassServiceWorker', { bypass: true });
+  await page.reload();
+  await cdp.send('Network.setBypassServiceWorker', { bypass: false });
+  await expect(page.getByTestId('engine-mode')).toHaveText('service worker');
+  expect(await page.evaluate(() => (window as { controlledAtStart?: boolean }).controlledAtStart)).toBe(false);
+  expect(await isControlled(page)).toBe(true);
+  const res = await pageFetch(page, `${BASE}/api/v1/namespaces/kube-system`);
+  expect(res.status).toBe(200);
+  expect(res.body).toMatchObject({ kind: 'Namespace', metadata: { name: 'kube-system' } });
+});
+
+test('requests outside base_url and bad cluster names', async ({ page }) => {
+  await openShell(page);
+  // Another cluster is another engine over another database: it starts empty of ConfigMaps.
+  const other = await pageFetch(page, '/clusters/staging/api/v1/namespaces/default/configmaps');
+  expect(other.status).toBe(200);
+  expect(names(other.body)).toEqual([]);
+  const bad = await pageFetch(page, '/clusters/Not_Valid/api/v1/namespaces');
+  expect(bad.status).toBe(400);
+  expect(bad.body).toMatchObject({ kind: 'Status', status: 'Failure', reason: 'BadRequest', code: 400 });
+});

@@ -1,0 +1,115 @@
+// The UI's one way to the API: `apiFetch(path, init)`. When a service worker controls the page it is a plain
+// `fetch(base_url + path)`, exactly what any other client would do; otherwise (no service worker, a failed
+// registration, or `?engine=page`) the request goes to an engine running in the page (src/hosts/page).
+import type { PageHost } from '../hosts/page/page-host.js';
+import { appBaseUrl, clusterBaseUrl, parseSettings } from './settings.js';
+
+export type EngineMode = 'service-worker' | 'page';
+
+export interface ApiConnection {
+  mode: EngineMode;
+  cluster: string;
+  /** `<origin><app base>clusters/<cluster>`; reachable with plain fetch only in 'service-worker' mode. */
+  baseUrl: string;
+  /** Why the in-page engine is used (mode 'page'). */
+  fallbackReason?: string;
+  warnings: string[];
+}
+
+const CONTROL_TIMEOUT_MS = 10_000;
+
+let connection: Promise<ApiConnection> | undefined;
+let pageHost: PageHost | undefined;
+
+function appBase(): string {
+  return appBaseUrl(location.origin, import.meta.env.BASE_URL);
+}
+
+/** Resolves when `navigator.serviceWorker.controller` is set, or rejects after `ms`. */
+function waitForController(container: ServiceWorkerContainer, ms: number): Promise<void> {
+  if (container.controller) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      container.removeEventListener('controllerchange', onChange);
+      reject(new Error(`the service worker did not take control within ${ms / 1000}s`));
+    }, ms);
+    function onChange() {
+      if (!container.controller) return;
+      clearTimeout(timer);
+      container.removeEventListener('controllerchange', onChange);
+      resolve();
+    }
+    container.addEventListener('controllerchange', onChange);
+  });
+}
+
+/** Registers `<app base>sw.js` and waits until it controls this page. */
+async function startServiceWorker(): Promise<void> {
+  const container = navigator.serviceWorker;
+  const base = import.meta.env.BASE_URL;
+  const registration = await container.register(`${base}sw.js`, { scope: base, updateViaCache: 'none' });
+  if (container.controller) return;
+  const controlled = waitForController(container, CONTROL_TIMEOUT_MS);
+  // The worker claims every open page when it activates; a page opened without a controller while the
+  // worker was already active (e.g. a hard reload) asks it to claim again.
+  const ready = await container.ready;
+  (ready.active ?? registration.active)?.postMessage({ type: 'claim' });
+  await controlled;
+}
+
+async function startPageEngine(): Promise<void> {
+  const { createPageHost } = await import('../hosts/page/page-host.js');
+  pageHost = createPageHost({ appBase: appBase() });
+}
+
+async function establish(): Promise<ApiConnection> {
+  const settings = parseSettings(location.search);
+  const baseUrl = clusterBaseUrl(appBase(), settings.cluster);
+  const common = { cluster: settings.cluster, baseUrl, warnings: settings.warnings };
+  let fallbackReason: string;
+  if (settings.forcePageEngine) {
+    fallbackReason = 'requested with ?engine=page';
+  } else if (!('serviceWorker' in navigator) || !navigator.serviceWorker) {
+    fallbackReason = 'service workers are not available in this browser context';
+  } else {
+    try {
+      await startServiceWorker();
+      return { ...common, mode: 'service-worker' };
+    } catch (err) {
+      fallbackReason = `service worker unavailable: ${err instanceof Error ? err.message : String(err)}`;
+    }
+  }
+  await startPageEngine();
+  return { ...common, mode: 'page', fallbackReason };
+}
+
+/** Starts (once) the service worker or the in-page engine; every apiFetch waits for it. */
+export function connect(): Promise<ApiConnection> {
+  connection ??= establish();
+  return connection;
+}
+
+/** Sends `path` (e.g. `/api/v1/namespaces`) to the current cluster's API. */
+export async function apiFetch(path: string, init?: RequestInit): Promise<Response> {
+  const conn = await connect();
+  const url = conn.baseUrl + (path.startsWith('/') ? path : `/${path}`);
+  if (conn.mode === 'page' && pageHost) return pageHost.fetch(url, init);
+  return fetch(url, init);
+}
+
+/** GET `path` as JSON; throws with the Status message on an error response. */
+export async function apiGetJson<T>(path: string, signal?: AbortSignal): Promise<T> {
+  const res = await apiFetch(path, { headers: { Accept: 'application/json' }, signal });
+  const text = await res.text();
+  let body: unknown;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = undefined;
+  }
+  if (!res.ok) {
+    const message = (body as { message?: unknown } | undefined)?.message;
+    throw new Error(`${res.status}: ${typeof message === 'string' ? message : text.slice(0, 200) || res.statusText}`);
+  }
+  return body as T;
+}

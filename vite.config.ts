@@ -1,0 +1,108 @@
+// Vite build of the playground: the page (index.html -> src/ui/main.tsx) and, at a stable URL beside it,
+// the service worker `<base>sw.js` (src/hosts/sw/sw.ts). The worker is bundled on its own into one classic
+// script (no imports, no chunks shared with the page), both by `vite build` and on demand by `vite` dev.
+import { fileURLToPath } from 'node:url';
+import { build, defineConfig, type Plugin, type ResolvedConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+const SW_ENTRY = fileURLToPath(new URL('./src/hosts/sw/sw.ts', import.meta.url));
+export const SW_FILE_NAME = 'sw.js';
+
+/** Bundles the service worker into a single self-contained script and returns its code. */
+async function bundleServiceWorker(config: ResolvedConfig): Promise<string> {
+  const output = await build({
+    configFile: false,
+    root: config.root,
+    base: config.base,
+    mode: config.mode,
+    logLevel: 'warn',
+    publicDir: false,
+    // The worker sees the page's aliases and defines, but none of its plugins.
+    resolve: { alias: config.resolve.alias },
+    define: config.define,
+    build: {
+      write: false,
+      emptyOutDir: false,
+      copyPublicDir: false,
+      minify: config.command === 'build',
+      sourcemap: config.command === 'build' ? false : 'inline',
+      modulePreload: false,
+      rolldownOptions: {
+        input: SW_ENTRY,
+        output: { format: 'iife', entryFileNames: SW_FILE_NAME },
+      },
+    },
+  });
+  const outputs = Array.isArray(output) ? output : [output];
+  for (const out of outputs) {
+    if (!('output' in out)) continue;
+    for (const item of out.output) {
+      if (item.type === 'chunk' && item.isEntry) return item.code;
+    }
+  }
+  throw new Error('service worker bundle: no entry chunk produced');
+}
+
+/** Serves `<base>sw.js` in dev (rebuilt after source changes) and emits it into the build output. */
+function serviceWorkerPlugin(): Plugin {
+  let config: ResolvedConfig;
+  return {
+    name: 'kube-playground:service-worker',
+    configResolved(resolved) {
+      config = resolved;
+    },
+    configureServer(server) {
+      let cached: Promise<string> | undefined;
+      const invalidate = (file: string) => {
+        if (file.includes('/src/')) cached = undefined;
+      };
+      server.watcher.on('change', invalidate);
+      server.watcher.on('add', invalidate);
+      server.watcher.on('unlink', invalidate);
+      const url = `${config.base}${SW_FILE_NAME}`;
+      server.middlewares.use((req, res, next) => {
+        if (req.url?.split('?')[0] !== url) return next();
+        cached ??= bundleServiceWorker(config).catch((err: unknown) => {
+          cached = undefined;
+          throw err;
+        });
+        cached.then(
+          (code) => {
+            res.setHeader('Content-Type', 'text/javascript; charset=utf-8');
+            res.setHeader('Cache-Control', 'no-cache');
+            res.end(code);
+          },
+          (err: unknown) => next(err),
+        );
+      });
+    },
+    async generateBundle() {
+      // Runs for the page build only: the nested worker build has no plugins.
+      const source = await bundleServiceWorker(config);
+      this.emitFile({ type: 'asset', fileName: SW_FILE_NAME, source });
+    },
+  };
+}
+
+// KUBE_E2E_PAGES=1 adds the browser test pages under e2e/pages/ (used only by Playwright's own build).
+const e2ePages = process.env.KUBE_E2E_PAGES === '1';
+
+export default defineConfig({
+  root,
+  base: process.env.KUBE_BASE ?? '/',
+  plugins: [react(), serviceWorkerPlugin()],
+  build: {
+    target: 'es2022',
+    rolldownOptions: {
+      input: {
+        main: fileURLToPath(new URL('./index.html', import.meta.url)),
+        ...(e2ePages
+          ? { storage: fileURLToPath(new URL('./e2e/pages/storage-conformance.html', import.meta.url)) }
+          : {}),
+      },
+    },
+  },
+  server: { port: 5173 },
+  preview: { port: 4173 },
+});
