@@ -1,0 +1,838 @@
+// RE2 (Go regexp) syntax translated to JavaScript RegExp, plus the Kubernetes regex library helpers
+// (find, findAll) and a bounded cache of compiled patterns.
+//
+// Rules implemented (Go regexp/syntax with the Perl flags that regexp.Compile uses):
+// - Parse errors carry Go's text: `error parsing regexp: <code>: \`<expr>\``.
+// - Backreferences (`\1`) are invalid escapes; lookarounds (`(?=`, `(?!`) are unsupported Perl syntax;
+//   `(?<=`/`(?<!` hit the named-capture form `(?<name>` (Go 1.22+) and fail as invalid named captures.
+// - Flags i, m, s, U with scoped groups `(?flags:re)` and negation `(?-flags)`.
+// - `^`/`$` are text anchors unless (?m); `$` never matches before a trailing newline; `.` excludes only
+//   `\n` (JS would also exclude `\r`, U+2028, U+2029); `\s` is `[\t\n\f\r ]`; `\d`, `\w`, `\b` are ASCII.
+// - Named groups `(?P<name>re)` and `(?<name>re)`; POSIX classes `[[:alpha:]]`, `[[:^alpha:]]`; Unicode
+//   classes `\pL`, `\p{Greek}`, `\PL`, `\p{^Greek}`; `\Q...\E`; `\x{10FFFF}`; octal `\0`, `\012`.
+// - Repeat counts above 1000 (also nested, as Go's repeatIsValid) are `invalid repeat count`.
+// Matching is leftmost-first as in Go; JS backtracking gives the same match positions.
+
+export class RegexSyntaxError extends Error {
+  constructor(
+    readonly code: string,
+    readonly expr: string,
+  ) {
+    super(`error parsing regexp: ${code}: \`${expr}\``);
+    this.name = 'RegexSyntaxError';
+  }
+}
+
+const ERR_INVALID_CHAR_RANGE = 'invalid character class range';
+const ERR_INVALID_ESCAPE = 'invalid escape sequence';
+const ERR_INVALID_NAMED_CAPTURE = 'invalid named capture';
+const ERR_INVALID_PERL_OP = 'invalid or unsupported Perl syntax';
+const ERR_INVALID_REPEAT_OP = 'invalid nested repetition operator';
+const ERR_INVALID_REPEAT_SIZE = 'invalid repeat count';
+const ERR_MISSING_BRACKET = 'missing closing ]';
+const ERR_MISSING_PAREN = 'missing closing )';
+const ERR_MISSING_REPEAT_ARGUMENT = 'missing argument to repetition operator';
+const ERR_TRAILING_BACKSLASH = 'trailing backslash at end of expression';
+const ERR_UNEXPECTED_PAREN = 'unexpected )';
+const ERR_NESTING_DEPTH = 'expression nests too deeply';
+
+const MAX_RUNE = 0x10ffff;
+const MAX_HEIGHT = 1000;
+
+interface Flags {
+  fold: boolean; // i
+  multiLine: boolean; // m (not OneLine)
+  dotNL: boolean; // s
+  nonGreedy: boolean; // U
+}
+
+type Ranges = number[]; // pairs lo, hi
+
+type Node =
+  | { t: 'lit'; cp: number; fold: boolean }
+  | { t: 'class'; ranges: Ranges; props: string[]; negated: boolean; fold: boolean }
+  | { t: 'any'; nl: boolean }
+  | { t: 'bol' | 'eol' | 'bot' | 'eot' | 'wb' | 'nwb' }
+  | { t: 'group'; cap: boolean; sub: Node }
+  | { t: 'concat'; subs: Node[] }
+  | { t: 'alt'; subs: Node[] }
+  | { t: 'repeat'; min: number; max: number; greedy: boolean; sub: Node };
+
+const PERL_GROUPS: Record<string, { sign: number; r: Ranges }> = {
+  '\\d': { sign: 1, r: [0x30, 0x39] },
+  '\\D': { sign: -1, r: [0x30, 0x39] },
+  '\\s': { sign: 1, r: [0x9, 0xa, 0xc, 0xd, 0x20, 0x20] },
+  '\\S': { sign: -1, r: [0x9, 0xa, 0xc, 0xd, 0x20, 0x20] },
+  '\\w': { sign: 1, r: [0x30, 0x39, 0x41, 0x5a, 0x5f, 0x5f, 0x61, 0x7a] },
+  '\\W': { sign: -1, r: [0x30, 0x39, 0x41, 0x5a, 0x5f, 0x5f, 0x61, 0x7a] },
+};
+
+const POSIX_CLASSES: Record<string, Ranges> = {
+  alnum: [0x30, 0x39, 0x41, 0x5a, 0x61, 0x7a],
+  alpha: [0x41, 0x5a, 0x61, 0x7a],
+  ascii: [0x0, 0x7f],
+  blank: [0x9, 0x9, 0x20, 0x20],
+  cntrl: [0x0, 0x1f, 0x7f, 0x7f],
+  digit: [0x30, 0x39],
+  graph: [0x21, 0x7e],
+  lower: [0x61, 0x7a],
+  print: [0x20, 0x7e],
+  punct: [0x21, 0x2f, 0x3a, 0x40, 0x5b, 0x60, 0x7b, 0x7e],
+  space: [0x9, 0xd, 0x20, 0x20],
+  upper: [0x41, 0x5a],
+  word: [0x30, 0x39, 0x41, 0x5a, 0x5f, 0x5f, 0x61, 0x7a],
+  xdigit: [0x30, 0x39, 0x41, 0x46, 0x61, 0x66],
+};
+
+// General categories known to Go's unicode.Categories (JS accepts more aliases, Go does not).
+const GO_CATEGORIES = new Set(
+  'C Cc Cf Co Cs L Ll Lm Lo Lt Lu M Mc Me Mn N Nd Nl No P Pc Pd Pe Pf Pi Po Ps S Sc Sk Sm So Z Zl Zp Zs'.split(' '),
+);
+
+/** JS `\p{...}` text for a Go Unicode class name, or undefined when Go does not know the name. */
+function unicodeProperty(name: string): string | undefined {
+  if (name === 'Any') return 'Any';
+  if (GO_CATEGORIES.has(name)) return name;
+  if (!/^[A-Z][A-Za-z_]*$/.test(name)) return undefined;
+  try {
+    new RegExp(`\\p{Script=${name}}`, 'u');
+    return `Script=${name}`;
+  } catch {
+    return undefined;
+  }
+}
+
+// ---- rune ranges ----
+
+function normalize(r: Ranges): Ranges {
+  const pairs: [number, number][] = [];
+  for (let i = 0; i < r.length; i += 2) pairs.push([r[i]!, r[i + 1]!]);
+  pairs.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const out: Ranges = [];
+  for (const [lo, hi] of pairs) {
+    const n = out.length;
+    if (n > 0 && lo <= out[n - 1]! + 1) {
+      if (hi > out[n - 1]!) out[n - 1] = hi;
+    } else out.push(lo, hi);
+  }
+  return out;
+}
+
+function negate(r: Ranges): Ranges {
+  const c = normalize(r);
+  const out: Ranges = [];
+  let next = 0;
+  for (let i = 0; i < c.length; i += 2) {
+    if (next <= c[i]! - 1) out.push(next, c[i]! - 1);
+    next = c[i + 1]! + 1;
+  }
+  if (next <= MAX_RUNE) out.push(next, MAX_RUNE);
+  return out;
+}
+
+// Simple case folding orbits (Unicode simple folding as Go's unicode.SimpleFold), derived from the
+// JS case mappings that map one code point to one code point. Built lazily on first use.
+let foldOrbits: Map<number, number[]> | undefined;
+const MIN_FOLD = 0x41;
+const MAX_FOLD = 0x1e943;
+
+function orbits(): Map<number, number[]> {
+  if (foldOrbits) return foldOrbits;
+  const parent = new Map<number, number>();
+  const find = (x: number): number => {
+    let p = parent.get(x) ?? x;
+    while (p !== (parent.get(p) ?? p)) p = parent.get(p) ?? p;
+    return p;
+  };
+  const union = (a: number, b: number) => {
+    const ra = find(a);
+    const rb = find(b);
+    if (ra !== rb) parent.set(Math.max(ra, rb), Math.min(ra, rb));
+  };
+  const single = (s: string): number | undefined => {
+    const cp = s.codePointAt(0)!;
+    return s.length === (cp > 0xffff ? 2 : 1) ? cp : undefined;
+  };
+  for (let c = MIN_FOLD; c <= MAX_FOLD; c++) {
+    if (c >= 0xd800 && c <= 0xdfff) continue;
+    // Dotted/dotless i are not in the simple folding orbits of i/I.
+    if (c === 0x130 || c === 0x131) continue;
+    const s = String.fromCodePoint(c);
+    const lo = single(s.toLowerCase());
+    const up = single(s.toUpperCase());
+    if (lo !== undefined && lo !== c && lo !== 0x130 && lo !== 0x131) union(c, lo);
+    if (up !== undefined && up !== c && up !== 0x130 && up !== 0x131) union(c, up);
+  }
+  const groups = new Map<number, number[]>();
+  for (const c of parent.keys()) {
+    const root = find(c);
+    let g = groups.get(root);
+    if (!g) groups.set(root, (g = [root]));
+    if (c !== root) g.push(c);
+  }
+  foldOrbits = new Map();
+  for (const g of groups.values()) for (const c of g) foldOrbits.set(c, g);
+  return foldOrbits;
+}
+
+function foldRanges(r: Ranges): Ranges {
+  const out: Ranges = [...r];
+  const o = orbits();
+  for (let i = 0; i < r.length; i += 2) {
+    const lo = Math.max(r[i]!, MIN_FOLD);
+    const hi = Math.min(r[i + 1]!, MAX_FOLD);
+    if (hi - lo > 0x20000) continue; // covers (nearly) everything already
+    for (let c = lo; c <= hi; c++) {
+      const g = o.get(c);
+      if (g) for (const f of g) out.push(f, f);
+    }
+  }
+  return normalize(out);
+}
+
+// ---- parser ----
+
+class Parser {
+  private pos = 0;
+  private flags: Flags = { fold: false, multiLine: false, dotNL: false, nonGreedy: false };
+  private depth = 0;
+
+  constructor(private readonly src: string) {}
+
+  parse(): Node {
+    const node = this.parseAlternation();
+    if (this.pos < this.src.length) {
+      // Only a ')' can stop the top-level alternation early.
+      throw new RegexSyntaxError(ERR_UNEXPECTED_PAREN, this.src);
+    }
+    return node;
+  }
+
+  private rest(): string {
+    return this.src.slice(this.pos);
+  }
+
+  private nextRune(): number {
+    const cp = this.src.codePointAt(this.pos)!;
+    this.pos += cp > 0xffff ? 2 : 1;
+    return cp;
+  }
+
+  private parseAlternation(): Node {
+    const alts: Node[] = [this.parseConcat()];
+    while (this.src[this.pos] === '|') {
+      this.pos++;
+      alts.push(this.parseConcat());
+    }
+    return alts.length === 1 ? alts[0]! : { t: 'alt', subs: alts };
+  }
+
+  private parseConcat(): Node {
+    const items: Node[] = [];
+    let lastRepeatStart = -1; // start of the previous token when it was a repetition operator
+    const src = this.src;
+    while (this.pos < src.length) {
+      const ch = src[this.pos]!;
+      if (ch === '|' || ch === ')') break;
+      const start = this.pos;
+      let isRepeat = false;
+      switch (ch) {
+        case '(': {
+          if (src[this.pos + 1] === '?') {
+            const group = this.parsePerlFlags();
+            if (group) items.push(group);
+          } else {
+            this.pos++;
+            items.push(this.parseGroupBody(true));
+          }
+          break;
+        }
+        case '^':
+          this.pos++;
+          items.push({ t: this.flags.multiLine ? 'bol' : 'bot' });
+          break;
+        case '$':
+          this.pos++;
+          items.push({ t: this.flags.multiLine ? 'eol' : 'eot' });
+          break;
+        case '.':
+          this.pos++;
+          items.push({ t: 'any', nl: this.flags.dotNL });
+          break;
+        case '[':
+          items.push(this.parseClass());
+          break;
+        case '*':
+        case '+':
+        case '?': {
+          this.pos++;
+          const [min, max] = ch === '*' ? [0, -1] : ch === '+' ? [1, -1] : [0, 1];
+          this.applyRepeat(items, min, max, start, lastRepeatStart);
+          isRepeat = true;
+          break;
+        }
+        case '{': {
+          const rep = this.parseRepeatBraces();
+          if (!rep) {
+            this.pos++;
+            items.push(this.lit(0x7b));
+            break;
+          }
+          const [min, max, end] = rep;
+          if (min < 0 || min > 1000 || max > 1000 || (max >= 0 && min > max)) {
+            throw new RegexSyntaxError(ERR_INVALID_REPEAT_SIZE, src.slice(start, end));
+          }
+          this.pos = end;
+          this.applyRepeat(items, min, max, start, lastRepeatStart);
+          isRepeat = true;
+          break;
+        }
+        case '\\':
+          this.parseBackslash(items);
+          break;
+        default:
+          items.push(this.lit(this.nextRune()));
+      }
+      lastRepeatStart = isRepeat ? start : -1;
+    }
+    return items.length === 1 ? items[0]! : { t: 'concat', subs: items };
+  }
+
+  private lit(cp: number): Node {
+    return { t: 'lit', cp, fold: this.flags.fold };
+  }
+
+  private applyRepeat(items: Node[], min: number, max: number, start: number, lastRepeatStart: number) {
+    let greedy = !this.flags.nonGreedy;
+    if (this.src[this.pos] === '?') {
+      this.pos++;
+      greedy = !greedy;
+    }
+    if (lastRepeatStart >= 0) {
+      throw new RegexSyntaxError(ERR_INVALID_REPEAT_OP, this.src.slice(lastRepeatStart, this.pos));
+    }
+    const sub = items.pop();
+    if (!sub) throw new RegexSyntaxError(ERR_MISSING_REPEAT_ARGUMENT, this.src.slice(start, this.pos));
+    const node: Node = { t: 'repeat', min, max, greedy, sub };
+    if ((min >= 2 || max >= 2) && !repeatIsValid(node, 1000)) {
+      throw new RegexSyntaxError(ERR_INVALID_REPEAT_SIZE, this.src.slice(start, this.pos));
+    }
+    items.push(node);
+  }
+
+  /** `{n}`, `{n,}`, `{n,m}`; returns [min, max, endIndex] or undefined when it is a literal `{`. */
+  private parseRepeatBraces(): [number, number, number] | undefined {
+    const s = this.src;
+    let i = this.pos + 1;
+    const parseInt = (): number | undefined => {
+      if (i >= s.length || s[i]! < '0' || s[i]! > '9') return undefined;
+      if (s[i] === '0' && i + 1 < s.length && s[i + 1]! >= '0' && s[i + 1]! <= '9') return undefined;
+      let n = 0;
+      let big = false;
+      while (i < s.length && s[i]! >= '0' && s[i]! <= '9') {
+        if (n >= 1e8) big = true;
+        else n = n * 10 + (s.charCodeAt(i) - 48);
+        i++;
+      }
+      return big ? -1 : n;
+    };
+    let min = parseInt();
+    if (min === undefined || i >= s.length) return undefined;
+    let max: number;
+    if (s[i] !== ',') max = min;
+    else {
+      i++;
+      if (i >= s.length) return undefined;
+      if (s[i] === '}') max = -1;
+      else {
+        const m = parseInt();
+        if (m === undefined) return undefined;
+        max = m;
+        if (m < 0) min = -1;
+      }
+    }
+    if (i >= s.length || s[i] !== '}') return undefined;
+    return [min, max, i + 1];
+  }
+
+  private parseGroupBody(cap: boolean): Node {
+    if (++this.depth > MAX_HEIGHT) throw new RegexSyntaxError(ERR_NESTING_DEPTH, this.src);
+    const saved = { ...this.flags };
+    const sub = this.parseAlternation();
+    if (this.src[this.pos] !== ')') throw new RegexSyntaxError(ERR_MISSING_PAREN, this.src);
+    this.pos++;
+    this.flags = saved;
+    this.depth--;
+    return { t: 'group', cap, sub };
+  }
+
+  /** At `(?`: named capture, flag setting `(?i)` (returns undefined) or group `(?i:re)`. */
+  private parsePerlFlags(): Node | undefined {
+    const s = this.rest();
+    if ((s.length > 4 && s[2] === 'P' && s[3] === '<') || (s.length > 3 && s[2] === '<')) {
+      const begin = s[2] === '<' ? 3 : 4;
+      const end = s.indexOf('>');
+      if (end < 0) throw new RegexSyntaxError(ERR_INVALID_NAMED_CAPTURE, s);
+      const capture = s.slice(0, end + 1);
+      const name = s.slice(begin, end);
+      if (!/^[A-Za-z0-9_]+$/.test(name)) throw new RegexSyntaxError(ERR_INVALID_NAMED_CAPTURE, capture);
+      this.pos += end + 1;
+      return this.parseGroupBody(true);
+    }
+    const flags = { ...this.flags };
+    let i = 2;
+    let sign = 1;
+    let sawFlag = false;
+    while (i < s.length) {
+      const cp = s.codePointAt(i)!;
+      i += cp > 0xffff ? 2 : 1;
+      const c = String.fromCodePoint(cp);
+      const on = sign > 0;
+      if (c === 'i') {
+        flags.fold = on;
+        sawFlag = true;
+      } else if (c === 'm') {
+        flags.multiLine = on;
+        sawFlag = true;
+      } else if (c === 's') {
+        flags.dotNL = on;
+        sawFlag = true;
+      } else if (c === 'U') {
+        flags.nonGreedy = on;
+        sawFlag = true;
+      } else if (c === '-') {
+        if (sign < 0) break;
+        sign = -1;
+        sawFlag = false;
+      } else if (c === ':' || c === ')') {
+        if (sign < 0 && !sawFlag) break;
+        this.pos += i;
+        if (c === ':') {
+          // The group's own flags end with the group; the enclosing flags come back after it.
+          const outer = this.flags;
+          this.flags = flags;
+          const node = this.parseGroupBody(false);
+          this.flags = outer;
+          return node;
+        }
+        this.flags = flags;
+        return undefined;
+      } else break;
+    }
+    throw new RegexSyntaxError(ERR_INVALID_PERL_OP, s.slice(0, i));
+  }
+
+  private parseBackslash(items: Node[]) {
+    const s = this.rest();
+    if (s.length >= 2) {
+      switch (s[1]) {
+        case 'A':
+          this.pos += 2;
+          items.push({ t: 'bot' });
+          return;
+        case 'b':
+          this.pos += 2;
+          items.push({ t: 'wb' });
+          return;
+        case 'B':
+          this.pos += 2;
+          items.push({ t: 'nwb' });
+          return;
+        case 'C':
+          throw new RegexSyntaxError(ERR_INVALID_ESCAPE, s.slice(0, 2));
+        case 'Q': {
+          const end = s.indexOf('\\E', 2);
+          const lit = end < 0 ? s.slice(2) : s.slice(2, end);
+          this.pos += end < 0 ? s.length : end + 2;
+          for (const ch of lit) items.push(this.lit(ch.codePointAt(0)!));
+          return;
+        }
+        case 'z':
+          this.pos += 2;
+          items.push({ t: 'eot' });
+          return;
+      }
+    }
+    const cls: { ranges: Ranges; props: string[] } = { ranges: [], props: [] };
+    if (this.parseUnicodeClass(cls) || this.parsePerlClass(cls)) {
+      items.push({ t: 'class', ranges: cls.ranges, props: cls.props, negated: false, fold: this.flags.fold });
+      return;
+    }
+    items.push(this.lit(this.parseEscape()));
+  }
+
+  /** `\pX`, `\p{Name}`, `\PX`, `\p{^Name}` at pos; appends to cls. */
+  private parseUnicodeClass(cls: { ranges: Ranges; props: string[] }): boolean {
+    const s = this.rest();
+    if (s.length < 2 || s[0] !== '\\' || (s[1] !== 'p' && s[1] !== 'P')) return false;
+    let sign = s[1] === 'P' ? -1 : 1;
+    let seq: string;
+    let name: string;
+    if (s.length < 3) {
+      seq = s;
+      name = '';
+    } else if (s[2] !== '{') {
+      const cp = s.codePointAt(2)!;
+      seq = s.slice(0, 2 + (cp > 0xffff ? 2 : 1));
+      name = seq.slice(2);
+    } else {
+      const end = s.indexOf('}');
+      if (end < 0) throw new RegexSyntaxError(ERR_INVALID_CHAR_RANGE, s);
+      seq = s.slice(0, end + 1);
+      name = s.slice(3, end);
+    }
+    if (name.startsWith('^')) {
+      sign = -sign;
+      name = name.slice(1);
+    }
+    const prop = unicodeProperty(name);
+    if (!prop) throw new RegexSyntaxError(ERR_INVALID_CHAR_RANGE, seq);
+    this.pos += seq.length;
+    if (prop === 'Any') {
+      if (sign > 0) cls.ranges.push(0, MAX_RUNE);
+    } else cls.props.push(sign > 0 ? `\\p{${prop}}` : `\\P{${prop}}`);
+    return true;
+  }
+
+  private parsePerlClass(cls: { ranges: Ranges; props: string[] }): boolean {
+    const g = PERL_GROUPS[this.src.slice(this.pos, this.pos + 2)];
+    if (!g) return false;
+    this.pos += 2;
+    this.appendGroup(cls, g.sign, g.r);
+    return true;
+  }
+
+  private appendGroup(cls: { ranges: Ranges }, sign: number, r: Ranges) {
+    const base = this.flags.fold ? foldRanges(r) : r;
+    cls.ranges.push(...(sign < 0 ? negate(base) : base));
+  }
+
+  /** A single-character escape at pos (which holds the backslash). */
+  private parseEscape(): number {
+    const s = this.src;
+    const start = this.pos;
+    this.pos++;
+    if (this.pos >= s.length) throw new RegexSyntaxError(ERR_TRAILING_BACKSLASH, '');
+    const c = this.nextRune();
+    const isOctal = (i: number) => i < s.length && s[i]! >= '0' && s[i]! <= '7';
+    const fail = () => new RegexSyntaxError(ERR_INVALID_ESCAPE, s.slice(start, this.pos));
+    if (c >= 0x31 && c <= 0x37 && !isOctal(this.pos)) throw fail(); // backreference
+    if (c >= 0x30 && c <= 0x37) {
+      let r = c - 0x30;
+      for (let k = 1; k < 3 && isOctal(this.pos); k++) r = r * 8 + (s.charCodeAt(this.pos++) - 0x30);
+      return r;
+    }
+    switch (c) {
+      case 0x78: {
+        // x
+        if (this.pos >= s.length) throw fail();
+        let d = this.nextRune();
+        if (d === 0x7b) {
+          let n = 0;
+          let r = 0;
+          for (;;) {
+            if (this.pos >= s.length) throw fail();
+            d = this.nextRune();
+            if (d === 0x7d) break;
+            const v = unhex(d);
+            if (v < 0) throw fail();
+            r = r * 16 + v;
+            if (r > MAX_RUNE) throw fail();
+            n++;
+          }
+          if (n === 0) throw fail();
+          return r;
+        }
+        const x = unhex(d);
+        if (this.pos >= s.length) throw fail();
+        const y = unhex(this.nextRune());
+        if (x < 0 || y < 0) throw fail();
+        return x * 16 + y;
+      }
+      case 0x61:
+        return 7;
+      case 0x66:
+        return 12;
+      case 0x6e:
+        return 10;
+      case 0x72:
+        return 13;
+      case 0x74:
+        return 9;
+      case 0x76:
+        return 11;
+    }
+    if (c < 0x80 && !isAlnum(c)) return c;
+    throw fail();
+  }
+
+  private parseClass(): Node {
+    const s = this.src;
+    const classStart = this.pos;
+    const whole = s.slice(classStart);
+    this.pos++;
+    let negated = false;
+    if (s[this.pos] === '^') {
+      negated = true;
+      this.pos++;
+    }
+    const cls: { ranges: Ranges; props: string[] } = { ranges: [], props: [] };
+    let first = true;
+    while (this.pos >= s.length || s[this.pos] !== ']' || first) {
+      first = false;
+      if (s.length - this.pos > 2 && s[this.pos] === '[' && s[this.pos + 1] === ':') {
+        const end = s.indexOf(':]', this.pos + 2);
+        if (end >= 0) {
+          const name = s.slice(this.pos, end + 2);
+          const m = /^\[:(\^?)([a-z]+):\]$/.exec(name);
+          const r = m ? POSIX_CLASSES[m[2]!] : undefined;
+          if (!m || !r) throw new RegexSyntaxError(ERR_INVALID_CHAR_RANGE, name);
+          this.pos = end + 2;
+          this.appendGroup(cls, m[1] ? -1 : 1, r);
+          continue;
+        }
+      }
+      if (this.parseUnicodeClass(cls)) continue;
+      if (this.parsePerlClass(cls)) continue;
+      const rangeStart = this.pos;
+      const lo = this.parseClassChar(whole);
+      let hi = lo;
+      if (s.length - this.pos >= 2 && s[this.pos] === '-' && s[this.pos + 1] !== ']') {
+        this.pos++;
+        hi = this.parseClassChar(whole);
+        if (hi < lo) throw new RegexSyntaxError(ERR_INVALID_CHAR_RANGE, s.slice(rangeStart, this.pos));
+      }
+      cls.ranges.push(...(this.flags.fold ? foldRanges([lo, hi]) : [lo, hi]));
+    }
+    this.pos++; // ]
+    return { t: 'class', ranges: normalize(cls.ranges), props: cls.props, negated, fold: this.flags.fold };
+  }
+
+  private parseClassChar(whole: string): number {
+    if (this.pos >= this.src.length) throw new RegexSyntaxError(ERR_MISSING_BRACKET, whole);
+    if (this.src[this.pos] === '\\') return this.parseEscape();
+    return this.nextRune();
+  }
+}
+
+function isAlnum(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+}
+
+function unhex(c: number): number {
+  if (c >= 0x30 && c <= 0x39) return c - 0x30;
+  if (c >= 0x61 && c <= 0x66) return c - 0x61 + 10;
+  if (c >= 0x41 && c <= 0x46) return c - 0x41 + 10;
+  return -1;
+}
+
+function repeatIsValid(node: Node, n: number): boolean {
+  if (node.t === 'repeat') {
+    let m = node.max;
+    if (m === 0) return true;
+    if (m < 0) m = node.min;
+    if (m > n) return false;
+    if (m > 0) n = Math.trunc(n / m);
+  }
+  switch (node.t) {
+    case 'repeat':
+    case 'group':
+      return repeatIsValid(node.sub, n);
+    case 'concat':
+    case 'alt':
+      return node.subs.every((s) => repeatIsValid(s, n));
+    default:
+      return true;
+  }
+}
+
+// ---- emitter ----
+
+function cpEscape(cp: number): string {
+  if (isAlnum(cp)) return String.fromCodePoint(cp);
+  return `\\u{${cp.toString(16)}}`;
+}
+
+function rangesSource(r: Ranges): string {
+  let out = '';
+  for (let i = 0; i < r.length; i += 2) {
+    out += r[i] === r[i + 1] ? cpEscape(r[i]!) : `${cpEscape(r[i]!)}-${cpEscape(r[i + 1]!)}`;
+  }
+  return out;
+}
+
+interface EmitOptions {
+  manualFold: boolean;
+}
+
+function emit(node: Node, o: EmitOptions): string {
+  switch (node.t) {
+    case 'lit':
+      if (o.manualFold && node.fold) {
+        const r = foldRanges([node.cp, node.cp]);
+        if (r.length > 2 || r[0] !== r[1]) return `[${rangesSource(r)}]`;
+      }
+      return cpEscape(node.cp);
+    case 'class': {
+      let ranges = node.ranges;
+      if (node.props.length === 0) {
+        if (node.negated) ranges = negate(ranges);
+        return `[${rangesSource(ranges)}]`;
+      }
+      return `[${node.negated ? '^' : ''}${rangesSource(ranges)}${node.props.join('')}]`;
+    }
+    case 'any':
+      return node.nl ? '[\\u{0}-\\u{10ffff}]' : '[^\\n]';
+    case 'bol':
+      return '(?<![^\\n])';
+    case 'eol':
+      return '(?![^\\n])';
+    case 'bot':
+      return '(?<![\\u{0}-\\u{10ffff}])';
+    case 'eot':
+      return '(?![\\u{0}-\\u{10ffff}])';
+    case 'wb':
+      return '\\b';
+    case 'nwb':
+      return '\\B';
+    case 'group':
+      return `(${node.cap ? '' : '?:'}${emit(node.sub, o)})`;
+    case 'concat':
+      return node.subs.map((s) => emitConcatItem(s, o)).join('');
+    case 'alt':
+      return node.subs.map((s) => emit(s, o)).join('|');
+    case 'repeat': {
+      const sub = emit(node.sub, o);
+      const atom = isAtomic(node.sub) ? sub : `(?:${sub})`;
+      let q: string;
+      if (node.min === 0 && node.max === -1) q = '*';
+      else if (node.min === 1 && node.max === -1) q = '+';
+      else if (node.min === 0 && node.max === 1) q = '?';
+      else if (node.max === -1) q = `{${node.min},}`;
+      else if (node.min === node.max) q = `{${node.min}}`;
+      else q = `{${node.min},${node.max}}`;
+      return atom + q + (node.greedy ? '' : '?');
+    }
+  }
+}
+
+function emitConcatItem(node: Node, o: EmitOptions): string {
+  return node.t === 'alt' ? `(?:${emit(node, o)})` : emit(node, o);
+}
+
+function isAtomic(node: Node): boolean {
+  return node.t === 'lit' || node.t === 'class' || node.t === 'any' || node.t === 'group';
+}
+
+function collectFold(node: Node, acc: { on: boolean; off: boolean }) {
+  switch (node.t) {
+    case 'lit':
+    case 'class':
+      if (node.fold) acc.on = true;
+      else acc.off = true;
+      return;
+    case 'group':
+    case 'repeat':
+      collectFold(node.sub, acc);
+      return;
+    case 'concat':
+    case 'alt':
+      for (const s of node.subs) collectFold(s, acc);
+      return;
+  }
+}
+
+// ---- public API ----
+
+/** Translates an RE2 pattern to a JS RegExp (flags 'u' plus 'i' when the whole pattern folds case). */
+export function translateRE2(pattern: string): { source: string; flags: string } {
+  const node = new Parser(pattern).parse();
+  const acc = { on: false, off: false };
+  collectFold(node, acc);
+  const uniform = acc.on && !acc.off;
+  const source = emit(node, { manualFold: acc.on && acc.off });
+  // When every literal and class folds, folding is already in the ranges; the JS 'i' flag also folds
+  // \p{...} classes and single characters the same way RE2 does.
+  return { source, flags: uniform ? 'iu' : 'u' };
+}
+
+const CACHE_LIMIT = 512;
+const cache = new Map<string, RegExp | RegexSyntaxError>();
+
+/** Compiles an RE2 pattern (cached). Throws RegexSyntaxError with Go's message. */
+export function compileRE2(pattern: string): RegExp {
+  let entry = cache.get(pattern);
+  if (entry === undefined) {
+    try {
+      const { source, flags } = translateRE2(pattern);
+      entry = new RegExp(source, flags + 'g');
+    } catch (e) {
+      if (!(e instanceof RegexSyntaxError)) throw e;
+      entry = e;
+    }
+    if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);
+    cache.set(pattern, entry);
+  }
+  if (entry instanceof RegexSyntaxError) throw entry;
+  return entry;
+}
+
+/** Returns the Go error text for an invalid pattern, or undefined when it compiles. */
+export function validateRE2(pattern: string): string | undefined {
+  try {
+    compileRE2(pattern);
+    return undefined;
+  } catch (e) {
+    if (e instanceof RegexSyntaxError) return e.message;
+    throw e;
+  }
+}
+
+function execAt(re: RegExp, s: string, pos: number): RegExpExecArray | null {
+  re.lastIndex = pos;
+  return re.exec(s);
+}
+
+/** CEL `matches`: true when the pattern matches anywhere in s (RE2 semantics, unanchored). */
+export function matches(s: string, pattern: string): boolean {
+  return execAt(compileRE2(pattern), s, 0) !== null;
+}
+
+/** Kubernetes `find`: the leftmost match, or '' when there is none. */
+export function find(s: string, pattern: string): string {
+  const m = execAt(compileRE2(pattern), s, 0);
+  return m ? m[0] : '';
+}
+
+/**
+ * Kubernetes `findAll` (Go FindAllString): successive non-overlapping matches; an empty match right
+ * after a previous match is skipped; limit < 0 means all, limit 0 gives none.
+ */
+export function findAll(s: string, pattern: string, limit = -1): string[] {
+  const re = compileRE2(pattern);
+  const out: string[] = [];
+  if (limit === 0) return out;
+  let pos = 0;
+  let prevEnd = -1;
+  while (pos <= s.length && (limit < 0 || out.length < limit)) {
+    const m = execAt(re, s, pos);
+    if (!m) break;
+    const start = m.index;
+    const end = start + m[0].length;
+    let accept = true;
+    if (end === start) {
+      if (start === prevEnd) accept = false;
+      // Advance one code point past the empty match.
+      const cp = s.codePointAt(start);
+      pos = start + (cp === undefined ? 1 : cp > 0xffff ? 2 : 1);
+    } else pos = end;
+    prevEnd = end;
+    if (accept) out.push(m[0]);
+  }
+  return out;
+}
+
+/** Error text the Kubernetes regex library reports for a bad pattern in find/findAll. */
+export function illegalRegexMessage(err: RegexSyntaxError): string {
+  return `Illegal regex: ${err.message}`;
+}
