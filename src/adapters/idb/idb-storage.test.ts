@@ -1,4 +1,5 @@
 import 'fake-indexeddb/auto';
+import { IDBFactory } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import type { Storage } from '../../engine/storage/interface.js';
 import { storageConformanceCases } from '../../engine/storage/testing/index.js';
@@ -26,4 +27,99 @@ describe('storage conformance: IndexedDB backend (fake-indexeddb)', () => {
   for (const c of storageConformanceCases()) {
     it(c.name, () => c.run(make, reopen));
   }
+});
+
+describe('openIdbStorage: connections and lifecycle', () => {
+  const pod = (name: string) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'd' } });
+
+  it('uses the given IDBFactory, and reopening on it finds the data', async () => {
+    const factory = new IDBFactory();
+    const s = await openIdbStorage({ name: 'own-factory', indexedDB: factory });
+    expect(await s.write([{ kind: 'put', key: '/core/pods/d/a', object: pod('a') }], 1)).toMatchObject({ ok: true, revision: 1 });
+    await s.close();
+    const other = await openIdbStorage({ name: 'own-factory' }); // the global factory: a different database
+    expect(await other.revision()).toBe(0);
+    await other.close();
+    const again = await openIdbStorage({ name: 'own-factory', indexedDB: factory });
+    expect(await again.revision()).toBe(1);
+    expect((await again.get('/core/pods/d/a'))?.object.metadata?.resourceVersion).toBe('1');
+    await again.close();
+  });
+
+  it('two connections to one database (page and service worker) share one revision sequence', async () => {
+    const a = await openIdbStorage({ name: 'shared-db' });
+    const b = await openIdbStorage({ name: 'shared-db' });
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        (i % 2 === 0 ? a : b).write([{ kind: 'put', key: `/core/pods/d/p${String(i).padStart(2, '0')}`, object: pod(`p${i}`) }], i),
+      ),
+    );
+    expect(results.map((r) => (r.ok ? r.revision : -1)).sort((x, y) => x - y)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    expect(await a.revision()).toBe(20);
+    expect((await b.list('/core/pods/d/')).length).toBe(20);
+    expect((await a.events(0)).map((e) => e.revision)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    await a.close();
+    await b.close();
+  });
+
+  it('steps aside when another connection upgrades the database, then rejects calls clearly', async () => {
+    const reasons: string[] = [];
+    const s = await openIdbStorage({ name: 'upgraded', onClose: (r) => reasons.push(r) });
+    await s.write([{ kind: 'put', key: '/core/pods/d/a', object: pod('a') }], 1);
+    let blocked = false;
+    const upgrade = indexedDB.open('upgraded', 2);
+    upgrade.onblocked = () => {
+      blocked = true;
+    };
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      upgrade.onsuccess = () => resolve(upgrade.result);
+      upgrade.onerror = () => reject(upgrade.error);
+    });
+    expect(db.version).toBe(2);
+    expect(blocked).toBe(false);
+    expect(reasons).toEqual(['versionchange']);
+    await expect(s.revision()).rejects.toThrow(
+      'storage: IndexedDB database "upgraded" was closed because another connection is upgrading or deleting it',
+    );
+    db.close();
+    await s.close();
+    await expect(s.get('/core/pods/d/a')).rejects.toThrow('storage: IndexedDB storage "upgraded" is closed');
+    // Version 2 is newer than this code's schema.
+    await expect(openIdbStorage({ name: 'upgraded' })).rejects.toThrow(
+      'openIdbStorage: database "upgraded" has a newer schema than version 1 (written by a newer app; reload)',
+    );
+  });
+
+  it('does not block a deleteDatabase from another tab', async () => {
+    const reasons: string[] = [];
+    const s = await openIdbStorage({ name: 'deleted', onClose: (r) => reasons.push(r) });
+    await s.write([{ kind: 'put', key: '/core/pods/d/a', object: pod('a') }], 1);
+    await new Promise<void>((resolve, reject) => {
+      const req = indexedDB.deleteDatabase('deleted');
+      req.onsuccess = () => resolve();
+      req.onerror = () => reject(req.error);
+      req.onblocked = () => reject(new Error('deleteDatabase was blocked'));
+    });
+    expect(reasons).toEqual(['versionchange']);
+    const fresh = await openIdbStorage({ name: 'deleted' });
+    expect(await fresh.revision()).toBe(0);
+    await fresh.close();
+  });
+
+  it('rejects every call after close; close is idempotent', async () => {
+    const s = await openIdbStorage({ name: 'closing' });
+    await s.close();
+    await s.close();
+    for (const call of [
+      () => s.revision(),
+      () => s.compactedRevision(),
+      () => s.get('/x'),
+      () => s.list(''),
+      () => s.write([], 1),
+      () => s.events(0),
+      () => s.compact(1),
+    ]) {
+      await expect(call()).rejects.toThrow('storage: IndexedDB storage "closing" is closed');
+    }
+  });
 });

@@ -504,6 +504,21 @@ export function storageConformanceCases(): StorageConformanceCase[] {
         }),
     },
     {
+      name: 'after a clock step backwards, compaction drops only the unbroken run of oldest old entries',
+      run: (make) =>
+        withStorage(make, async (s) => {
+          const times = [1000, 3000, 2000, 4000];
+          for (let i = 0; i < times.length; i++) await mustWrite(s, [put(podKey('cb', `p${i}`), pod('cb', `p${i}`))], T0 + times[i]);
+          const all = await s.events(0);
+          // Revision 3 (t=2000) is older than 2500 but revision 2 (t=3000) is not: the run stops at 1.
+          assertEqual(await s.compact(T0 + 2500), 1, 'compact(2500)');
+          assertDeepEqual(await s.events(1), all.slice(1), 'history keeps revisions 2..4');
+          assertEqual(await s.compact(T0 + 3500), 3, 'compact(3500) drops revisions 2 and 3');
+          assertDeepEqual(await s.events(3), all.slice(3), 'history keeps revision 4');
+          await assertRejects(() => s.events(2), StorageCompactedError, 'events(2)');
+        }),
+    },
+    {
       name: 'the revision never goes backwards after compaction and deletes',
       run: (make) =>
         withStorage(make, async (s) => {
