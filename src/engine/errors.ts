@@ -193,8 +193,14 @@ export interface FieldError {
   detail: string;
 }
 
+/** A value whose Go rendering is given literally, e.g. `[]string{"foo"}` (field.Error prints %#v for slices). */
+export class GoRepr {
+  constructor(readonly text: string) {}
+}
+
 /** Go's %#v-ish rendering used by field.Error for the bad value. */
 export function renderValue(v: unknown): string {
+  if (v instanceof GoRepr) return v.text;
   if (v === null || v === undefined) return 'null';
   if (typeof v === 'string') return JSON.stringify(v);
   if (typeof v === 'number' || typeof v === 'bigint') return String(v);

@@ -1,0 +1,383 @@
+// The engine: routes every request of the HTTP API [K8S endpoints/installer.go + handlers].
+
+import { rfc3339, type Env } from '../env.js';
+import { StatusError, badRequest, methodNotSupported } from '../errors.js';
+import type { KubeObject } from '../object.js';
+import { objectKey } from '../registry/keys.js';
+import { ResourceRegistry } from '../registry/resources.js';
+import { ClusterState } from '../registry/state.js';
+import { Store, normalizeLayout } from '../registry/store.js';
+import type { ResourceDefinition, Verb } from '../registry/types.js';
+import { builtinResources } from '../resources/index.js';
+import type { ApiServer, ApiServerOptions } from '../server.js';
+import { WatchHub } from '../watch/hub.js';
+import { canonicalGroup } from '../util/spelling.js';
+import {
+  AGGREGATED_CONTENT_TYPE,
+  aggregatedDiscovery,
+  apiGroup,
+  apiGroupList,
+  apiResourceList,
+  apiVersions,
+  wantsAggregated,
+} from './discovery.js';
+import { negotiate } from './negotiation/media.js';
+import { buildOpenAPIV2, buildOpenAPIV3Discovery, buildOpenAPIV3GroupVersion } from './deps.js';
+import { requestInfo, type ResourceRequestInfo } from './request-info.js';
+import { respond, respondError, wantsPretty } from './responders.js';
+import type { EngineCore, Scope } from './scope.js';
+import { handleCreate } from './handlers/create.js';
+import { handleDelete, handleDeleteCollection } from './handlers/delete.js';
+import { handleGet } from './handlers/get.js';
+import { handleList } from './handlers/list.js';
+import { handlePatch } from './handlers/patch.js';
+import { handleUpdate } from './handlers/update.js';
+import { handleWatch } from './handlers/watch.js';
+import { handleScale } from './handlers/scale.js';
+
+const INITIAL_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+
+export const SERVER_VERSION = {
+  major: '1',
+  minor: '33',
+  emulationMajor: '1',
+  emulationMinor: '33',
+  minCompatibilityMajor: '1',
+  minCompatibilityMinor: '32',
+  gitVersion: 'v1.33.0',
+  gitCommit: '60a317eadfcb839692a68eab88b2096f4d708f4f',
+  gitTreeState: 'clean',
+  buildDate: '2025-04-23T13:00:03Z',
+  goVersion: 'go1.24.2',
+  compiler: 'gc',
+  platform: 'js/wasm',
+};
+
+class Engine implements EngineCore {
+  readonly registry: ResourceRegistry;
+  store!: Store;
+  watch!: WatchHub;
+  readonly featureGates: Record<string, boolean>;
+  readonly host: EngineCore['host'];
+  readonly historyWindowMs: number;
+  bookmarkIntervalMs = 60_000;
+  private readonly basePath: string;
+  private compactTimer: unknown;
+  private closed = false;
+
+  constructor(
+    readonly env: Env,
+    private readonly opts: ApiServerOptions,
+  ) {
+    this.registry = new ResourceRegistry(builtinResources);
+    this.featureGates = { APIResponseCompression: true, ...(opts.featureGates ?? {}) };
+    this.host = opts.host ?? 'test';
+    this.historyWindowMs = opts.historyWindowMs ?? 5 * 60_000;
+    this.basePath = (opts.basePath ?? '').replace(/\/+$/, '');
+  }
+
+  async start(): Promise<void> {
+    const state = await ClusterState.load(this.opts.storage);
+    this.store = new Store(state, this.registry, this.env);
+    this.watch = new WatchHub(state, this.env);
+    if (state.revision === 0) await this.seed();
+    // namespaces left terminating when the engine stopped are finalized now
+    for (const item of state.list(objectKey('', 'namespaces', '', '').slice(0, -1))) {
+      if (item.object.metadata?.deletionTimestamp) this.namespaceDeleted(item.object.metadata.name!);
+    }
+    this.scheduleCompaction();
+  }
+
+  private async seed(): Promise<void> {
+    const now = this.env.clock.now();
+    const nsDef = this.registry.lookup('', 'v1', 'namespaces')!;
+    const ops = INITIAL_NAMESPACES.map((name) => {
+      const obj: KubeObject = {
+        kind: 'Namespace',
+        apiVersion: 'v1',
+        metadata: {
+          name,
+          uid: this.env.ids.uid(),
+          creationTimestamp: rfc3339(now),
+          labels: { 'kubernetes.io/metadata.name': name },
+          managedFields: [
+            {
+              manager: 'kube-apiserver',
+              operation: 'Update',
+              apiVersion: 'v1',
+              time: rfc3339(now),
+              fieldsType: 'FieldsV1',
+              fieldsV1: { 'f:metadata': { 'f:labels': { '.': {}, 'f:kubernetes.io/metadata.name': {} } } },
+            },
+          ],
+        },
+        spec: { finalizers: ['kubernetes'] },
+        status: { phase: 'Active' },
+      };
+      void nsDef;
+      return { kind: 'put' as const, key: objectKey('', 'namespaces', '', name), object: normalizeLayout(obj), expectRevision: 0 };
+    });
+    await this.store.state.exclusive(async () => {
+      // one namespace per revision, as separate creates would be
+      for (const op of ops) await this.store.state.commit([op], now);
+    });
+  }
+
+  private scheduleCompaction(): void {
+    if (this.closed) return;
+    const every = Math.max(1000, Math.min(60_000, Math.floor(this.historyWindowMs / 5)));
+    this.compactTimer = this.env.timers.setTimeout(async () => {
+      try {
+        await this.store.state.compact(this.env.clock.now() - this.historyWindowMs);
+      } catch {
+        // try again next round
+      }
+      this.scheduleCompaction();
+    }, every);
+  }
+
+  async compactNow(): Promise<void> {
+    await this.store.state.compact(this.env.clock.now() - this.historyWindowMs);
+  }
+
+  namespaceDeleted(name: string): void {
+    // the namespace controller: delete the content, then the namespace, after this request returns
+    this.env.timers.setTimeout(() => {
+      void this.store.finalizeNamespace(name).then(() => {
+        const ns = this.store.state.get(objectKey('', 'namespaces', '', name));
+        if (ns?.object.metadata?.deletionTimestamp) this.env.timers.setTimeout(() => this.namespaceDeleted(name), 200);
+      });
+    }, 0);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.compactTimer !== undefined) this.env.timers.clearTimeout(this.compactTimer);
+    this.watch?.closeAll();
+    await this.opts.storage.close();
+  }
+
+  stripBase(pathname: string): string | undefined {
+    if (!this.basePath) return pathname;
+    if (pathname === this.basePath) return '/';
+    if (pathname.startsWith(this.basePath + '/')) return pathname.slice(this.basePath.length);
+    return undefined;
+  }
+
+  async handle(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    const query = url.searchParams;
+    const pretty = wantsPretty(query, request.headers.get('User-Agent'));
+    try {
+      const path = this.stripBase(url.pathname);
+      if (path === undefined) throw notFoundPath();
+      const method = request.method.toUpperCase();
+      const nonResource = this.nonResource(method, path, request, pretty);
+      if (nonResource) return nonResource;
+      const info = requestInfo(method, path, query);
+      if (!info.isResourceRequest) {
+        if (info.discovery) return this.discovery(info.discovery, request, pretty);
+        throw notFoundPath();
+      }
+      return await this.resource(info, request, url, pretty);
+    } catch (e) {
+      return respondError(e, { pretty });
+    }
+  }
+
+  private nonResource(method: string, path: string, request: Request, pretty: boolean): Response | undefined {
+    const p = path.replace(/\/+$/, '') || '/';
+    if (p === '/version') return respond(200, SERVER_VERSION, { pretty });
+    if (/^\/(healthz|livez|readyz)(\/.*)?$/.test(p)) {
+      if (method !== 'GET' && method !== 'HEAD') return undefined;
+      if (new URL(request.url).searchParams.has('verbose')) {
+        const name = p.slice(1).split('/')[0];
+        return new Response(`[+]ping ok\n[+]log ok\n[+]etcd ok\n${name} check passed\n`, { status: 200, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+      }
+      return new Response('ok', { status: 200, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' } });
+    }
+    if (p === '/openapi/v2') return respond(200, buildOpenAPIV2(this.registry.all()), { pretty });
+    if (p === '/openapi/v3') return respond(200, buildOpenAPIV3Discovery(this.registry.all()), { pretty });
+    if (p.startsWith('/openapi/v3/')) {
+      const gv = p.slice('/openapi/v3/'.length);
+      const doc = buildOpenAPIV3GroupVersion(this.registry.all(), canonicalOpenAPIPath(gv));
+      if (!doc) throw notFoundPath();
+      return respond(200, doc, { pretty, headers: { 'Cache-Control': 'public, immutable', Etag: `"${gv}"` } });
+    }
+    if (p === '/') {
+      return respond(200, { paths: this.rootPaths() }, { pretty });
+    }
+    return undefined;
+  }
+
+  private rootPaths(): string[] {
+    const paths = ['/api', '/api/v1', '/apis', '/healthz', '/livez', '/openapi/v2', '/openapi/v3', '/readyz', '/version'];
+    for (const g of this.registry.groups()) {
+      paths.push(`/apis/${g.name}`);
+      for (const v of g.versions) paths.push(`/apis/${g.name}/${v}`);
+    }
+    return paths.sort();
+  }
+
+  private discovery(d: { apiPrefix: 'api' | 'apis'; group?: string; version?: string }, request: Request, pretty: boolean): Response {
+    const accept = request.headers.get('Accept');
+    if (d.apiPrefix === 'api' && !d.version) {
+      const agg = wantsAggregated(accept);
+      if (agg) {
+        return respond(200, aggregatedDiscovery(this.registry, true, agg), {
+          pretty,
+          negotiated: { format: 'json', contentType: AGGREGATED_CONTENT_TYPE.replace('v=v2', `v=${agg}`) },
+        });
+      }
+      const host = new URL(request.url).host;
+      return respond(200, apiVersions(host), { pretty });
+    }
+    if (d.apiPrefix === 'api') {
+      if (d.version !== 'v1') throw notFoundPath();
+      return respond(200, apiResourceList(this.registry, '', 'v1', ''), { pretty });
+    }
+    if (!d.group) {
+      const agg = wantsAggregated(accept);
+      if (agg) {
+        return respond(200, aggregatedDiscovery(this.registry, false, agg), {
+          pretty,
+          negotiated: { format: 'json', contentType: AGGREGATED_CONTENT_TYPE.replace('v=v2', `v=${agg}`) },
+        });
+      }
+      return respond(200, apiGroupList(this.registry), { pretty });
+    }
+    const group = canonicalGroup(d.group);
+    if (!d.version) {
+      const g = apiGroup(this.registry, group, d.group);
+      if (!g) throw notFoundPath();
+      return respond(200, g, { pretty });
+    }
+    if (!this.registry.hasGroupVersion(group, d.version)) throw notFoundPath();
+    return respond(200, apiResourceList(this.registry, group, d.version, d.group), { pretty });
+  }
+
+  private async resource(info: ResourceRequestInfo, request: Request, url: URL, pretty: boolean): Promise<Response> {
+    const def = this.registry.lookup(info.group, info.version, info.resource);
+    if (!def) throw notFoundPath();
+    if (info.subresource && !this.subresourceServed(def, info.subresource)) throw notFoundPath();
+    const verb = info.verb;
+    if (info.subresource) {
+      const allowed: Verb[] = ['get', 'update', 'patch'];
+      if (!allowed.includes(verb as Verb)) throw methodNotSupported({ group: def.group, resource: `${def.plural}/${info.subresource}` }, verbAction(verb));
+    } else if (!def.verbs.includes(verb as Verb)) {
+      throw methodNotSupported({ group: def.group, resource: def.plural }, verbAction(verb));
+    }
+    if ((verb === 'create' || verb === 'list' || verb === 'deletecollection' || verb === 'watch') && info.name && verb !== 'watch') {
+      throw notFoundPath();
+    }
+    const readVerb = verb === 'get' || verb === 'list' || verb === 'watch';
+    const negotiated = negotiate(request.headers.get('Accept'), {
+      cbor: !!this.featureGates['CBORServingAndStorage'],
+      allowAs: readVerb && !info.subresource,
+      watch: verb === 'watch',
+    });
+    const scope: Scope = {
+      core: this,
+      request,
+      url,
+      query: url.searchParams,
+      info,
+      def,
+      pretty,
+      negotiated,
+      userAgent: request.headers.get('User-Agent') ?? '',
+    };
+    if (def.namespaced && info.namespace === '' && !['list', 'watch', 'deletecollection'].includes(verb)) {
+      if (verb === 'create') throw badRequest('the server could not find the requested resource');
+    }
+    if (!def.namespaced && info.namespace) throw notFoundPath();
+    if (info.subresource === 'scale') return handleScale(scope);
+    switch (verb) {
+      case 'get':
+        return handleGet(scope);
+      case 'list':
+        return handleList(scope);
+      case 'watch':
+        return handleWatch(scope);
+      case 'create':
+        return handleCreate(scope);
+      case 'update':
+        return handleUpdate(scope);
+      case 'patch':
+        return handlePatch(scope);
+      case 'delete':
+        return handleDelete(scope);
+      case 'deletecollection':
+        return handleDeleteCollection(scope);
+    }
+  }
+
+  private subresourceServed(def: ResourceDefinition, sub: string): boolean {
+    if (sub === 'status') return !!def.subresources.status;
+    if (sub === 'scale') return !!def.subresources.scale;
+    return false;
+  }
+}
+
+function verbAction(verb: string): string {
+  switch (verb) {
+    case 'create':
+      return 'create';
+    case 'update':
+      return 'update';
+    case 'patch':
+      return 'patch';
+    case 'delete':
+      return 'delete';
+    case 'deletecollection':
+      return 'deletecollection';
+    case 'watch':
+      return 'watch';
+    case 'list':
+      return 'list';
+    default:
+      return 'get';
+  }
+}
+
+function canonicalOpenAPIPath(gv: string): string {
+  const m = /^apis\/([^/]+)\/(.+)$/.exec(gv);
+  return m ? `apis/${canonicalGroup(m[1])}/${m[2]}` : gv;
+}
+
+export function notFoundPath(): StatusError {
+  return new StatusError({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: 'the server could not find the requested resource',
+    reason: 'NotFound',
+    details: {},
+    code: 404,
+  });
+}
+
+export function createApiServer(options: ApiServerOptions): ApiServer & { engine: Engine } {
+  const engine = new Engine(options.env, options);
+  const ready = engine.start();
+  ready.catch(() => undefined);
+  return {
+    engine,
+    ready,
+    async handle(request: Request): Promise<Response> {
+      try {
+        await ready;
+      } catch (e) {
+        return respondError(e);
+      }
+      return engine.handle(request);
+    },
+    close: async () => {
+      await ready.catch(() => undefined);
+      await engine.close();
+    },
+  };
+}
+
+export type { Engine };

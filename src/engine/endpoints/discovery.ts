@@ -1,0 +1,155 @@
+// Discovery documents [K8S endpoints/discovery]: /api, /apis, /apis/{group}, /api/v1, /apis/{g}/{v},
+// and the aggregated form (apidiscovery.k8s.io/v2) that kubectl 1.33 asks for first.
+
+import type { ResourceRegistry } from '../registry/resources.js';
+import { groupVersion, type ResourceDefinition, type Verb } from '../registry/types.js';
+import { mirrorGroup } from '../util/spelling.js';
+
+const VERB_ORDER: Verb[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+
+function sortedVerbs(verbs: readonly string[]): string[] {
+  return [...verbs].sort((a, b) => VERB_ORDER.indexOf(a as Verb) - VERB_ORDER.indexOf(b as Verb));
+}
+
+/** Deterministic short hash (base64 of 8 bytes), standing in for storageVersionHash. */
+export function shortHash(input: string): string {
+  let h1 = 0x811c9dc5;
+  let h2 = 0x01000193;
+  for (let i = 0; i < input.length; i++) {
+    const c = input.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 16777619) >>> 0;
+    h2 = Math.imul(h2 ^ c, 2246822507) >>> 0;
+  }
+  const bytes = [h1 >>> 24, (h1 >>> 16) & 255, (h1 >>> 8) & 255, h1 & 255, h2 >>> 24, (h2 >>> 16) & 255, (h2 >>> 8) & 255, h2 & 255];
+  return btoa(String.fromCharCode(...bytes));
+}
+
+export function apiVersions(serverAddress: string): unknown {
+  return {
+    kind: 'APIVersions',
+    versions: ['v1'],
+    serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }],
+  };
+}
+
+function groupEntry(name: string, versions: string[]) {
+  return {
+    name,
+    versions: versions.map((v) => ({ groupVersion: `${name}/${v}`, version: v })),
+    preferredVersion: { groupVersion: `${name}/${versions[0]}`, version: versions[0] },
+  };
+}
+
+export function apiGroupList(registry: ResourceRegistry, spelling = ''): unknown {
+  return {
+    kind: 'APIGroupList',
+    apiVersion: 'v1',
+    groups: registry.groups().map((g) => groupEntry(mirrorGroup(g.name, spelling || g.name), g.versions)),
+  };
+}
+
+export function apiGroup(registry: ResourceRegistry, group: string, spelling: string): unknown | undefined {
+  const g = registry.groups().find((x) => x.name === group);
+  if (!g) return undefined;
+  return { kind: 'APIGroup', apiVersion: 'v1', ...groupEntry(mirrorGroup(g.name, spelling), g.versions) };
+}
+
+function resourceEntries(def: ResourceDefinition): Record<string, unknown>[] {
+  const main: Record<string, unknown> = {
+    name: def.plural,
+    singularName: def.singular,
+    namespaced: def.namespaced,
+    kind: def.kind,
+    verbs: sortedVerbs(def.verbs),
+  };
+  if (def.shortNames?.length) main.shortNames = def.shortNames;
+  if (def.categories?.length) main.categories = def.categories;
+  main.storageVersionHash = shortHash(`${def.group}/${def.plural}/${def.kind}`);
+  const out = [main];
+  if (def.subresources.scale) {
+    out.push({
+      name: `${def.plural}/scale`,
+      singularName: '',
+      namespaced: def.namespaced,
+      group: 'autoscaling',
+      version: 'v1',
+      kind: 'Scale',
+      verbs: ['get', 'patch', 'update'],
+    });
+  }
+  if (def.subresources.status) {
+    out.push({ name: `${def.plural}/status`, singularName: '', namespaced: def.namespaced, kind: def.kind, verbs: ['get', 'patch', 'update'] });
+  }
+  return out;
+}
+
+export function apiResourceList(registry: ResourceRegistry, group: string, version: string, spelling: string): unknown {
+  const defs = registry.resourcesIn(group, version).sort((a, b) => (a.plural < b.plural ? -1 : 1));
+  return {
+    kind: 'APIResourceList',
+    apiVersion: 'v1',
+    groupVersion: group ? `${mirrorGroup(group, spelling)}/${version}` : version,
+    resources: defs.flatMap(resourceEntries),
+  };
+}
+
+export const AGGREGATED_CONTENT_TYPE = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
+
+/** True when the Accept header asks for aggregated discovery v2 (or v2beta1) before anything else. */
+export function wantsAggregated(accept: string | null): 'v2' | 'v2beta1' | undefined {
+  if (!accept) return undefined;
+  for (const part of accept.split(',')) {
+    const p = part.replace(/\s+/g, '');
+    if (!p.includes('g=apidiscovery.k8s.io') || !p.includes('as=APIGroupDiscoveryList')) {
+      if (p.startsWith('application/json') || p.startsWith('*/*')) return undefined;
+      continue;
+    }
+    if (p.includes('v=v2beta1')) return 'v2beta1';
+    if (p.includes('v=v2')) return 'v2';
+  }
+  return undefined;
+}
+
+function discoveryResource(def: ResourceDefinition): Record<string, unknown> {
+  const r: Record<string, unknown> = {
+    resource: def.plural,
+    responseKind: { group: '', version: '', kind: def.kind },
+    scope: def.namespaced ? 'Namespaced' : 'Cluster',
+    singularResource: def.singular,
+    verbs: sortedVerbs(def.verbs),
+  };
+  if (def.shortNames?.length) r.shortNames = def.shortNames;
+  if (def.categories?.length) r.categories = def.categories;
+  const subs: Record<string, unknown>[] = [];
+  if (def.subresources.scale) {
+    subs.push({ subresource: 'scale', responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, verbs: ['get', 'patch', 'update'] });
+  }
+  if (def.subresources.status) {
+    subs.push({ subresource: 'status', responseKind: { group: '', version: '', kind: def.kind }, verbs: ['get', 'patch', 'update'] });
+  }
+  if (subs.length) r.subresources = subs;
+  return r;
+}
+
+/** apidiscovery.k8s.io/v2 APIGroupDiscoveryList for /api (core) or /apis (named groups). */
+export function aggregatedDiscovery(registry: ResourceRegistry, core: boolean, version: 'v2' | 'v2beta1'): unknown {
+  const groups = core ? [{ name: '', versions: ['v1'] }] : registry.groups();
+  return {
+    kind: 'APIGroupDiscoveryList',
+    apiVersion: `apidiscovery.k8s.io/${version}`,
+    metadata: {},
+    items: groups.map((g) => ({
+      metadata: { name: g.name, creationTimestamp: null },
+      versions: g.versions.map((v) => ({
+        version: v,
+        resources: registry
+          .resourcesIn(g.name, v)
+          .sort((a, b) => (a.plural < b.plural ? -1 : 1))
+          .map(discoveryResource),
+        freshness: 'Current',
+      })),
+    })),
+  };
+}
+
+export { groupVersion };

@@ -1,0 +1,34 @@
+// POST to a collection [K8S handlers/create.go].
+
+import { badRequest } from '../../errors.js';
+import { respond } from '../responders.js';
+import { decodeObjectBody, expectKind, parseWriteOptions, type Scope } from '../scope.js';
+import { fieldValidate, recordUpdate, typeCheck } from '../pipeline.js';
+
+export async function handleCreate(scope: Scope): Promise<Response> {
+  const { def, core, info } = scope;
+  if (info.name) throw scope.core.store && methodNotAllowedOnNamed(scope);
+  const opts = parseWriteOptions(scope, 'CreateOptions');
+  const body = await decodeObjectBody(scope);
+  const input = expectKind(scope, body.value);
+  const ns = input.metadata?.namespace;
+  if (def.namespaced && ns && ns !== info.namespace) {
+    throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+  }
+  typeCheck(def, input);
+  const admitted = fieldValidate(def, input, body.duplicates, opts.fieldValidation);
+  const out = await core.store.create(def, info.namespace, admitted.object, {
+    dryRun: opts.dryRun,
+    finalize: recordUpdate(scope, opts.fieldManager, ''),
+  });
+  return respond(201, out.object, { negotiated: plain(scope), pretty: scope.pretty, warnings: [...admitted.warnings, ...out.warnings] });
+}
+
+function methodNotAllowedOnNamed(scope: Scope): Error {
+  return badRequest(`the server does not allow this method on the requested resource (post ${scope.info.resource} ${scope.info.name})`);
+}
+
+/** Writes answer with the object itself, never a Table. */
+export function plain(scope: Scope) {
+  return scope.negotiated.as ? { format: scope.negotiated.format, contentType: scope.negotiated.format === 'yaml' ? 'application/yaml' : 'application/json' } : scope.negotiated;
+}

@@ -1,0 +1,85 @@
+// The stages every write shares, in the real server's order: decode (duplicate fields), field validation
+// against the schema (unknown fields: Ignore/Warn/Strict), type checks (400), then the store runs
+// defaulting, preparation and validation (422), and managedFields are recorded just before storage.
+
+import { rfc3339 } from '../env.js';
+import { invalid, type FieldError } from '../errors.js';
+import type { KubeObject } from '../object.js';
+import { findUnknownFields, pruneUnknownFields, fieldValidationResult } from './deps.js';
+import { checkRequired, checkTypes } from './deps.js';
+import { validateObjectMeta } from '../util/validation.js';
+import { objectTypeFor, updateManagedFields } from './deps.js';
+import { groupVersion, type ResourceDefinition } from '../registry/types.js';
+import type { FieldValidation, Scope } from './scope.js';
+
+export interface Admitted {
+  object: KubeObject;
+  warnings: string[];
+}
+
+function isCustom(def: ResourceDefinition): boolean {
+  return (def as { custom?: boolean }).custom === true;
+}
+
+/**
+ * Field validation of a decoded body: unknown fields (against the schema) and duplicates. Strict fails with
+ * the real 400; Warn returns warnings; unknown fields are dropped before storage at every level.
+ */
+export function fieldValidate(def: ResourceDefinition, body: KubeObject, duplicates: string[], level: FieldValidation): Admitted {
+  const custom = isCustom(def);
+  const unknown = findUnknownFields(body, def.schema, def.definitions, { customResource: custom });
+  const result = fieldValidationResult(unknown, level === 'Ignore' ? [] : duplicates, level, {
+    group: def.group,
+    version: def.version,
+    kind: def.kind,
+    customResource: custom,
+  });
+  if (result instanceof Error) throw result;
+  const object = unknown.length ? (pruneUnknownFields(body, def.schema, def.definitions, { customResource: custom }) as KubeObject) : body;
+  return { object, warnings: level === 'Warn' ? result.warnings : [] };
+}
+
+/** Wrong JSON types give the decoder's 400, as the real server does for built-in kinds. */
+export function typeCheck(def: ResourceDefinition, obj: KubeObject): void {
+  if (isCustom(def)) return;
+  const err = checkTypes(obj, def.schema, def.definitions, { group: def.group, version: def.version, kind: def.kind });
+  if (err) throw err;
+}
+
+/** Generic validation the store runs after defaulting: ObjectMeta, required fields, then the kind's own. */
+export function genericValidate(def: ResourceDefinition, obj: KubeObject): FieldError[] {
+  const errs: FieldError[] = [];
+  errs.push(...validateObjectMeta(obj.metadata ?? {}, { namespaced: def.namespaced, nameValidator: nameValidatorFor(def) }));
+  if (!isCustom(def)) errs.push(...checkRequired(obj, def.schema, def.definitions));
+  return errs;
+}
+
+export function throwIfInvalid(def: ResourceDefinition, obj: KubeObject, errs: FieldError[]): void {
+  if (errs.length) throw invalid({ group: def.group, kind: def.kind }, obj.metadata?.name ?? obj.metadata?.generateName ?? '', errs);
+}
+
+import { isDNS1035Label, isDNS1123Label, isDNS1123Subdomain } from '../util/validation.js';
+
+const LABEL_NAMED = new Set(['/namespaces']);
+const DNS1035_NAMED = new Set(['/services']);
+
+export function nameValidatorFor(def: ResourceDefinition): (name: string, prefix: boolean) => string[] {
+  const id = `${def.group}/${def.plural}`;
+  const strip = (name: string, prefix: boolean) => (prefix ? name.replace(/-$/, '') + (name.endsWith('-') ? 'a' : '') : name);
+  if (LABEL_NAMED.has(id)) return (n, p) => isDNS1123Label(strip(n, p));
+  if (DNS1035_NAMED.has(id)) return (n, p) => isDNS1035Label(strip(n, p));
+  return (n, p) => isDNS1123Subdomain(strip(n, p));
+}
+
+/** managedFields for a create/update/non-apply patch, as the finalize hook of the store. */
+export function recordUpdate(scope: Scope, manager: string, subresource: string) {
+  const def = scope.def;
+  const type = objectTypeFor(def.schema, def.definitions, { customResource: isCustom(def) });
+  return (obj: KubeObject, old: KubeObject | null): KubeObject =>
+    updateManagedFields(type, old, obj, {
+      manager,
+      apiVersion: groupVersion(def),
+      subresource: subresource || undefined,
+      time: rfc3339(scope.core.env.clock.now()),
+    });
+}

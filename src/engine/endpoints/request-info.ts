@@ -1,0 +1,127 @@
+// Parses a request path into what it addresses, as k8s.io/apiserver/pkg/endpoints/request.RequestInfoFactory
+// does: `/api/v1/namespaces/ns/pods/name/status`, `/apis/apps/v1/deployments`, plus the non-resource paths.
+
+export type ResourceVerb =
+  | 'get'
+  | 'list'
+  | 'watch'
+  | 'create'
+  | 'update'
+  | 'patch'
+  | 'delete'
+  | 'deletecollection';
+
+export interface ResourceRequestInfo {
+  isResourceRequest: true;
+  /** 'api' for the core group, 'apis' for named groups. */
+  apiPrefix: 'api' | 'apis';
+  /** As spelled in the path (may be a `svc` alias); see canonicalGroup. */
+  group: string;
+  version: string;
+  resource: string;
+  subresource: string;
+  namespace: string;
+  name: string;
+  verb: ResourceVerb;
+  /** Path segments after the resource/name/subresource (e.g. proxy paths); normally empty. */
+  rest: string[];
+}
+
+export interface NonResourceRequestInfo {
+  isResourceRequest: false;
+  path: string;
+  verb: string;
+  /** For discovery paths: which level was addressed. */
+  discovery?: { apiPrefix: 'api' | 'apis'; group?: string; version?: string };
+}
+
+export type RequestInfo = ResourceRequestInfo | NonResourceRequestInfo;
+
+export { canonicalGroup } from '../util/spelling.js';
+
+export function requestInfo(method: string, path: string, query: URLSearchParams): RequestInfo {
+  const segments = path.split("/").filter((s) => s !== "");
+  const parts = segments.map(safeDecode);
+  const m = method.toUpperCase();
+  const nonResource = (): NonResourceRequestInfo => ({ isResourceRequest: false, path, verb: m.toLowerCase() });
+  if (parts.length === 0) return nonResource();
+  const prefix = parts[0];
+  if (prefix !== 'api' && prefix !== 'apis') return nonResource();
+
+  let i = 1;
+  let group = '';
+  if (prefix === 'apis') {
+    if (parts.length < 3) {
+      return { ...nonResource(), discovery: { apiPrefix: 'apis', group: parts[1] } };
+    }
+    group = parts[1];
+    i = 2;
+  } else if (parts.length < 2) {
+    return { ...nonResource(), discovery: { apiPrefix: 'api' } };
+  }
+  const version = parts[i++];
+  if (i >= parts.length) {
+    return { ...nonResource(), discovery: { apiPrefix: prefix, group: group || undefined, version } };
+  }
+  let rest = parts.slice(i);
+  let namespace = '';
+  // /namespaces/{ns}/{resource}... ; but /namespaces and /namespaces/{name}(/status|/finalize) address namespaces themselves
+  if (rest[0] === 'namespaces' && rest.length >= 3 && rest[2] !== 'status' && rest[2] !== 'finalize') {
+    namespace = rest[1];
+    rest = rest.slice(2);
+  }
+  const resource = rest[0] ?? '';
+  const name = rest[1] ?? '';
+  const subresource = rest[2] ?? '';
+  const tail = rest.slice(3);
+
+  let verb: ResourceVerb;
+  switch (m) {
+    case 'GET':
+    case 'HEAD':
+      verb = name ? 'get' : 'list';
+      if (isWatch(query)) verb = 'watch';
+      break;
+    case 'POST':
+      verb = 'create';
+      break;
+    case 'PUT':
+      verb = 'update';
+      break;
+    case 'PATCH':
+      verb = 'patch';
+      break;
+    case 'DELETE':
+      verb = name ? 'delete' : 'deletecollection';
+      break;
+    default:
+      verb = 'get';
+  }
+  return {
+    isResourceRequest: true,
+    apiPrefix: prefix,
+    group,
+    version,
+    resource,
+    subresource,
+    namespace,
+    name,
+    verb,
+    rest: tail,
+  };
+}
+
+/** `watch` is a boolean query parameter: present with "", "1" or "true" (k8s parses it with strconv.ParseBool). */
+export function isWatch(query: URLSearchParams): boolean {
+  if (!query.has('watch')) return false;
+  const v = query.get('watch') ?? '';
+  return v === '' || v === '1' || v === 'true' || v === 't' || v === 'T' || v === 'TRUE' || v === 'True';
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}

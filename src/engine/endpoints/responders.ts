@@ -1,0 +1,69 @@
+// Turns results and StatusErrors into HTTP responses [K8S handlers/responsewriters]. JSON is compact with a
+// trailing newline, as the real server writes it; pretty=true (or a curl/browser User-Agent, as the real
+// server decides) indents by two spaces.
+
+import { dump } from 'js-yaml';
+import { StatusError, internalError, type Status } from '../errors.js';
+import type { Negotiated } from './negotiation/media.js';
+
+export interface ResponseOptions {
+  negotiated?: Negotiated;
+  pretty?: boolean;
+  headers?: Record<string, string>;
+  warnings?: string[];
+}
+
+/** The real server pretty-prints for `pretty=true` and for curl/wget/browsers (handlers.isPrettyPrint). */
+export function wantsPretty(query: URLSearchParams, userAgent: string | null): boolean {
+  const p = query.get('pretty');
+  if (p !== null) return p === '' || p === 'true' || p === '1' || p === 't' || p === 'True' || p === 'TRUE';
+  const ua = userAgent ?? '';
+  return ua.startsWith('curl') || ua.startsWith('Wget') || ua.startsWith('Mozilla/');
+}
+
+export function encodeJson(body: unknown, pretty: boolean): string {
+  return (pretty ? JSON.stringify(body, null, 2) : JSON.stringify(body)) + '\n';
+}
+
+export function encodeYaml(body: unknown): string {
+  return dump(body, { lineWidth: -1, noRefs: true });
+}
+
+/** Warning header value for one warning text (RFC 7234 style: `299 - "text"`). */
+export function warningHeader(text: string): string {
+  return `299 - ${JSON.stringify(text)}`;
+}
+
+export function respond(status: number, body: unknown, opts: ResponseOptions = {}): Response {
+  const headers = new Headers({ 'Cache-Control': 'no-cache, private' });
+  const neg = opts.negotiated;
+  let text: string;
+  if (neg?.format === 'yaml') {
+    text = encodeYaml(body);
+    headers.set('Content-Type', neg.contentType);
+  } else {
+    text = encodeJson(body, opts.pretty ?? false);
+    headers.set('Content-Type', neg?.contentType ?? 'application/json');
+  }
+  for (const [k, v] of Object.entries(opts.headers ?? {})) headers.set(k, v);
+  for (const w of opts.warnings ?? []) headers.append('Warning', warningHeader(w));
+  return new Response(text, { status, headers });
+}
+
+export function respondStatus(e: StatusError, opts: ResponseOptions = {}): Response {
+  // Status bodies are always JSON (or YAML when that was negotiated), never a Table.
+  const neg = opts.negotiated?.format === 'yaml' ? { format: 'yaml' as const, contentType: 'application/yaml' } : undefined;
+  return respond(e.status.code, e.status, { ...opts, negotiated: neg, headers: { ...e.headers, ...(opts.headers ?? {}) } });
+}
+
+export function respondError(e: unknown, opts: ResponseOptions = {}): Response {
+  if (e instanceof StatusError) return respondStatus(e, opts);
+  const message = e instanceof Error ? e.message : String(e);
+  return respondStatus(internalError(message), opts);
+}
+
+export function successStatus(details?: Status['details']): Status {
+  const s: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 200 };
+  if (details) s.details = details;
+  return { kind: s.kind, apiVersion: s.apiVersion, metadata: s.metadata, status: s.status, ...(details ? { details } : {}), code: s.code } as Status;
+}

@@ -1,0 +1,120 @@
+// The Table representation (meta.k8s.io/v1 Table) for get, list and watch: Name plus the kind's columns, or
+// the default Name / Created At table; rows carry the object as PartialObjectMetadata (default), the full
+// object (includeObject=Object) or nothing (includeObject=None).
+
+import { badRequest } from '../errors.js';
+import type { KubeObject } from '../object.js';
+import type { ResourceDefinition } from '../registry/types.js';
+
+export type IncludeObject = 'None' | 'Metadata' | 'Object';
+
+export function parseIncludeObject(q: URLSearchParams): IncludeObject {
+  const v = q.get('includeObject');
+  if (v === null || v === '') return 'Metadata';
+  if (v === 'None' || v === 'Metadata' || v === 'Object') return v;
+  throw badRequest(`includeObject: Unsupported value: "${v}": supported values: "Metadata", "None", "Object"`);
+}
+
+/** k8s.io/apimachinery/pkg/util/duration.HumanDuration: the AGE column's format. */
+export function humanDuration(ms: number): string {
+  const seconds = Math.trunc(ms / 1000);
+  if (seconds < -1) return '<invalid>';
+  if (seconds < 0) return '0s';
+  if (seconds < 120) return `${seconds}s`;
+  const minutes = Math.trunc(seconds / 60);
+  if (minutes < 10) {
+    const s = seconds % 60;
+    return s === 0 ? `${minutes}m` : `${minutes}m${s}s`;
+  }
+  if (minutes < 180) return `${minutes}m`;
+  const hours = Math.trunc(seconds / 3600);
+  if (hours < 8) {
+    const m = minutes % 60;
+    return m === 0 ? `${hours}h` : `${hours}h${m}m`;
+  }
+  if (hours < 48) return `${hours}h`;
+  if (hours < 24 * 8) {
+    const h = hours % 24;
+    return h === 0 ? `${Math.trunc(hours / 24)}d` : `${Math.trunc(hours / 24)}d${h}h`;
+  }
+  if (hours < 24 * 365 * 2) return `${Math.trunc(hours / 24)}d`;
+  if (hours < 24 * 365 * 8) {
+    const dy = Math.trunc(hours / 24) % 365;
+    return dy === 0 ? `${Math.trunc(hours / 24 / 365)}y` : `${Math.trunc(hours / 24 / 365)}y${dy}d`;
+  }
+  return `${Math.trunc(hours / 24 / 365)}y`;
+}
+
+export function ageOf(obj: KubeObject, now: number): string {
+  const ts = obj.metadata?.creationTimestamp;
+  if (!ts) return '<unknown>';
+  return humanDuration(now - Date.parse(ts));
+}
+
+const NAME_COLUMN = {
+  name: 'Name',
+  type: 'string',
+  format: 'name',
+  description: 'Name of the object, unique within its namespace (or cluster-wide for cluster-scoped kinds).',
+  priority: 0,
+};
+
+export function columnDefinitions(def: ResourceDefinition): Record<string, unknown>[] {
+  if (!def.tableColumns?.length) {
+    return [
+      NAME_COLUMN,
+      { name: 'Created At', type: 'date', format: '', description: 'Time the object was created (metadata.creationTimestamp).', priority: 0 },
+    ];
+  }
+  return [
+    NAME_COLUMN,
+    ...def.tableColumns.map((c) => ({ name: c.name, type: c.type, format: c.format ?? '', description: c.description ?? '', priority: c.priority ?? 0 })),
+  ];
+}
+
+export function cells(def: ResourceDefinition, obj: KubeObject, now: number): unknown[] {
+  const name = obj.metadata?.name ?? '';
+  if (!def.tableColumns?.length) return [name, obj.metadata?.creationTimestamp ?? null];
+  return [name, ...def.tableColumns.map((c) => normalizeCell(c.cell(obj, { now })))];
+}
+
+function normalizeCell(v: unknown): unknown {
+  return v === undefined ? null : v;
+}
+
+export function partialObjectMetadata(obj: KubeObject, asVersion: string, asGroup: string): KubeObject {
+  return { kind: 'PartialObjectMetadata', apiVersion: `${asGroup}/${asVersion}`, metadata: obj.metadata };
+}
+
+export function tableRow(
+  def: ResourceDefinition,
+  obj: KubeObject,
+  now: number,
+  include: IncludeObject,
+  asVersion: string,
+  asGroup: string,
+): Record<string, unknown> {
+  const row: Record<string, unknown> = { cells: cells(def, obj, now) };
+  if (include === 'Object') row.object = obj;
+  else if (include === 'Metadata') row.object = partialObjectMetadata(obj, asVersion, asGroup);
+  return row;
+}
+
+export function toTable(
+  def: ResourceDefinition,
+  objects: KubeObject[],
+  listMeta: Record<string, unknown>,
+  now: number,
+  include: IncludeObject,
+  asVersion: string,
+  asGroup: string,
+  withColumns = true,
+): Record<string, unknown> {
+  return {
+    kind: 'Table',
+    apiVersion: `${asGroup}/${asVersion}`,
+    metadata: listMeta,
+    columnDefinitions: withColumns ? columnDefinitions(def) : null,
+    rows: objects.map((o) => tableRow(def, o, now, include, asVersion, asGroup)),
+  };
+}

@@ -1,0 +1,204 @@
+// The cluster's in-memory view of its storage: the "watch cache" of the real server. It is rebuilt from
+// storage when the engine starts (DESIGN.md 2: the service worker can be stopped at any time), serves every
+// read, keeps the event history for watch resumption and snapshots at older revisions, and funnels every
+// write through one lock so that read-modify-write cycles are atomic within this engine.
+
+import type { KubeObject } from '../object.js';
+import {
+  StorageCompactedError,
+  type HistoryEvent,
+  type Storage,
+  type StorageKey,
+  type StoredObject,
+  type WriteOp,
+  type WriteResult,
+} from '../storage/interface.js';
+
+/** Keys of one resource, kept sorted so that a namespace is a contiguous range. */
+class SortedIndex {
+  readonly keys: string[] = [];
+  readonly items = new Map<string, StoredObject>();
+
+  set(item: StoredObject): void {
+    if (!this.items.has(item.key)) this.keys.splice(lowerBound(this.keys, item.key), 0, item.key);
+    this.items.set(item.key, item);
+  }
+
+  delete(key: string): void {
+    if (!this.items.delete(key)) return;
+    const i = lowerBound(this.keys, key);
+    if (this.keys[i] === key) this.keys.splice(i, 1);
+  }
+
+  range(prefix: string): StoredObject[] {
+    const out: StoredObject[] = [];
+    for (let i = lowerBound(this.keys, prefix); i < this.keys.length; i++) {
+      const k = this.keys[i];
+      if (!k.startsWith(prefix)) break;
+      out.push(this.items.get(k)!);
+    }
+    return out;
+  }
+}
+
+function lowerBound(a: string[], x: string): number {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (a[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** `/group/resource/` of a key. */
+function resourceOf(key: string): string {
+  let slashes = 0;
+  for (let i = 0; i < key.length; i++) {
+    if (key[i] === '/' && ++slashes === 3) return key.slice(0, i + 1);
+  }
+  return key;
+}
+
+export type CommitListener = (events: HistoryEvent[]) => void;
+
+export class WriteConflict extends Error {
+  constructor(readonly result: Extract<WriteResult, { ok: false }>) {
+    super(`write precondition failed on ${result.failedKey}: ${result.reason}`);
+  }
+}
+
+export class ClusterState {
+  private readonly indexes = new Map<string, SortedIndex>();
+  private history: HistoryEvent[] = [];
+  private listeners = new Set<CommitListener>();
+  private lock: Promise<unknown> = Promise.resolve();
+  revision = 0;
+  compactedRevision = 0;
+
+  private constructor(private readonly storage: Storage) {}
+
+  static async load(storage: Storage): Promise<ClusterState> {
+    const s = new ClusterState(storage);
+    s.revision = await storage.revision();
+    s.compactedRevision = await storage.compactedRevision();
+    for (const item of await storage.list('/')) s.index(resourceOf(item.key)).set(item);
+    try {
+      s.history = await storage.events(s.compactedRevision);
+    } catch (e) {
+      if (!(e instanceof StorageCompactedError)) throw e;
+      s.history = [];
+      s.compactedRevision = e.compacted;
+    }
+    return s;
+  }
+
+  private index(prefix: string): SortedIndex {
+    let idx = this.indexes.get(prefix);
+    if (!idx) this.indexes.set(prefix, (idx = new SortedIndex()));
+    return idx;
+  }
+
+  get(key: StorageKey): StoredObject | undefined {
+    return this.indexes.get(resourceOf(key))?.items.get(key);
+  }
+
+  /** Current objects under `prefix` (a resource or namespace prefix), in key order. Do not mutate. */
+  list(prefix: string): StoredObject[] {
+    const idx = this.indexes.get(resourceOf(prefix));
+    return idx ? idx.range(prefix) : [];
+  }
+
+  /** Objects under `prefix` as they were at `revision`; throws StorageCompactedError when that is no longer known. */
+  listAt(prefix: string, revision: number): StoredObject[] {
+    if (revision >= this.revision) return this.list(prefix);
+    if (revision < this.compactedRevision) throw new StorageCompactedError(revision, this.compactedRevision);
+    const state = new Map<string, StoredObject>();
+    for (const item of this.list(prefix)) state.set(item.key, item);
+    for (let i = this.history.length - 1; i >= 0; i--) {
+      const e = this.history[i];
+      if (e.revision <= revision) break;
+      if (!e.key.startsWith(prefix)) continue;
+      if (e.type === 'ADDED') state.delete(e.key);
+      else if (e.prevObject) {
+        const rv = Number(e.prevObject.metadata?.resourceVersion ?? 0);
+        state.set(e.key, { key: e.key, object: e.prevObject, revision: rv });
+      }
+    }
+    return [...state.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  }
+
+  /** History events with revision > `after`; throws StorageCompactedError when `after` is older than retained history. */
+  eventsAfter(after: number): HistoryEvent[] {
+    if (after < this.compactedRevision) throw new StorageCompactedError(after, this.compactedRevision);
+    let lo = 0;
+    let hi = this.history.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.history[mid].revision <= after) lo = mid + 1;
+      else hi = mid;
+    }
+    return this.history.slice(lo);
+  }
+
+  /** The oldest revision a watch or snapshot can start from. */
+  oldestResumableRevision(): number {
+    return this.compactedRevision;
+  }
+
+  subscribe(listener: CommitListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Runs `fn` with exclusive write access: no other write of this engine interleaves, so a read of the
+   * current state followed by commit() is atomic.
+   */
+  exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.lock.then(fn, fn);
+    this.lock = run.catch(() => undefined);
+    return run;
+  }
+
+  /** One atomic storage transaction; updates the cache and notifies watchers. Call inside exclusive(). */
+  async commit(ops: WriteOp[], time: number): Promise<HistoryEvent[]> {
+    const result = await this.storage.write(ops, time);
+    if (!result.ok) throw new WriteConflict(result);
+    this.revision = result.revision;
+    for (const e of result.events) {
+      const idx = this.index(resourceOf(e.key));
+      if (e.type === 'DELETED') idx.delete(e.key);
+      else idx.set({ key: e.key, object: e.object, revision: e.revision });
+      this.history.push(e);
+    }
+    for (const l of [...this.listeners]) {
+      try {
+        l(result.events);
+      } catch {
+        // a failing watcher must not break the write
+      }
+    }
+    return result.events;
+  }
+
+  /** Drops history older than `beforeTime` in storage and in memory. */
+  async compact(beforeTime: number): Promise<void> {
+    const compacted = await this.storage.compact(beforeTime);
+    if (compacted <= this.compactedRevision) return;
+    this.compactedRevision = compacted;
+    let i = 0;
+    while (i < this.history.length && this.history[i].revision <= compacted) i++;
+    if (i > 0) this.history = this.history.slice(i);
+  }
+
+  historyLength(): number {
+    return this.history.length;
+  }
+
+  /** Object as stored, for read paths that must not alias the cache. */
+  static copy(o: KubeObject): KubeObject {
+    return JSON.parse(JSON.stringify(o)) as KubeObject;
+  }
+}

@@ -1,0 +1,487 @@
+// The generic store [K8S registry/generic/registry/store.go]: CRUD over ClusterState for any resource
+// definition, calling the definition's strategy hooks. Handlers call this; it calls ClusterState, never a
+// storage backend directly.
+
+import type { Env } from '../env.js';
+import { rfc3339 } from '../env.js';
+import {
+  OBJECT_MODIFIED,
+  StatusError,
+  alreadyExists,
+  badRequest,
+  conflict,
+  fieldErr,
+  invalid,
+  notFound,
+  type FieldError,
+  type GroupResource,
+} from '../errors.js';
+import { clone, isPlainObject, type KubeObject, type ObjectMeta } from '../object.js';
+import type { HistoryEvent, WriteOp } from '../storage/interface.js';
+import { namespacePrefix, objectKey, resourcePrefix } from './keys.js';
+import type { ResourceRegistry } from './resources.js';
+import { ClusterState, WriteConflict } from './state.js';
+import { groupVersion, type ResourceDefinition, type StrategyContext } from './types.js';
+
+/** Built-in resources whose strategies set metadata.generation (custom resources always do). */
+const GENERATION_TRACKED = new Set([
+  'apps/deployments',
+  'apps/replicasets',
+  'apps/statefulsets',
+  'apps/daemonsets',
+  'batch/jobs',
+  'batch/cronjobs',
+  'autoscaling/horizontalpodautoscalers',
+  'policy/poddisruptionbudgets',
+  'networking.k8s.io/networkpolicies',
+  'networking.k8s.io/ingresses',
+  '/replicationcontrollers',
+  'apiextensions.k8s.io/customresourcedefinitions',
+  'admissionregistration.k8s.io/validatingadmissionpolicies',
+  'admissionregistration.k8s.io/validatingadmissionpolicybindings',
+]);
+
+/** ObjectMeta fields in the order the real server serializes them. */
+const META_ORDER = [
+  'name', 'generateName', 'namespace', 'selfLink', 'uid', 'resourceVersion', 'generation', 'creationTimestamp',
+  'deletionTimestamp', 'deletionGracePeriodSeconds', 'labels', 'annotations', 'ownerReferences', 'finalizers',
+  'managedFields',
+];
+
+/** kind, apiVersion, metadata first (in ObjectMeta order), then the rest, status last: the real JSON layout. */
+export function normalizeLayout(obj: KubeObject): KubeObject {
+  const out: KubeObject = {};
+  if (obj.kind !== undefined) out.kind = obj.kind;
+  if (obj.apiVersion !== undefined) out.apiVersion = obj.apiVersion;
+  if (obj.metadata !== undefined) {
+    const m = obj.metadata as Record<string, unknown>;
+    const meta: Record<string, unknown> = {};
+    for (const k of META_ORDER) if (m[k] !== undefined) meta[k] = m[k];
+    for (const k of Object.keys(m)) if (!(k in meta) && m[k] !== undefined) meta[k] = m[k];
+    out.metadata = meta as ObjectMeta;
+  }
+  for (const k of Object.keys(obj)) {
+    if (k === 'kind' || k === 'apiVersion' || k === 'metadata' || k === 'status') continue;
+    out[k] = obj[k];
+  }
+  if (obj.status !== undefined) out.status = obj.status;
+  return out;
+}
+
+export interface WriteOptions {
+  dryRun: boolean;
+  /** Called with the final object just before storage, e.g. to record managedFields. */
+  finalize?: (obj: KubeObject, old: KubeObject | null) => KubeObject;
+}
+
+export interface WriteOutcome {
+  object: KubeObject;
+  created: boolean;
+  warnings: string[];
+}
+
+export interface DeleteOutcome {
+  /** The object as deleted (or as marked for deletion when not removed yet). */
+  object: KubeObject;
+  /** False when the object was only marked (finalizers or graceful deletion pending). */
+  deleted: boolean;
+}
+
+export interface Preconditions {
+  uid?: string;
+  resourceVersion?: string;
+}
+
+export class Store {
+  constructor(
+    readonly state: ClusterState,
+    readonly resources: ResourceRegistry,
+    readonly env: Env,
+  ) {}
+
+  gr(def: ResourceDefinition): GroupResource {
+    return { group: def.group, resource: def.plural };
+  }
+
+  key(def: ResourceDefinition, namespace: string, name: string): string {
+    return objectKey(def.group, def.plural, def.namespaced ? namespace : '', name);
+  }
+
+  prefix(def: ResourceDefinition, namespace: string): string {
+    return def.namespaced && namespace ? namespacePrefix(def.group, def.plural, namespace) : resourcePrefix(def.group, def.plural);
+  }
+
+  context(subresource: string, dryRun: boolean): StrategyContext {
+    return {
+      env: this.env,
+      now: this.env.clock.now(),
+      dryRun,
+      subresource,
+      list: (group, resource, namespace) =>
+        this.state
+          .list(namespace ? namespacePrefix(group, resource, namespace) : resourcePrefix(group, resource))
+          .map((s) => s.object),
+    };
+  }
+
+  /** The object as the client asked for it: a copy with apiVersion/kind of the requested version. */
+  present(def: ResourceDefinition, obj: KubeObject): KubeObject {
+    const copy = clone(obj);
+    copy.apiVersion = groupVersion(def);
+    copy.kind = def.kind;
+    return normalizeLayout(copy);
+  }
+
+  get(def: ResourceDefinition, namespace: string, name: string): KubeObject {
+    const item = this.state.get(this.key(def, namespace, name));
+    if (!item) throw notFound(this.gr(def), name);
+    return this.present(def, item.object);
+  }
+
+  getStored(def: ResourceDefinition, namespace: string, name: string): KubeObject | undefined {
+    return this.state.get(this.key(def, namespace, name))?.object;
+  }
+
+  /** Namespace must exist (NamespaceLifecycle admission) and not be terminating for creates. */
+  checkNamespace(def: ResourceDefinition, namespace: string, forCreate: boolean): void {
+    if (!def.namespaced) return;
+    const ns = this.state.get(objectKey('', 'namespaces', '', namespace));
+    if (!ns) throw notFound({ group: '', resource: 'namespaces' }, namespace);
+    if (forCreate && ns.object.metadata?.deletionTimestamp) {
+      throw new StatusError({
+        kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
+        message: `${qualifiedOf(def)} "${''}" is forbidden: unable to create new content in namespace ${namespace} because it is being terminated`,
+        reason: 'Forbidden',
+        details: { group: def.group || undefined, kind: def.plural, causes: [{ reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }] },
+        code: 403,
+      });
+    }
+  }
+
+  private generationTracked(def: ResourceDefinition): boolean {
+    return GENERATION_TRACKED.has(`${def.group}/${def.plural}`) || (def as { custom?: boolean }).custom === true;
+  }
+
+  /** Shared create path: system fields, defaulting, validation, storage. */
+  async create(def: ResourceDefinition, namespace: string, input: KubeObject, opts: WriteOptions): Promise<WriteOutcome> {
+    return this.state.exclusive(() => this.createLocked(def, namespace, input, opts));
+  }
+
+  private async createLocked(def: ResourceDefinition, namespace: string, input: KubeObject, opts: WriteOptions): Promise<WriteOutcome> {
+    const ctx = this.context('', opts.dryRun);
+    const obj = clone(input);
+    obj.apiVersion = groupVersion(def);
+    obj.kind = def.kind;
+    const meta: ObjectMeta = (obj.metadata = isPlainObject(obj.metadata) ? (obj.metadata as ObjectMeta) : {});
+    if (def.namespaced) meta.namespace = namespace;
+    else delete meta.namespace;
+    this.checkNamespace(def, namespace, true);
+
+    // rest.BeforeCreate: system fields are the server's
+    delete meta.deletionTimestamp;
+    delete meta.deletionGracePeriodSeconds;
+    delete meta.selfLink;
+    meta.uid = this.env.ids.uid();
+    meta.creationTimestamp = rfc3339(ctx.now);
+    delete meta.resourceVersion;
+    if (this.generationTracked(def)) meta.generation = 1;
+    else delete meta.generation;
+    if (def.subresources.status) {
+      if ((def as { custom?: boolean }).custom) delete obj.status;
+      else obj.status = {};
+    }
+    def.strategy.default?.(obj, ctx);
+    def.strategy.prepareForCreate?.(obj, ctx);
+    const warnings = def.strategy.warningsOnCreate?.(obj, ctx) ?? [];
+
+    // generateName: the real server (RetryGenerateName, on in 1.33) retries a few times on collision
+    const generated = !meta.name && !!meta.generateName;
+    if (generated) meta.name = meta.generateName + this.env.ids.suffix(5);
+
+    const errs = this.validateCreate(def, obj, ctx);
+    if (errs.length) throw invalid({ group: def.group, kind: def.kind }, meta.name ?? meta.generateName ?? '', errs);
+
+    for (let attempt = 0; ; attempt++) {
+      const key = this.key(def, namespace, meta.name!);
+      const existing = this.state.get(key);
+      if (existing) {
+        if (generated && attempt < 7) {
+          meta.name = meta.generateName + this.env.ids.suffix(5);
+          continue;
+        }
+        throw alreadyExists(this.gr(def), meta.name!);
+      }
+      let final = opts.finalize ? opts.finalize(obj, null) : obj;
+      final = normalizeLayout(final);
+      if (opts.dryRun) return { object: this.present(def, final), created: true, warnings };
+      const events = await this.commitOne({ kind: 'put', key, object: final, expectRevision: 0 }, def, meta.name!);
+      return { object: this.present(def, events[0].object), created: true, warnings };
+    }
+  }
+
+  validateCreate(def: ResourceDefinition, obj: KubeObject, ctx: StrategyContext): FieldError[] {
+    return def.strategy.validate?.(obj, ctx) ?? [];
+  }
+
+  /**
+   * Read-modify-write of one object under the write lock (rest.Update / GuaranteedUpdate). `tryUpdate`
+   * receives the current stored object (null when missing) and returns the desired object, or throws.
+   */
+  async update(
+    def: ResourceDefinition,
+    namespace: string,
+    name: string,
+    subresource: string,
+    tryUpdate: (current: KubeObject | null) => KubeObject,
+    opts: WriteOptions & { createOnMissing?: boolean; expectResourceVersion?: string },
+  ): Promise<WriteOutcome> {
+    return this.state.exclusive(async () => {
+      const key = this.key(def, namespace, name);
+      const item = this.state.get(key);
+      const current = item ? this.present(def, item.object) : null;
+      const desired = tryUpdate(current ? clone(current) : null);
+      if (!item) {
+        if (!opts.createOnMissing) throw notFound(this.gr(def), name);
+        const meta = (desired.metadata ??= {});
+        if (!meta.name) meta.name = name;
+        return this.createLocked(def, namespace, desired, opts).then((o) => ({ ...o, created: true }));
+      }
+      return this.updateLocked(def, namespace, name, subresource, item.object, item.revision, desired, opts);
+    });
+  }
+
+  private async updateLocked(
+    def: ResourceDefinition,
+    namespace: string,
+    name: string,
+    subresource: string,
+    stored: KubeObject,
+    revision: number,
+    desired: KubeObject,
+    opts: WriteOptions & { expectResourceVersion?: string },
+  ): Promise<WriteOutcome> {
+    const ctx = this.context(subresource, opts.dryRun);
+    const old = this.present(def, stored);
+    const oldMeta = old.metadata ?? {};
+    const rv = opts.expectResourceVersion ?? desired.metadata?.resourceVersion;
+    if (rv !== undefined && rv !== '' && rv !== String(revision)) {
+      throw conflict(this.gr(def), name, OBJECT_MODIFIED);
+    }
+    if ((rv === undefined || rv === '') && def.strategy.allowUnconditionalUpdate === false) {
+      throw invalid({ group: def.group, kind: def.kind }, name, [
+        fieldErr.invalid('metadata.resourceVersion', 0, 'must be specified for an update'),
+      ]);
+    }
+    let obj = clone(desired);
+    obj.apiVersion = groupVersion(def);
+    obj.kind = def.kind;
+    const meta: ObjectMeta = (obj.metadata = isPlainObject(obj.metadata) ? (obj.metadata as ObjectMeta) : {});
+    // fields the client may not change (rest.BeforeUpdate / ValidateObjectMetaUpdate reject; we keep system ones)
+    meta.uid = oldMeta.uid;
+    meta.creationTimestamp = oldMeta.creationTimestamp;
+    meta.resourceVersion = oldMeta.resourceVersion;
+    if (oldMeta.deletionTimestamp) meta.deletionTimestamp = oldMeta.deletionTimestamp;
+    else delete meta.deletionTimestamp;
+    if (oldMeta.deletionGracePeriodSeconds !== undefined) meta.deletionGracePeriodSeconds = oldMeta.deletionGracePeriodSeconds;
+    else delete meta.deletionGracePeriodSeconds;
+    if (oldMeta.generation !== undefined) meta.generation = oldMeta.generation;
+    else delete meta.generation;
+    if (def.namespaced) meta.namespace = namespace;
+    else delete meta.namespace;
+    delete meta.selfLink;
+
+    if (subresource === 'status') {
+      // status strategies: only .status is taken from the request
+      const next = clone(old);
+      if (desired.status !== undefined) next.status = clone(desired.status);
+      else delete next.status;
+      next.metadata = { ...next.metadata, managedFields: meta.managedFields };
+      if (meta.managedFields === undefined) delete next.metadata.managedFields;
+      obj = next;
+    } else if (def.subresources.status) {
+      if (old.status !== undefined) obj.status = clone(old.status);
+      else delete obj.status;
+    }
+
+    def.strategy.default?.(obj, ctx);
+    def.strategy.prepareForUpdate?.(obj, old, ctx);
+
+    if (this.generationTracked(def) && subresource === '' && specChanged(old, obj)) {
+      obj.metadata!.generation = (oldMeta.generation ?? 0) + 1;
+    }
+    const errs = def.strategy.validateUpdate?.(obj, old, ctx) ?? [];
+    if (errs.length) throw invalid({ group: def.group, kind: def.kind }, name, errs);
+    const warnings = def.strategy.warningsOnUpdate?.(obj, old, ctx) ?? [];
+
+    let final = opts.finalize ? opts.finalize(obj, old) : obj;
+    final = normalizeLayout(final);
+    // A no-op write is not persisted and keeps the resourceVersion (the real server skips the etcd write).
+    if (sameIgnoringRV(final, old)) return { object: this.present(def, stored), created: false, warnings };
+    if (opts.dryRun) return { object: this.present(def, final), created: false, warnings };
+
+    // finalizers emptied on a terminating object: the object goes away
+    if (final.metadata?.deletionTimestamp && !(final.metadata.finalizers?.length)) {
+      const events = await this.commitOne({ kind: 'delete', key: this.key(def, namespace, name), expectRevision: revision }, def, name);
+      return { object: this.present(def, events[0].object), created: false, warnings };
+    }
+    const events = await this.commitOne(
+      { kind: 'put', key: this.key(def, namespace, name), object: final, expectRevision: revision },
+      def,
+      name,
+    );
+    return { object: this.present(def, events[0].object), created: false, warnings };
+  }
+
+  /** Deletes one object, honouring preconditions and finalizers. */
+  async delete(
+    def: ResourceDefinition,
+    namespace: string,
+    name: string,
+    opts: { dryRun: boolean; preconditions?: Preconditions; gracePeriodSeconds?: number },
+  ): Promise<DeleteOutcome> {
+    return this.state.exclusive(() => this.deleteLocked(def, namespace, name, opts));
+  }
+
+  private async deleteLocked(
+    def: ResourceDefinition,
+    namespace: string,
+    name: string,
+    opts: { dryRun: boolean; preconditions?: Preconditions; gracePeriodSeconds?: number },
+  ): Promise<DeleteOutcome> {
+    const key = this.key(def, namespace, name);
+    const item = this.state.get(key);
+    if (!item) throw notFound(this.gr(def), name);
+    const meta = item.object.metadata ?? {};
+    const pre = opts.preconditions;
+    if (pre?.uid !== undefined && pre.uid !== meta.uid) {
+      throw conflict(
+        this.gr(def),
+        name,
+        `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${meta.uid ?? ''}`,
+      );
+    }
+    if (pre?.resourceVersion !== undefined && pre.resourceVersion !== meta.resourceVersion) {
+      throw conflict(
+        this.gr(def),
+        name,
+        `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${meta.resourceVersion ?? ''}`,
+      );
+    }
+    const now = this.env.clock.now();
+    const finalizers = meta.finalizers ?? [];
+    const isNamespace = def.group === '' && def.plural === 'namespaces';
+    if (finalizers.length > 0 || isNamespace) {
+      // graceful path: mark for deletion, finalizers (or the namespace controller) remove it later
+      if (meta.deletionTimestamp) return { object: this.present(def, item.object), deleted: false };
+      const marked = clone(item.object);
+      marked.metadata!.deletionTimestamp = rfc3339(now);
+      marked.metadata!.deletionGracePeriodSeconds = 0;
+      if (isNamespace) marked.status = { ...(isPlainObject(marked.status) ? marked.status : {}), phase: 'Terminating' };
+      if (opts.dryRun) return { object: this.present(def, marked), deleted: false };
+      const events = await this.commitOne({ kind: 'put', key, object: normalizeLayout(marked), expectRevision: item.revision }, def, name);
+      return { object: this.present(def, events[0].object), deleted: false };
+    }
+    if (opts.dryRun) return { object: this.present(def, item.object), deleted: true };
+    const events = await this.commitOne({ kind: 'delete', key, expectRevision: item.revision }, def, name);
+    return { object: this.present(def, events[0].object), deleted: true };
+  }
+
+  /** Removes a namespace's content and then the namespace (what the namespace controller does). */
+  async finalizeNamespace(name: string): Promise<void> {
+    for (const def of this.resources.all()) {
+      if (!def.namespaced) continue;
+      const storage = this.resources.storageDefinition(def.group, def.plural);
+      if (storage !== def) continue;
+      for (const item of this.state.list(namespacePrefix(def.group, def.plural, name))) {
+        try {
+          await this.state.exclusive(async () => {
+            const cur = this.state.get(item.key);
+            if (!cur) return;
+            if (cur.object.metadata?.finalizers?.length) {
+              if (cur.object.metadata.deletionTimestamp) return;
+              const marked = clone(cur.object);
+              marked.metadata!.deletionTimestamp = rfc3339(this.env.clock.now());
+              marked.metadata!.deletionGracePeriodSeconds = 0;
+              await this.state.commit([{ kind: 'put', key: item.key, object: marked, expectRevision: cur.revision }], this.env.clock.now());
+              return;
+            }
+            await this.state.commit([{ kind: 'delete', key: item.key, expectRevision: cur.revision }], this.env.clock.now());
+          });
+        } catch {
+          // the next pass will retry
+        }
+      }
+    }
+    const remaining = this.resources
+      .all()
+      .filter((d) => d.namespaced)
+      .some((d) => this.state.list(namespacePrefix(d.group, d.plural, name)).length > 0);
+    if (remaining) return;
+    await this.state.exclusive(async () => {
+      const key = objectKey('', 'namespaces', '', name);
+      const cur = this.state.get(key);
+      if (!cur || !cur.object.metadata?.deletionTimestamp) return;
+      if (cur.object.metadata.finalizers?.length) return;
+      await this.state.commit([{ kind: 'delete', key, expectRevision: cur.revision }], this.env.clock.now());
+    });
+  }
+
+  private async commitOne(op: WriteOp, def: ResourceDefinition, name: string): Promise<HistoryEvent[]> {
+    try {
+      return await this.state.commit([op], this.env.clock.now());
+    } catch (e) {
+      if (e instanceof WriteConflict) {
+        if (e.result.reason === 'exists') throw alreadyExists(this.gr(def), name);
+        if (e.result.reason === 'not-found') throw notFound(this.gr(def), name);
+        throw conflict(this.gr(def), name, OBJECT_MODIFIED);
+      }
+      throw e;
+    }
+  }
+}
+
+function qualifiedOf(def: ResourceDefinition): string {
+  return def.group ? `${def.plural}.${def.group}` : def.plural;
+}
+
+/** Anything but metadata and status changed (the generation rule of most strategies and of custom resources). */
+export function specChanged(a: KubeObject, b: KubeObject): boolean {
+  const strip = (o: KubeObject) => {
+    const { metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest } = o;
+    return rest;
+  };
+  return !deepEqual(strip(a), strip(b));
+}
+
+function sameIgnoringRV(a: KubeObject, b: KubeObject): boolean {
+  const ma = { ...(a.metadata ?? {}) };
+  const mb = { ...(b.metadata ?? {}) };
+  delete ma.resourceVersion;
+  delete mb.resourceVersion;
+  // managedFields timestamps change on every write; a write that changes nothing else is still a no-op
+  stripTimes(ma);
+  stripTimes(mb);
+  return deepEqual({ ...a, metadata: ma }, { ...b, metadata: mb });
+}
+
+function stripTimes(m: ObjectMeta): void {
+  if (Array.isArray(m.managedFields)) m.managedFields = m.managedFields.map((e) => ({ ...e, time: undefined }));
+}
+
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ka = Object.keys(a as object).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
+  const kb = Object.keys(b as object).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
+  if (ka.length !== kb.length) return false;
+  for (const k of ka) if (!deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
+  return true;
+}
+
+export { badRequest };

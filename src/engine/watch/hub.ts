@@ -1,0 +1,178 @@
+// Watch streams [K8S storage/cacher]: history replay from a start revision, live fan-out of committed
+// events, selector transitions (an object that stops matching is DELETED, one that starts matching is
+// ADDED), bookmarks, timeouts, and the 410 ERROR event for a start revision older than retained history.
+// No gap between a list and the watch that follows it: history is read and the subscription is taken in
+// the same synchronous step.
+
+import type { Env, TimerHandle } from '../env.js';
+import type { Status } from '../errors.js';
+import type { KubeObject } from '../object.js';
+import type { ClusterState } from '../registry/state.js';
+import { StorageCompactedError, type HistoryEvent } from '../storage/interface.js';
+
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+
+export interface WatchEvent {
+  type: WatchEventType;
+  object: KubeObject | Status;
+}
+
+export interface WatchRequest {
+  /** Storage-key prefix of the collection watched. */
+  prefix: string;
+  /** Send changes with revision > this. */
+  startRevision: number;
+  /** Synthetic ADDED events sent first (initial state), already filtered and presented. */
+  initial?: KubeObject[];
+  /** After the initial events, a BOOKMARK annotated k8s.io/initial-events-end (sendInitialEvents). */
+  initialEventsEnd?: boolean;
+  /** Selector match on a stored object. */
+  matches: (obj: KubeObject) => boolean;
+  /** Object as the client sees it (version, kind). */
+  present: (obj: KubeObject) => KubeObject;
+  /** A BOOKMARK event's object for a revision. */
+  bookmark: (revision: number, annotations?: Record<string, string>) => KubeObject;
+  /** Final encoding of one event (JSON line, Table rows...). */
+  encode: (event: WatchEvent) => Uint8Array;
+  bookmarks: boolean;
+  bookmarkIntervalMs: number;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+export interface WatchHandle {
+  stream: ReadableStream<Uint8Array>;
+  close(): void;
+}
+
+export class WatchHub {
+  private readonly active = new Set<{ prefix: string; close: () => void }>();
+
+  constructor(
+    private readonly state: ClusterState,
+    private readonly env: Env,
+  ) {}
+
+  get count(): number {
+    return this.active.size;
+  }
+
+  /** Ends every watch whose prefix starts with `prefix` (e.g. when a CRD is deleted). */
+  closeUnder(prefix: string): void {
+    for (const w of [...this.active]) if (w.prefix.startsWith(prefix)) w.close();
+  }
+
+  closeAll(): void {
+    for (const w of [...this.active]) w.close();
+  }
+
+  open(req: WatchRequest): WatchHandle {
+    const { env, state } = this;
+    let controller!: ReadableStreamDefaultController<Uint8Array>;
+    let closed = false;
+    let lastRevision = req.startRevision;
+    let unsubscribe: (() => void) | undefined;
+    let timeoutTimer: TimerHandle | undefined;
+    let bookmarkTimer: TimerHandle | undefined;
+    const entry = { prefix: req.prefix, close: () => close() };
+
+    const send = (ev: WatchEvent) => {
+      if (closed) return;
+      try {
+        controller.enqueue(req.encode(ev));
+      } catch {
+        close();
+      }
+    };
+
+    const close = () => {
+      if (closed) return;
+      closed = true;
+      unsubscribe?.();
+      if (timeoutTimer !== undefined) env.timers.clearTimeout(timeoutTimer);
+      if (bookmarkTimer !== undefined) env.timers.clearTimeout(bookmarkTimer);
+      this.active.delete(entry);
+      try {
+        controller.close();
+      } catch {
+        // already closed or errored
+      }
+    };
+
+    const deliver = (e: HistoryEvent) => {
+      if (e.revision <= lastRevision) return;
+      lastRevision = e.revision;
+      if (!e.key.startsWith(req.prefix)) return;
+      const now = req.matches(e.object);
+      if (e.type === 'ADDED') {
+        if (now) send({ type: 'ADDED', object: req.present(e.object) });
+      } else if (e.type === 'DELETED') {
+        const before = e.prevObject ? req.matches(e.prevObject) : now;
+        if (before) send({ type: 'DELETED', object: req.present(e.object) });
+      } else {
+        const before = e.prevObject ? req.matches(e.prevObject) : now;
+        if (before && now) send({ type: 'MODIFIED', object: req.present(e.object) });
+        else if (now) send({ type: 'ADDED', object: req.present(e.object) });
+        else if (before) send({ type: 'DELETED', object: req.present(e.object) });
+      }
+    };
+
+    const scheduleBookmark = () => {
+      if (!req.bookmarks || closed) return;
+      bookmarkTimer = env.timers.setTimeout(() => {
+        if (closed) return;
+        lastRevision = Math.max(lastRevision, state.revision);
+        send({ type: 'BOOKMARK', object: req.bookmark(lastRevision) });
+        scheduleBookmark();
+      }, req.bookmarkIntervalMs);
+    };
+
+    const stream = new ReadableStream<Uint8Array>({
+      start: (c) => {
+        controller = c;
+        // history first, then live: both in this synchronous step so nothing falls in between
+        let backlog: HistoryEvent[];
+        try {
+          backlog = req.initial ? [] : state.eventsAfter(req.startRevision);
+        } catch (e) {
+          if (e instanceof StorageCompactedError) {
+            send({ type: 'ERROR', object: tooOldStatus(req.startRevision, state.compactedRevision + 1) });
+            closed = true;
+            c.close();
+            return;
+          }
+          throw e;
+        }
+        this.active.add(entry);
+        unsubscribe = state.subscribe((events) => {
+          for (const e of events) deliver(e);
+        });
+        if (req.initial) {
+          for (const o of req.initial) send({ type: 'ADDED', object: o });
+          if (req.initialEventsEnd) {
+            send({ type: 'BOOKMARK', object: req.bookmark(lastRevision, { 'k8s.io/initial-events-end': 'true' }) });
+          }
+        }
+        for (const e of backlog) deliver(e);
+        if (req.timeoutMs > 0) timeoutTimer = env.timers.setTimeout(close, req.timeoutMs);
+        scheduleBookmark();
+        req.signal?.addEventListener('abort', close, { once: true });
+      },
+      cancel: () => close(),
+    });
+    return { stream, close };
+  }
+}
+
+/** The Status of the ERROR event sent for a start revision older than retained history. */
+export function tooOldStatus(requested: number, oldest: number): Status {
+  return {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: `too old resource version: ${requested} (${oldest})`,
+    reason: 'Expired',
+    code: 410,
+  };
+}
