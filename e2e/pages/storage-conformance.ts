@@ -2,7 +2,7 @@
 // publishes the results on `window.storageConformance` for e2e/storage-conformance.spec.ts.
 import { openIdbStorage } from '../../src/adapters/idb/idb-storage.js';
 import type { Storage } from '../../src/engine/storage/interface.js';
-import { storageConformanceCases } from '../../src/engine/storage/testing/conformance.js';
+import { storageConformanceCases } from '../../src/engine/storage/testing/index.js';
 
 export interface CaseResult {
   name: string;

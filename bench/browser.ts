@@ -1,0 +1,248 @@
+// Browser benchmark: round trips through the real service worker in Chromium (Playwright). It builds the
+// app into a temporary folder, serves it with `vite preview`, opens the shell on a fresh cluster and times
+// `fetch` calls made inside the page (so the numbers exclude Playwright's own messaging):
+//   - create, get and list of small ConfigMaps, one request at a time (p50 over ~200 requests);
+//   - creating 10,000 ConfigMaps of ~2 KiB through the worker, then listing them in one request.
+// Run alone with `npx tsx bench/browser.ts`; `npm run bench` calls benchBrowser().
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { chromium, type Page } from '@playwright/test';
+import { build, preview } from 'vite';
+import { findChromium } from '../e2e/browser.js';
+
+export interface Row {
+  name: string;
+  p50Ms?: number;
+  totalMs?: number;
+  target?: string;
+  note?: string;
+}
+
+export interface BenchBrowserOptions {
+  /** Requests per round-trip measurement (default 200). */
+  requests?: number;
+  /** ConfigMaps of ~2 KiB created and then listed (default 10,000). */
+  bulk?: number;
+  /** Parallel requests while creating the bulk objects (default 8). */
+  concurrency?: number;
+  /** Progress lines (default: to stderr). */
+  log?: (line: string) => void;
+}
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+function round(ms: number): number {
+  return Math.round(ms * 100) / 100;
+}
+
+function quantile(sorted: number[], q: number): number {
+  if (sorted.length === 0) return NaN;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
+  return sorted[i];
+}
+
+interface Timing {
+  p50: number;
+  p90: number;
+  n: number;
+  failures: string[];
+}
+
+function summarize(durations: number[], failures: string[]): Timing {
+  const sorted = [...durations].sort((a, b) => a - b);
+  return { p50: quantile(sorted, 0.5), p90: quantile(sorted, 0.9), n: sorted.length, failures };
+}
+
+/** Runs `count` sequential requests inside the page and returns their durations. */
+async function timeRequests(page: Page, kind: 'create' | 'get' | 'list', count: number, base: string): Promise<Timing> {
+  const { durations, failures } = await page.evaluate(
+    async ({ kind, count, base }) => {
+      const durations: number[] = [];
+      const failures: string[] = [];
+      const url = `${base}/api/v1/namespaces/bench-small/configmaps`;
+      for (let i = 0; i < count; i++) {
+        const name = `small-${String(i).padStart(4, '0')}`;
+        const init: RequestInit =
+          kind === 'create'
+            ? {
+                method: 'POST',
+                headers: { 'Content-Type': 'application/json' },
+                body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { i: String(i) } }),
+              }
+            : {};
+        const target = kind === 'get' ? `${url}/${name}` : kind === 'list' ? `${url}?limit=10` : url;
+        const t0 = performance.now();
+        const res = await fetch(target, init);
+        await res.text();
+        durations.push(performance.now() - t0);
+        if (res.status !== (kind === 'create' ? 201 : 200) && failures.length < 3) failures.push(`${kind} ${name}: HTTP ${res.status}`);
+      }
+      return { durations, failures };
+    },
+    { kind, count, base },
+  );
+  return summarize(durations, failures);
+}
+
+async function createNamespace(page: Page, base: string, name: string): Promise<void> {
+  const status = await page.evaluate(
+    async ({ base, name }) =>
+      (
+        await fetch(`${base}/api/v1/namespaces`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } }),
+        })
+      ).status,
+    { base, name },
+  );
+  if (status !== 201) throw new Error(`creating namespace ${name}: HTTP ${status}`);
+}
+
+/** Creates `count` ConfigMaps of ~2 KiB in namespace bench-bulk with `concurrency` requests in flight. */
+async function createBulk(page: Page, base: string, count: number, concurrency: number): Promise<{ ms: number; bytes: number; failures: string[] }> {
+  return page.evaluate(
+    async ({ base, count, concurrency }) => {
+      const url = `${base}/api/v1/namespaces/bench-bulk/configmaps`;
+      const filler = 'k8s-playground-'.repeat(16); // 240 characters
+      const body = (i: number) =>
+        JSON.stringify({
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name: `bulk-${String(i).padStart(5, '0')}`, labels: { bench: 'bulk', shard: String(i % 16) } },
+          data: Object.fromEntries(Array.from({ length: 7 }, (_, j) => [`key-${j}`, `${i}:${j}:${filler}`])),
+        });
+      const failures: string[] = [];
+      let next = 0;
+      const bytes = body(0).length;
+      const t0 = performance.now();
+      await Promise.all(
+        Array.from({ length: concurrency }, async () => {
+          while (next < count) {
+            const i = next++;
+            const res = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: body(i) });
+            await res.text();
+            if (res.status !== 201 && failures.length < 3) failures.push(`create bulk-${i}: HTTP ${res.status}`);
+          }
+        }),
+      );
+      return { ms: performance.now() - t0, bytes, failures };
+    },
+    { base, count, concurrency },
+  );
+}
+
+/** Lists namespace bench-bulk in one request `times` times; returns durations, item count and body size. */
+async function listBulk(page: Page, base: string, times: number): Promise<{ durations: number[]; items: number; bytes: number }> {
+  return page.evaluate(
+    async ({ base, times }) => {
+      const durations: number[] = [];
+      let items = 0;
+      let bytes = 0;
+      for (let t = 0; t < times; t++) {
+        const t0 = performance.now();
+        const res = await fetch(`${base}/api/v1/namespaces/bench-bulk/configmaps`);
+        const text = await res.text();
+        durations.push(performance.now() - t0);
+        if (res.status !== 200) throw new Error(`list: HTTP ${res.status}: ${text.slice(0, 300)}`);
+        bytes = text.length;
+        items = (JSON.parse(text) as { items: unknown[] }).items.length;
+      }
+      return { durations, items, bytes };
+    },
+    { base, times },
+  );
+}
+
+function timingNote(t: Timing, extra: string): string {
+  const fails = t.failures.length ? `; FAILURES: ${t.failures.join('; ')}` : '';
+  return `n=${t.n}, p90 ${round(t.p90)} ms, ${extra}${fails}`;
+}
+
+export async function benchBrowser(options: BenchBrowserOptions = {}): Promise<Row[]> {
+  const requests = options.requests ?? 200;
+  const bulk = options.bulk ?? 10_000;
+  const concurrency = options.concurrency ?? 8;
+  const log = options.log ?? ((line: string) => process.stderr.write(`[bench:browser] ${line}\n`));
+
+  const browserChoice = findChromium();
+  if (!browserChoice.launchOptions) {
+    return [{ name: 'browser (service worker)', note: `skipped: ${browserChoice.description}` }];
+  }
+
+  const outDir = await mkdtemp(join(tmpdir(), 'kube-bench-dist-'));
+  const configFile = join(ROOT, 'vite.config.ts');
+  let server: Awaited<ReturnType<typeof preview>> | undefined;
+  let browser: Awaited<ReturnType<typeof chromium.launch>> | undefined;
+  try {
+    log('building the app');
+    await build({ configFile, root: ROOT, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
+    server = await preview({ configFile, root: ROOT, logLevel: 'warn', build: { outDir }, preview: { host: '127.0.0.1', port: 4391, strictPort: false } });
+    const origin = server.resolvedUrls?.local[0]?.replace(/\/$/, '');
+    if (!origin) throw new Error('vite preview did not report a local URL');
+
+    log(`launching Chromium (${browserChoice.description})`);
+    browser = await chromium.launch({ ...browserChoice.launchOptions, headless: true });
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const cluster = `bench-${Date.now().toString(36)}`;
+    await page.goto(`${origin}/?cluster=${cluster}`);
+    await page.getByTestId('engine-mode').waitFor();
+    const mode = await page.getByTestId('engine-mode').textContent();
+    if (mode !== 'service worker') throw new Error(`the shell is not served by the service worker: ${mode}`);
+    const base = `${origin}/clusters/${cluster}`;
+
+    await createNamespace(page, base, 'bench-small');
+    await createNamespace(page, base, 'bench-bulk');
+    const via = 'sequential fetch in the page through the service worker';
+
+    log(`create/get/list round trips (${requests} each)`);
+    const create = await timeRequests(page, 'create', requests, base);
+    const get = await timeRequests(page, 'get', requests, base);
+    const list = await timeRequests(page, 'list', requests, base);
+    const rows: Row[] = [
+      { name: 'sw: create ConfigMap (round trip)', p50Ms: round(create.p50), note: timingNote(create, via) },
+      { name: 'sw: get ConfigMap (round trip)', p50Ms: round(get.p50), note: timingNote(get, via) },
+      {
+        name: 'sw: list ConfigMaps, limit=10 (round trip)',
+        p50Ms: round(list.p50),
+        note: timingNote(list, `${via}; namespace of ${requests} small ConfigMaps`),
+      },
+    ];
+
+    log(`creating ${bulk} ConfigMaps of ~2 KiB (${concurrency} in flight)`);
+    const created = await createBulk(page, base, bulk, concurrency);
+    rows.push({
+      name: `sw: create ${bulk} ConfigMaps of ~2 KiB`,
+      totalMs: round(created.ms),
+      note: `${concurrency} requests in flight, ${created.bytes} B request bodies, ${round(created.ms / bulk)} ms per object${
+        created.failures.length ? `; FAILURES: ${created.failures.join('; ')}` : ''
+      }`,
+    });
+
+    log(`listing ${bulk} ConfigMaps`);
+    const listed = await listBulk(page, base, 3);
+    const sorted = [...listed.durations].sort((a, b) => a - b);
+    rows.push({
+      name: `sw: list ${bulk} ConfigMaps of ~2 KiB (one request)`,
+      totalMs: round(quantile(sorted, 0.5)),
+      note: `median of ${sorted.length} (${sorted.map(round).join(' / ')} ms), ${listed.items} items, ${(listed.bytes / 1048576).toFixed(1)} MiB body`,
+    });
+    await context.close();
+    return rows;
+  } finally {
+    await browser?.close().catch(() => undefined);
+    await server?.close().catch(() => undefined);
+    await rm(outDir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const rows = await benchBrowser({
+    requests: Number(process.env.BENCH_REQUESTS ?? 200),
+    bulk: Number(process.env.BENCH_BULK ?? 10_000),
+  });
+  console.table(rows);
+}
