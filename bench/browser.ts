@@ -106,23 +106,30 @@ async function createBulk(page: Page, base: string, count: number, concurrency: 
   return page.evaluate(
     async ({ base, count, concurrency }) => {
       const url = `${base}/api/v1/namespaces/bench-bulk/configmaps`;
+      // No named helper functions in here: tsx would wrap them in a `__name` call the page does not define.
       const filler = 'k8s-playground-'.repeat(16); // 240 characters
-      const body = (i: number) =>
-        JSON.stringify({
-          apiVersion: 'v1',
-          kind: 'ConfigMap',
-          metadata: { name: `bulk-${String(i).padStart(5, '0')}`, labels: { bench: 'bulk', shard: String(i % 16) } },
-          data: Object.fromEntries(Array.from({ length: 7 }, (_, j) => [`key-${j}`, `${i}:${j}:${filler}`])),
-        });
+      const bodies: string[] = [];
+      for (let i = 0; i < count; i++) {
+        const data: Record<string, string> = {};
+        for (let j = 0; j < 7; j++) data[`key-${j}`] = `${i}:${j}:${filler}`;
+        bodies.push(
+          JSON.stringify({
+            apiVersion: 'v1',
+            kind: 'ConfigMap',
+            metadata: { name: `bulk-${String(i).padStart(5, '0')}`, labels: { bench: 'bulk', shard: String(i % 16) } },
+            data,
+          }),
+        );
+      }
       const failures: string[] = [];
       let next = 0;
-      const bytes = body(0).length;
+      const bytes = bodies[0]?.length ?? 0;
       const t0 = performance.now();
       await Promise.all(
         Array.from({ length: concurrency }, async () => {
           while (next < count) {
             const i = next++;
-            const res = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: body(i) });
+            const res = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: bodies[i] });
             await res.text();
             if (res.status !== 201 && failures.length < 3) failures.push(`create bulk-${i}: HTTP ${res.status}`);
           }
