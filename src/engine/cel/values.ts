@@ -147,6 +147,9 @@ export type CelValue =
 
 /** A runtime error (division by zero, no such key, overflow...). Thrown by functions; absorbed by && || ?: as the spec says. */
 export class CelError extends Error {
+  /** Source span of the expression that raised it (set by the evaluator). */
+  offset?: number;
+  length?: number;
   constructor(message: string) {
     super(message);
   }
@@ -241,22 +244,10 @@ export function compareNumeric(a: bigint | number | CelUint, b: bigint | number 
     if (Number.isNaN(x) || Number.isNaN(y)) return NaN;
     return x < y ? -1 : x > y ? 1 : 0;
   }
-  // mixed bigint/double: exact comparison
-  const d = (typeof x === 'number' ? x : y) as number;
-  const i = (typeof x === 'bigint' ? x : y) as bigint;
-  if (Number.isNaN(d)) return NaN;
-  let r: number;
-  if (d === Infinity) r = 1;
-  else if (d === -Infinity) r = -1;
-  else {
-    const fl = Math.floor(d);
-    const bi = BigInt(fl);
-    if (bi < i) r = -1;
-    else if (bi > i) r = 1;
-    else r = d > fl ? 1 : 0;
-  }
-  // r compares d to i; flip when x is the integer
-  return typeof x === 'number' ? r : -r;
+  // mixed integer/double: compared as doubles, as cel-go does (lossy for integers beyond 2^53)
+  const fx = Number(x), fy = Number(y);
+  if (Number.isNaN(fx) || Number.isNaN(fy)) return NaN;
+  return fx < fy ? -1 : fx > fy ? 1 : 0;
 }
 
 function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {

@@ -1,0 +1,114 @@
+// JSON data (objects of the API, YAML/JSON variables) <-> CEL values.
+
+import type { CelType } from './types.js';
+import type { CelValue } from './values.js';
+import {
+  CelDuration, CelMap, CelOpaque, CelOptional, CelTimestamp, CelTypeValue, CelUint, listTypeOf, withListType,
+} from './values.js';
+import { formatDuration, formatTimestamp, parseDuration, parseTimestamp } from './time.js';
+import { formatDouble } from './stdlib.js';
+
+function b64decode(s: string): Uint8Array {
+  const bin = atob(s);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+function b64encode(b: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < b.length; i++) s += String.fromCharCode(b[i]);
+  return btoa(s);
+}
+
+/**
+ * Converts JSON data to a CEL value. With a type (from a schema), numbers follow it (integer -> int,
+ * number -> double), strings of format byte/date-time/duration become bytes/timestamp/duration, list
+ * types carry their set/map semantics, and objects get their type name. Without a type (dyn), integral
+ * numbers become int and others double.
+ */
+export function fromJson(v: unknown, t?: CelType): CelValue {
+  if (v === null || v === undefined) return null;
+  switch (typeof v) {
+    case 'boolean':
+      return v;
+    case 'number':
+      if (t && t.kind === 'double') return v;
+      if (t && t.kind === 'uint' && Number.isInteger(v) && v >= 0) return new CelUint(BigInt(v));
+      return Number.isInteger(v) && (!t || t.kind !== 'double') ? BigInt(v) : v;
+    case 'bigint':
+      return v;
+    case 'string':
+      if (t) {
+        try {
+          if (t.kind === 'timestamp') return parseTimestamp(v);
+          if (t.kind === 'duration') return parseDuration(v);
+          if (t.kind === 'bytes') return b64decode(v);
+        } catch {
+          return v;
+        }
+      }
+      return v;
+  }
+  if (Array.isArray(v)) {
+    const et = t && t.kind === 'list' ? t.elem : undefined;
+    const out = v.map((x) => fromJson(x, et));
+    if (t && t.kind === 'list' && t.listType) withListType(out, { listType: t.listType, mapKeys: t.mapKeys });
+    return out;
+  }
+  if (isCelValueObject(v)) return v as CelValue;
+  const rec = v as Record<string, unknown>;
+  const m = new CelMap();
+  if (t && t.kind === 'object') {
+    m.typeName = t.name;
+    for (const k of Object.keys(rec)) {
+      const ft = t.field(k);
+      m.set(k, fromJson(rec[k], ft));
+    }
+    return m;
+  }
+  const vt = t && t.kind === 'map' ? t.value : undefined;
+  for (const k of Object.keys(rec)) m.set(k, fromJson(rec[k], vt));
+  return m;
+}
+
+function isCelValueObject(v: unknown): boolean {
+  return (
+    v instanceof CelMap || v instanceof CelUint || v instanceof Uint8Array || v instanceof CelTimestamp ||
+    v instanceof CelDuration || v instanceof CelTypeValue || v instanceof CelOptional || v instanceof CelOpaque
+  );
+}
+
+/**
+ * A CEL value as JSON for output (CLI, messages). Forms JSON cannot hold: bytes -> base64 string,
+ * int/uint beyond +-2^53 -> decimal string, timestamp -> RFC 3339 string, duration -> "1.5s",
+ * NaN/Infinity -> "NaN"/"+Inf"/"-Inf", type values -> their name, optional -> {"optional": value} or
+ * {"optional": null} for none, opaque values -> their String() form.
+ */
+export function toJson(v: CelValue): unknown {
+  switch (typeof v) {
+    case 'boolean':
+    case 'string':
+      return v;
+    case 'bigint':
+      return v >= -(2n ** 53n) && v <= 2n ** 53n ? Number(v) : v.toString();
+    case 'number':
+      return Number.isFinite(v) ? v : formatDouble(v);
+  }
+  if (v === null) return null;
+  if (v instanceof CelUint) return v.v <= 2n ** 53n ? Number(v.v) : v.v.toString();
+  if (v instanceof Uint8Array) return b64encode(v);
+  if (Array.isArray(v)) return v.map(toJson);
+  if (v instanceof CelMap) {
+    const o: Record<string, unknown> = {};
+    for (const [k, x] of v.entries()) o[k instanceof CelUint ? String(k.v) : String(k)] = toJson(x);
+    return o;
+  }
+  if (v instanceof CelTimestamp) return formatTimestamp(v);
+  if (v instanceof CelDuration) return formatDuration(v);
+  if (v instanceof CelTypeValue) return v.name;
+  if (v instanceof CelOptional) return { optional: v.hasValue ? toJson(v.value!) : null };
+  if (v instanceof CelOpaque) return String(v);
+  return null;
+}
+
+export { listTypeOf };

@@ -1,0 +1,240 @@
+// The CEL environment of the API server: createCelEnv({ version, variables }) -> compile -> evaluate.
+
+import type { CelIssue, Expr } from './ast.js';
+import { Source, makeIssue } from './ast.js';
+import { Checker, type CheckResult } from './checker.js';
+import { estimateCost, type CostEstimate } from './cost.js';
+import { fromJson } from './convert.js';
+import type { FunctionTable } from './interpreter.js';
+import { BUILTIN_TYPE_VALUES, Compiler, type Ctx } from './interpreter.js';
+import type { CelFunctionDecl, CelLibrary, CelOverload } from './library.js';
+import { parse } from './parser.js';
+import { stdlib } from './stdlib.js';
+import type { CelType, CelVersion } from './types.js';
+import { T, typeName, versionAtLeast } from './types.js';
+import type { CelValue } from './values.js';
+import { CelCostLimitError, CelError, CelTypeValue } from './values.js';
+import { kubernetesLibraries } from './lib/index.js';
+
+/** Kubernetes' per-expression runtime cost limit. */
+export const PER_CALL_LIMIT = 1_000_000;
+/** Kubernetes' per-expression static cost estimate limit (CRD validation rules). */
+export const PER_EXPRESSION_ESTIMATE_LIMIT = 10_000_000;
+
+export interface CelEnvOptions {
+  /** Compatibility version (default '1.33'). */
+  version?: CelVersion;
+  /** Declared variables with their types. */
+  variables?: Record<string, CelType>;
+  /** Extra libraries (in addition to the standard and the Kubernetes libraries). */
+  libraries?: CelLibrary[];
+  /** Runtime cost limit (default 1,000,000). */
+  costLimit?: number;
+  /** Skip type checking (expressions are evaluated dynamically; only parse errors are reported). */
+  disableCheck?: boolean;
+}
+
+export interface CelCompileError {
+  kind: 'compile';
+  issues: CelIssue[];
+  /** First issue's bare message. */
+  message: string;
+  /** All issues in cel-go's formatted form, joined by newlines. */
+  formatted: string;
+  position: CelIssue['position'];
+}
+
+export interface CelRuntimeError {
+  kind: 'runtime';
+  message: string;
+  formatted: string;
+  position: CelIssue['position'];
+  /** True when evaluation stopped on the runtime cost limit. */
+  costLimitExceeded?: boolean;
+  cost: number;
+}
+
+export interface CelResult {
+  value: CelValue;
+  /** Runtime type name of the value (`int`, `list`, `google.protobuf.Timestamp`...). */
+  type: string;
+  cost: number;
+}
+
+export interface CelProgram {
+  readonly expression: string;
+  readonly ast: Expr;
+  /** Checked result type (dyn when unchecked). */
+  readonly resultType: CelType;
+  /** Evaluates with an activation of CEL values (see library.ts for the representation). */
+  evaluate(activation?: Record<string, CelValue>, opts?: { costLimit?: number }): CelResult | CelRuntimeError;
+  /** Same with plain JSON data converted by the declared variable types. */
+  evaluateJson(activation?: Record<string, unknown>, opts?: { costLimit?: number }): CelResult | CelRuntimeError;
+  /** Static cost estimate (cel-go checker estimator with schema size bounds). */
+  estimateCost(): CostEstimate;
+}
+
+export interface CelEnv {
+  readonly version: CelVersion;
+  compile(expr: string): CelProgram | CelCompileError;
+  /** Parses and checks only. */
+  check(expr: string): CheckResult | CelCompileError;
+  estimateCost(expr: string): CostEstimate | CelCompileError;
+  extend(opts: Omit<CelEnvOptions, 'version'>): CelEnv;
+  readonly variables: Record<string, CelType>;
+  readonly functions: FunctionTable;
+}
+
+export function isCompileError(x: unknown): x is CelCompileError {
+  return !!x && typeof x === 'object' && (x as CelCompileError).kind === 'compile';
+}
+export function isRuntimeError(x: unknown): x is CelRuntimeError {
+  return !!x && typeof x === 'object' && (x as CelRuntimeError).kind === 'runtime';
+}
+
+function buildFunctionTable(libs: CelLibrary[], version: CelVersion): FunctionTable {
+  const global = new Map<string, CelOverload[]>();
+  const member = new Map<string, CelOverload[]>();
+  for (const lib of libs) {
+    if (!versionAtLeast(version, lib.minVersion)) continue;
+    if (lib.maxVersion && !versionAtLeast(lib.maxVersion, version)) continue;
+    for (const fn of lib.functions as CelFunctionDecl[]) {
+      if (!versionAtLeast(version, fn.minVersion)) continue;
+      for (const o of fn.overloads) {
+        if (!versionAtLeast(version, o.minVersion)) continue;
+        if (o.maxVersion && !versionAtLeast(o.maxVersion, version)) continue;
+        const table = o.member ? member : global;
+        let list = table.get(fn.name);
+        if (!list) table.set(fn.name, (list = []));
+        // a later library overrides an overload with the same id
+        const i = list.findIndex((x) => x.id === o.id);
+        if (i >= 0) list[i] = o;
+        else list.push(o);
+      }
+    }
+  }
+  return { global, member };
+}
+
+function compileError(issues: CelIssue[]): CelCompileError {
+  return {
+    kind: 'compile',
+    issues,
+    message: issues[0].message,
+    formatted: issues.map((i) => i.formatted).join('\n'),
+    position: issues[0].position,
+  };
+}
+
+export function createCelEnv(opts: CelEnvOptions = {}): CelEnv {
+  const version = opts.version ?? '1.33';
+  const libs: CelLibrary[] = [stdlib(), ...(kubernetesLibraries as CelLibrary[]), ...(opts.libraries ?? [])];
+  const functions = buildFunctionTable(libs, version);
+  const variables = { ...(opts.variables ?? {}) };
+  const typeValues = new Map<string, CelTypeValue>();
+  for (const [n, t] of BUILTIN_TYPE_VALUES) typeValues.set(n, new CelTypeValue(n, t));
+  const constants = new Map<string, CelValue>();
+  for (const lib of libs) {
+    if (!versionAtLeast(version, lib.minVersion)) continue;
+    for (const t of lib.types ?? []) typeValues.set(typeName(t), new CelTypeValue(typeName(t), t));
+    for (const c of lib.constants ?? []) constants.set(c.name, c.value);
+  }
+  const limit = opts.costLimit ?? PER_CALL_LIMIT;
+  const optionalSyntax = versionAtLeast(version, '1.29');
+  const parseOpts = { optionalSyntax, twoVarComprehensions: versionAtLeast(version, '1.33') };
+
+  const checkExpr = (expr: string): { ast: Expr; check?: CheckResult } | CelCompileError => {
+    const pr = parse(expr, parseOpts);
+    if (!pr.expr) return compileError(pr.errors);
+    if (opts.disableCheck) return { ast: pr.expr };
+    const checker = new Checker({ variables, functions, typeValues, version, source: pr.source });
+    const res = checker.check(pr.expr);
+    if (res.issues.length) return compileError(res.issues);
+    return { ast: pr.expr, check: res };
+  };
+
+  const env: CelEnv = {
+    version,
+    variables,
+    functions,
+    check(expr) {
+      const r = checkExpr(expr);
+      if (isCompileError(r)) return r;
+      return r.check ?? { type: T.dyn, issues: [], types: new Map(), overloads: new Map() };
+    },
+    estimateCost(expr) {
+      const p = env.compile(expr);
+      if (isCompileError(p)) return p;
+      return p.estimateCost();
+    },
+    extend(more) {
+      return createCelEnv({
+        ...opts,
+        ...more,
+        version,
+        variables: { ...variables, ...(more.variables ?? {}) },
+        libraries: [...(opts.libraries ?? []), ...(more.libraries ?? [])],
+      });
+    },
+    compile(expr) {
+      const r = checkExpr(expr);
+      if (isCompileError(r)) return r;
+      const { ast, check } = r;
+      const source = new Source(expr);
+      const varNames = new Set(Object.keys(variables));
+      const compiled = new Compiler({ variables: varNames, typeValues, functions, overloadsByNode: check?.overloads, constants }).compile(ast);
+      const slotNames = [...compiled.slotOf.entries()];
+      const resultType = check?.type ?? T.dyn;
+      const run = (activation: Record<string, CelValue>, costLimit: number): CelResult | CelRuntimeError => {
+        const ctx: Ctx = { slots: new Array(compiled.slotCount), cost: 0, limit: costLimit };
+        for (const [name, slot] of slotNames) {
+          const v = activation[name];
+          if (v !== undefined) ctx.slots[slot] = v;
+        }
+        try {
+          const value = compiled.ev(ctx);
+          return { value, type: runtimeTypeNameOf(value), cost: ctx.cost };
+        } catch (e) {
+          if (e instanceof CelCostLimitError) {
+            const issue = makeIssue(source, 0, 0, e.message);
+            return { kind: 'runtime', message: e.message, formatted: issue.formatted, position: issue.position, costLimitExceeded: true, cost: ctx.cost };
+          }
+          if (e instanceof CelError) {
+            const issue = makeIssue(source, e.offset ?? 0, e.length ?? 0, e.message);
+            return { kind: 'runtime', message: e.message, formatted: issue.formatted, position: issue.position, cost: ctx.cost };
+          }
+          if (e instanceof RangeError) {
+            // deep recursion or invalid numeric operations in the host
+            const issue = makeIssue(source, 0, 0, e.message);
+            return { kind: 'runtime', message: e.message, formatted: issue.formatted, position: issue.position, cost: ctx.cost };
+          }
+          throw e;
+        }
+      };
+      let estimate: CostEstimate | undefined;
+      return {
+        expression: expr,
+        ast,
+        resultType,
+        evaluate(activation = {}, o = {}) {
+          return run(activation, o.costLimit ?? limit);
+        },
+        evaluateJson(activation = {}, o = {}) {
+          const act: Record<string, CelValue> = {};
+          for (const k of Object.keys(activation)) act[k] = fromJson(activation[k], variables[k]);
+          return run(act, o.costLimit ?? limit);
+        },
+        estimateCost() {
+          estimate ??= estimateCost(ast, check, functions);
+          return estimate;
+        },
+      };
+    },
+  };
+  return env;
+}
+
+import { valueTypeName } from './values.js';
+function runtimeTypeNameOf(v: CelValue): string {
+  return valueTypeName(v);
+}

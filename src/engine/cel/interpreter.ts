@@ -1,0 +1,604 @@
+// Compiles a (checked or unchecked) AST into closures and evaluates them with cost tracking.
+// Error absorption follows the CEL spec: && and || are commutative over errors (false/true wins),
+// ?: propagates only the chosen branch's error, comprehension accumulators may hold errors.
+
+import type { CallExpr, ComprehensionExpr, Expr } from './ast.js';
+import type { CelOverload } from './library.js';
+import { actualSize } from './library.js';
+import type { CelType } from './types.js';
+import { T } from './types.js';
+import type { CelValue } from './values.js';
+import {
+  CelCostLimitError, CelDuration, CelError, CelMap, CelOpaque, CelOptional, CelTimestamp, CelTypeValue, CelUint,
+  valueTypeName,
+} from './values.js';
+import { indexValue } from './stdlib.js';
+
+export interface Ctx {
+  slots: (CelValue | CelError)[];
+  cost: number;
+  limit: number;
+}
+export type Ev = (c: Ctx) => CelValue;
+
+/** Function overloads by name, already filtered by compatibility version. */
+export interface FunctionTable {
+  global: Map<string, CelOverload[]>;
+  member: Map<string, CelOverload[]>;
+}
+
+export interface CompileInfo {
+  /** Declared variable names (resolved to slots). */
+  variables: Set<string>;
+  /** Type identifiers usable as values (`int`, `net.IP`). */
+  typeValues: Map<string, CelTypeValue>;
+  functions: FunctionTable;
+  /** Overload ids the checker selected per call node id (narrows runtime dispatch). */
+  overloadsByNode?: Map<number, string[]>;
+  /** Field types of object types selected per select node (unused at runtime today). */
+  constants?: Map<string, CelValue>;
+}
+
+export interface Compiled {
+  ev: Ev;
+  /** Variable name -> slot. */
+  slotOf: Map<string, number>;
+  slotCount: number;
+}
+
+function charge(c: Ctx, n: number): void {
+  c.cost += n;
+  if (c.cost > c.limit) throw new CelCostLimitError();
+}
+
+function noOverload(fn: string, args: CelValue[]): CelError {
+  return new CelError(`no such overload: ${fn}(${args.map(valueTypeName).join(', ')})`);
+}
+
+export function matchesType(v: CelValue, t: CelType): boolean {
+  switch (t.kind) {
+    case 'int': return typeof v === 'bigint';
+    case 'uint': return v instanceof CelUint;
+    case 'double': return typeof v === 'number';
+    case 'bool': return typeof v === 'boolean';
+    case 'string': return typeof v === 'string';
+    case 'bytes': return v instanceof Uint8Array;
+    case 'null_type': return v === null;
+    case 'timestamp': return v instanceof CelTimestamp;
+    case 'duration': return v instanceof CelDuration;
+    case 'list': return Array.isArray(v);
+    case 'map': return v instanceof CelMap;
+    case 'object': return v instanceof CelMap;
+    case 'type': return v instanceof CelTypeValue;
+    case 'optional': return v instanceof CelOptional;
+    case 'opaque': return v instanceof CelOpaque && v.celType.kind === 'opaque' && v.celType.name === t.name;
+    case 'dyn':
+    case 'param':
+      return true;
+    default:
+      return false;
+  }
+}
+
+function setPos(e: unknown, node: Expr): void {
+  if (e instanceof CelError && e.offset === undefined) {
+    e.offset = node.offset;
+    e.length = node.length;
+  }
+}
+
+export class Compiler {
+  private slotOf = new Map<string, number>();
+  private slots = 0;
+  private scopes: Map<string, number>[] = [];
+  constructor(private readonly info: CompileInfo) {}
+
+  compile(e: Expr): Compiled {
+    const ev = this.expr(e);
+    return { ev, slotOf: this.slotOf, slotCount: this.slots };
+  }
+
+  private local(name: string): number | undefined {
+    for (let i = this.scopes.length - 1; i >= 0; i--) {
+      const s = this.scopes[i].get(name);
+      if (s !== undefined) return s;
+    }
+    return undefined;
+  }
+
+  private globalSlot(name: string): number {
+    let s = this.slotOf.get(name);
+    if (s === undefined) {
+      s = this.slots++;
+      this.slotOf.set(name, s);
+    }
+    return s;
+  }
+
+  private loadSlot(s: number, name: string): Ev {
+    return (c) => {
+      c.cost++;
+      if (c.cost > c.limit) throw new CelCostLimitError();
+      const v = c.slots[s];
+      if (v === undefined) throw new CelError(`no such attribute: ${name}`);
+      if (v instanceof CelError) throw v;
+      return v;
+    };
+  }
+
+  /** Qualified name of an ident/select chain, when no part is a local variable. */
+  private qualifiedName(e: Expr): string | undefined {
+    if (e.kind === 'ident') return this.local(e.name) === undefined ? e.name : undefined;
+    if (e.kind === 'select' && !e.testOnly && !e.optional) {
+      const p = this.qualifiedName(e.operand);
+      return p === undefined ? undefined : `${p}.${e.field}`;
+    }
+    return undefined;
+  }
+
+  private expr(e: Expr): Ev {
+    switch (e.kind) {
+      case 'literal': {
+        const v = e.value;
+        return () => v;
+      }
+      case 'ident':
+        return this.ident(e.name, e);
+      case 'select':
+        return this.select(e);
+      case 'call':
+        return this.call(e);
+      case 'list':
+        return this.list(e);
+      case 'map':
+        return this.map(e);
+      case 'struct':
+        return () => {
+          throw Object.assign(new CelError(`unknown type: ${e.typeName}`), { offset: e.offset, length: e.length });
+        };
+      case 'comprehension':
+        return this.comprehension(e);
+    }
+  }
+
+  private ident(rawName: string, node: Expr): Ev {
+    const name = rawName.startsWith('.') ? rawName.slice(1) : rawName;
+    const l = rawName.startsWith('.') ? undefined : this.local(name);
+    if (l !== undefined) return this.loadSlot(l, name);
+    if (this.info.variables.has(name)) return this.loadSlot(this.globalSlot(name), name);
+    const tv = this.info.typeValues.get(name);
+    if (tv) return () => tv;
+    const k = this.info.constants?.get(name);
+    if (k !== undefined) return () => k;
+    // undeclared: resolved from the activation at runtime (unchecked expressions)
+    void node;
+    return this.loadSlot(this.globalSlot(name), name);
+  }
+
+  private select(e: Extract<Expr, { kind: 'select' }>): Ev {
+    // qualified identifiers: the longest declared variable prefix wins (a.b.c with variable `a.b`)
+    const q = this.qualifiedName(e);
+    if (q !== undefined) {
+      const parts = q.replace(/^\./, '').split('.');
+      for (let n = parts.length; n >= 1; n--) {
+        const name = parts.slice(0, n).join('.');
+        const isVar = this.info.variables.has(name) || (n === 1 && this.local(name) !== undefined);
+        const tv = n === parts.length ? this.info.typeValues.get(name) : undefined;
+        if (isVar) {
+          let ev = this.ident(name, e);
+          for (const f of parts.slice(n)) ev = this.fieldSel(ev, f, e, false);
+          return ev;
+        }
+        if (tv) return () => tv;
+      }
+    }
+    const operand = this.expr(e.operand);
+    return this.fieldSel(operand, e.field, e, !!e.testOnly);
+  }
+
+  private fieldSel(operand: Ev, field: string, node: Expr, testOnly: boolean): Ev {
+    if (testOnly) {
+      return (c) => {
+        const v = operand(c);
+        if (v instanceof CelMap) return v.getStr(field) !== undefined;
+        if (v instanceof CelOptional) {
+          if (!v.hasValue) return false;
+          const inner = v.value;
+          if (inner instanceof CelMap) return inner.getStr(field) !== undefined;
+        }
+        throw Object.assign(new CelError(`invalid type for field selection.`), { offset: node.offset, length: node.length });
+      };
+    }
+    return (c) => {
+      const v = operand(c);
+      c.cost++;
+      if (c.cost > c.limit) throw new CelCostLimitError();
+      if (v instanceof CelMap) {
+        const r = v.getStr(field);
+        if (r === undefined) throw Object.assign(new CelError(`no such key: ${field}`), { offset: node.offset, length: node.length });
+        return r;
+      }
+      if (v instanceof CelOptional) {
+        if (!v.hasValue) return v;
+        const inner = v.value;
+        if (inner instanceof CelMap) {
+          const r = inner.getStr(field);
+          return r === undefined ? CelOptional.none : CelOptional.of(r);
+        }
+      }
+      throw Object.assign(new CelError(`type '${valueTypeName(v)}' does not support field selection`), { offset: node.offset, length: node.length });
+    };
+  }
+
+  private list(e: Extract<Expr, { kind: 'list' }>): Ev {
+    const elems = e.elems.map((x) => this.expr(x));
+    const opt = new Set(e.optionalIndices);
+    if (opt.size === 0) {
+      return (c) => {
+        const out = new Array<CelValue>(elems.length);
+        for (let i = 0; i < elems.length; i++) out[i] = elems[i](c);
+        charge(c, 10);
+        return out;
+      };
+    }
+    return (c) => {
+      const out: CelValue[] = [];
+      for (let i = 0; i < elems.length; i++) {
+        const v = elems[i](c);
+        if (opt.has(i)) {
+          if (!(v instanceof CelOptional)) throw Object.assign(new CelError(`cannot initialize optional list element from non-optional value ${valueTypeName(v)}`), { offset: e.elems[i].offset, length: e.elems[i].length });
+          if (v.hasValue) out.push(v.value!);
+        } else out.push(v);
+      }
+      charge(c, 10);
+      return out;
+    };
+  }
+
+  private map(e: Extract<Expr, { kind: 'map' }>): Ev {
+    const entries = e.entries.map((en) => ({ k: this.expr(en.key), v: this.expr(en.value), opt: en.optional, node: en }));
+    return (c) => {
+      const m = new CelMap();
+      for (const en of entries) {
+        const k = en.k(c);
+        let v = en.v(c);
+        if (en.opt) {
+          if (!(v instanceof CelOptional)) throw Object.assign(new CelError(`cannot initialize optional entry '${String(k)}' from non-optional value ${valueTypeName(v)}`), { offset: en.node.offset, length: 1 });
+          if (!v.hasValue) continue;
+          v = v.value!;
+        }
+        if (typeof k === 'number' || !(typeof k === 'string' || typeof k === 'bigint' || typeof k === 'boolean' || k instanceof CelUint)) {
+          throw Object.assign(new CelError(`unsupported key type: ${valueTypeName(k)}`), { offset: en.node.key.offset, length: en.node.key.length });
+        }
+        if (!m.set(k, v)) throw Object.assign(new CelError(`Failed with repeated key`), { offset: en.node.key.offset, length: en.node.key.length });
+      }
+      charge(c, 30);
+      return m;
+    };
+  }
+
+  private comprehension(e: ComprehensionExpr): Ev {
+    const range = this.expr(e.iterRange);
+    const init = this.expr(e.accuInit);
+    const accuSlot = this.slots++;
+    const scope = new Map<string, number>([[e.accuVar, accuSlot]]);
+    this.scopes.push(scope);
+    const iterSlot = this.slots++;
+    scope.set(e.iterVar, iterSlot);
+    let iter2Slot = -1;
+    if (e.iterVar2) {
+      iter2Slot = this.slots++;
+      scope.set(e.iterVar2, iter2Slot);
+    }
+    const cond = this.expr(e.loopCond);
+    const step = this.expr(e.loopStep);
+    const result = this.expr(e.result);
+    this.scopes.pop();
+    // the accumulator is visible to the result only (and to the step/cond above)
+    const two = !!e.iterVar2;
+    const runStep = (c: Ctx) => {
+      try {
+        c.slots[accuSlot] = step(c);
+      } catch (err) {
+        if (err instanceof CelError) c.slots[accuSlot] = err;
+        else throw err;
+      }
+    };
+    const condOk = (c: Ctx): boolean => {
+      const v = cond(c);
+      if (v === true) return true;
+      if (v === false) return false;
+      throw new CelError('no such overload');
+    };
+    return (c) => {
+      const r = range(c);
+      c.slots[accuSlot] = init(c);
+      if (Array.isArray(r)) {
+        for (let i = 0; i < r.length; i++) {
+          if (!condOk(c)) break;
+          if (two) {
+            c.slots[iterSlot] = BigInt(i);
+            c.slots[iter2Slot] = r[i];
+          } else c.slots[iterSlot] = r[i];
+          runStep(c);
+        }
+      } else if (r instanceof CelMap) {
+        for (const [k, v] of r.entries()) {
+          if (!condOk(c)) break;
+          c.slots[iterSlot] = k;
+          if (two) c.slots[iter2Slot] = v;
+          runStep(c);
+        }
+      } else {
+        throw Object.assign(new CelError(`expression of type '${valueTypeName(r)}' cannot be range of a comprehension (must be list, map, or dynamic)`), { offset: e.iterRange.offset, length: e.iterRange.length });
+      }
+      const out = result(c);
+      c.slots[accuSlot] = undefined as unknown as CelValue;
+      return out;
+    };
+  }
+
+  private call(e: CallExpr): Ev {
+    switch (e.fn) {
+      case '_&&_':
+        return this.logical(e, false);
+      case '_||_':
+        return this.logical(e, true);
+      case '_?_:_':
+        return this.conditional(e);
+      case '@not_strictly_false': {
+        const a = this.expr(e.args[0]);
+        return (c) => {
+          let v: CelValue;
+          try {
+            v = a(c);
+          } catch (err) {
+            if (err instanceof CelError) return true;
+            throw err;
+          }
+          charge(c, 1);
+          return v !== false;
+        };
+      }
+      case '_?._': {
+        const t = this.expr(e.args[0]);
+        const field = (e.args[1] as Extract<Expr, { kind: 'literal' }>).value as string;
+        return (c) => {
+          const v = t(c);
+          charge(c, 1);
+          if (v instanceof CelOptional) {
+            if (!v.hasValue) return v;
+            return optSelect(v.value!, field, e);
+          }
+          return optSelect(v, field, e);
+        };
+      }
+      case '_[?_]': {
+        const t = this.expr(e.args[0]);
+        const k = this.expr(e.args[1]);
+        return (c) => {
+          const v = t(c);
+          const key = k(c);
+          charge(c, 1);
+          if (v instanceof CelOptional) {
+            if (!v.hasValue) return v;
+            return optIndex(v.value!, key, e);
+          }
+          return optIndex(v, key, e);
+        };
+      }
+      case '_[_]': {
+        const t = this.expr(e.args[0]);
+        const k = this.expr(e.args[1]);
+        return (c) => {
+          const v = t(c);
+          const key = k(c);
+          charge(c, 1);
+          if (v instanceof CelOptional) {
+            if (!v.hasValue) return v;
+            return optIndex(v.value!, key, e);
+          }
+          try {
+            return indexValue(v, key);
+          } catch (err) {
+            setPos(err, e);
+            throw err;
+          }
+        };
+      }
+      case 'cel.@mapInsert': {
+        const args = e.args.map((a) => this.expr(a));
+        return (c) => {
+          const m = args[0](c) as CelMap;
+          const out = new CelMap(m.entries());
+          if (args.length === 3) {
+            const k = args[1](c);
+            if (out.has(k)) throw Object.assign(new CelError(`insert failed: key ${String(k)} already exists`), { offset: e.offset, length: 1 });
+            out.set(k, args[2](c));
+          } else {
+            const add = args[1](c);
+            if (!(add instanceof CelMap)) throw noOverload('cel.@mapInsert', [m, add]);
+            for (const [k, v] of add.entries()) {
+              if (out.has(k)) throw Object.assign(new CelError(`insert failed: key ${String(k)} already exists`), { offset: e.offset, length: 1 });
+              out.set(k, v);
+            }
+          }
+          charge(c, 1);
+          return out;
+        };
+      }
+    }
+    if (e.target && (e.fn === 'or' || e.fn === 'orValue') && e.args.length === 1) {
+      // optional.or / orValue short-circuit (cel-go plans them specially)
+      const t = this.expr(e.target);
+      const a = this.expr(e.args[0]);
+      const isOr = e.fn === 'or';
+      const userOverloads = this.info.functions.member.get(e.fn) ?? [];
+      return (c) => {
+        const v = t(c);
+        if (v instanceof CelOptional) {
+          charge(c, 1);
+          if (v.hasValue) return isOr ? v : v.value!;
+          const alt = a(c);
+          if (isOr && !(alt instanceof CelOptional)) throw Object.assign(noOverload(e.fn, [v, alt]), { offset: e.offset, length: e.length });
+          return alt;
+        }
+        return this.dispatch(userOverloads, e, [v, a(c)], c);
+      };
+    }
+    // qualified global function names written as member calls (optional.of, math.greatest, base64.encode)
+    if (e.target) {
+      const q = this.qualifiedName(e.target);
+      if (q !== undefined && !this.info.variables.has(q.split('.')[0]) && this.info.functions.global.has(`${q}.${e.fn}`)) {
+        return this.invoke(`${q}.${e.fn}`, this.info.functions.global.get(`${q}.${e.fn}`)!, e, e.args);
+      }
+      const ovs = this.info.functions.member.get(e.fn);
+      if (!ovs) return this.unknownFunction(e);
+      return this.invoke(e.fn, ovs, e, [e.target, ...e.args]);
+    }
+    const name = e.fn.startsWith('.') ? e.fn.slice(1) : e.fn;
+    const ovs = this.info.functions.global.get(name);
+    if (!ovs) return this.unknownFunction(e);
+    return this.invoke(name, ovs, e, e.args);
+  }
+
+  private unknownFunction(e: CallExpr): Ev {
+    return () => {
+      throw Object.assign(new CelError(`no such overload: ${e.fn}`), { offset: e.offset, length: e.length });
+    };
+  }
+
+  private invoke(name: string, all: CelOverload[], e: CallExpr, argExprs: Expr[]): Ev {
+    const ids = this.info.overloadsByNode?.get(e.id);
+    let ovs = ids ? all.filter((o) => ids.includes(o.id)) : all;
+    if (ovs.length === 0) ovs = all;
+    const member = !!e.target && argExprs.length === e.args.length + 1;
+    ovs = ovs.filter((o) => !!o.member === member);
+    const args = argExprs.map((a) => this.expr(a));
+    const n = args.length;
+    if (ovs.length === 1 && n === 1 && ovs[0].args.length === 1) {
+      const o = ovs[0];
+      const a0 = args[0];
+      const t0 = o.args[0];
+      return (c) => {
+        const v = a0(c);
+        if (!matchesType(v, t0)) throw Object.assign(noOverload(name, [v]), { offset: e.offset, length: e.length });
+        let r: CelValue;
+        try {
+          r = o.impl(v);
+        } catch (err) {
+          setPos(err, e);
+          throw err;
+        }
+        charge(c, o.cost ? o.cost([v], r) : 1);
+        return r;
+      };
+    }
+    if (n === 2) {
+      const a0 = args[0], a1 = args[1];
+      return (c) => {
+        const x = a0(c);
+        const y = a1(c);
+        return this.dispatch(ovs, e, [x, y], c, name);
+      };
+    }
+    return (c) => {
+      const vals = new Array<CelValue>(n);
+      for (let i = 0; i < n; i++) vals[i] = args[i](c);
+      return this.dispatch(ovs, e, vals, c, name);
+    };
+  }
+
+  private dispatch(ovs: CelOverload[], e: CallExpr, vals: CelValue[], c: Ctx, name = e.fn): CelValue {
+    outer: for (let i = 0; i < ovs.length; i++) {
+      const o = ovs[i];
+      if (o.args.length !== vals.length) continue;
+      for (let j = 0; j < vals.length; j++) if (!matchesType(vals[j], o.args[j])) continue outer;
+      let r: CelValue;
+      try {
+        r = o.impl(...vals);
+      } catch (err) {
+        setPos(err, e);
+        throw err;
+      }
+      const cost = o.cost ? o.cost(vals, r) : 1;
+      c.cost += cost;
+      if (c.cost > c.limit) throw new CelCostLimitError();
+      return r;
+    }
+    throw Object.assign(noOverload(name, vals), { offset: e.offset, length: e.length });
+  }
+
+  private logical(e: CallExpr, isOr: boolean): Ev {
+    const l = this.expr(e.args[0]);
+    const r = this.expr(e.args[1]);
+    const short = isOr; // value that decides the result
+    return (c) => {
+      let lerr: CelError | undefined;
+      let lv: CelValue = null;
+      try {
+        lv = l(c);
+      } catch (err) {
+        if (!(err instanceof CelError)) throw err;
+        lerr = err;
+      }
+      if (lv === short) return short;
+      if (!lerr && typeof lv !== 'boolean') lerr = Object.assign(noOverload(e.fn, [lv]), { offset: e.offset, length: e.length });
+      let rv: CelValue;
+      try {
+        rv = r(c);
+      } catch (err) {
+        if (!(err instanceof CelError)) throw err;
+        throw lerr ?? err;
+      }
+      if (rv === short) return short;
+      if (lerr) throw lerr;
+      if (typeof rv !== 'boolean') throw Object.assign(noOverload(e.fn, [lv, rv]), { offset: e.offset, length: e.length });
+      return rv;
+    };
+  }
+
+  private conditional(e: CallExpr): Ev {
+    const cond = this.expr(e.args[0]);
+    const a = this.expr(e.args[1]);
+    const b = this.expr(e.args[2]);
+    return (c) => {
+      const v = cond(c);
+      if (v === true) return a(c);
+      if (v === false) return b(c);
+      throw Object.assign(noOverload('_?_:_', [v]), { offset: e.offset, length: e.length });
+    };
+  }
+}
+
+function optSelect(v: CelValue, field: string, node: Expr): CelValue {
+  if (v instanceof CelMap) {
+    const r = v.getStr(field);
+    return r === undefined ? CelOptional.none : CelOptional.of(r);
+  }
+  throw Object.assign(new CelError(`type '${valueTypeName(v)}' does not support field selection`), { offset: node.offset, length: node.length });
+}
+
+function optIndex(v: CelValue, key: CelValue, node: Expr): CelValue {
+  if (Array.isArray(v)) {
+    let i: bigint | undefined;
+    if (typeof key === 'bigint') i = key;
+    else if (key instanceof CelUint) i = key.v;
+    else if (typeof key === 'number' && Number.isInteger(key)) i = BigInt(key);
+    else throw Object.assign(new CelError(`unsupported index type '${valueTypeName(key)}' in list`), { offset: node.offset, length: node.length });
+    return i >= 0n && i < BigInt(v.length) ? CelOptional.of(v[Number(i)]) : CelOptional.none;
+  }
+  if (v instanceof CelMap) {
+    const r = v.get(key);
+    return r === undefined ? CelOptional.none : CelOptional.of(r);
+  }
+  throw Object.assign(new CelError(`no such overload: _[?_] applied to (${valueTypeName(v)}, ${valueTypeName(key)})`), { offset: node.offset, length: node.length });
+}
+
+export const BUILTIN_TYPE_VALUES: [string, CelType][] = [
+  ['int', T.int], ['uint', T.uint], ['double', T.double], ['bool', T.bool], ['string', T.string], ['bytes', T.bytes],
+  ['null_type', T.null], ['type', T.type], ['list', T.list(T.dyn)], ['map', T.map(T.dyn, T.dyn)],
+  ['google.protobuf.Timestamp', T.timestamp], ['google.protobuf.Duration', T.duration], ['optional_type', T.optional(T.dyn)],
+];
+
+export { actualSize };

@@ -1,0 +1,751 @@
+// CEL lexer and recursive-descent parser (grammar of the CEL language definition), with macro expansion at
+// parse time as cel-go does it (has, all, exists, exists_one, map, filter, two-variable comprehensions,
+// optMap, optFlatMap).
+
+import type { CallExpr, ComprehensionExpr, Expr, ListExpr, MapEntry, StructField } from './ast.js';
+import { ACCU_VAR, Source, makeIssue, type CelIssue } from './ast.js';
+import { CelUint } from './values.js';
+
+type TokKind = 'int' | 'uint' | 'double' | 'string' | 'bytes' | 'ident' | 'op' | 'eof';
+interface Token {
+  kind: TokKind;
+  text: string;
+  value?: unknown;
+  offset: number;
+  end: number;
+}
+
+const RESERVED = new Set([
+  'as', 'break', 'const', 'continue', 'else', 'for', 'function', 'if', 'import', 'let', 'loop', 'package',
+  'namespace', 'return', 'var', 'void', 'while',
+]);
+
+const OPS = ['==', '!=', '<=', '>=', '&&', '||', '.?', '[?', '<', '>', '!', '+', '-', '*', '/', '%', '?', ':', '.', ',', '(', ')', '[', ']', '{', '}'];
+
+export interface ParseOptions {
+  /** Enables the two-variable comprehension macros (compatibility version >= 1.33). */
+  twoVarComprehensions?: boolean;
+  /** Enables `.?`, `[?`, `?key:` optional syntax and optMap/optFlatMap (1.29+). */
+  optionalSyntax?: boolean;
+  maxRecursionDepth?: number;
+  /** Maximum expression length in code points (cel-go default 100,000). */
+  maxLength?: number;
+}
+
+export interface ParseResult {
+  expr?: Expr;
+  errors: CelIssue[];
+  source: Source;
+  /** Next free node id. */
+  nextId: number;
+}
+
+class ParseError extends Error {
+  constructor(readonly offset: number, readonly length: number, message: string) {
+    super(message);
+  }
+}
+
+function isDigit(c: string): boolean {
+  return c >= '0' && c <= '9';
+}
+function isHex(c: string): boolean {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+function isIdentStart(c: string): boolean {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c === '_';
+}
+
+function lex(text: string): Token[] {
+  const toks: Token[] = [];
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    const c = text[i];
+    if (c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\f') {
+      i++;
+      continue;
+    }
+    if (c === '/' && text[i + 1] === '/') {
+      while (i < n && text[i] !== '\n') i++;
+      continue;
+    }
+    const start = i;
+    // string / bytes literals with prefixes
+    if (c === '"' || c === "'" || ((c === 'r' || c === 'R' || c === 'b' || c === 'B') && isStrStart(text, i))) {
+      let raw = false, bytes = false;
+      while (text[i] !== '"' && text[i] !== "'") {
+        if (text[i] === 'r' || text[i] === 'R') raw = true;
+        else bytes = true;
+        i++;
+      }
+      const q = text[i];
+      const triple = text[i + 1] === q && text[i + 2] === q;
+      const delim = triple ? q + q + q : q;
+      i += delim.length;
+      const bodyStart = i;
+      let closed = false;
+      while (i < n) {
+        if (text.startsWith(delim, i)) {
+          closed = true;
+          break;
+        }
+        if (text[i] === '\\' && !raw) {
+          i += 2;
+          continue;
+        }
+        if (text[i] === '\\' && raw) {
+          // in raw strings a backslash still prevents the quote from ending the literal (as in cel-go's grammar)
+          if (text[i + 1] === q && !triple) {
+            i += 2;
+            continue;
+          }
+        }
+        if (!triple && (text[i] === '\n' || text[i] === '\r')) break;
+        i++;
+      }
+      if (!closed) throw new ParseError(start, i - start, `token recognition error at: '${text.slice(start, i + 1)}'`);
+      const body = text.slice(bodyStart, i);
+      i += delim.length;
+      const value = raw ? (bytes ? utf8(body) : body) : unescape(body, bytes, start);
+      toks.push({ kind: bytes ? 'bytes' : 'string', text: text.slice(start, i), value, offset: start, end: i });
+      continue;
+    }
+    if (isDigit(c) || (c === '.' && isDigit(text[i + 1] ?? ''))) {
+      // numbers
+      if (c === '0' && (text[i + 1] === 'x' || text[i + 1] === 'X')) {
+        i += 2;
+        while (i < n && isHex(text[i])) i++;
+        const digits = text.slice(start + 2, i);
+        if (text[i] === 'u' || text[i] === 'U') {
+          i++;
+          toks.push({ kind: 'uint', text: text.slice(start, i), value: BigInt('0x' + digits), offset: start, end: i });
+        } else toks.push({ kind: 'int', text: text.slice(start, i), value: BigInt('0x' + digits), offset: start, end: i });
+        continue;
+      }
+      while (i < n && isDigit(text[i])) i++;
+      let isFloat = false;
+      if (text[i] === '.' && isDigit(text[i + 1] ?? '')) {
+        isFloat = true;
+        i++;
+        while (i < n && isDigit(text[i])) i++;
+      }
+      if ((text[i] === 'e' || text[i] === 'E') && (isDigit(text[i + 1] ?? '') || ((text[i + 1] === '+' || text[i + 1] === '-') && isDigit(text[i + 2] ?? '')))) {
+        isFloat = true;
+        i += 2;
+        while (i < n && isDigit(text[i])) i++;
+      }
+      const t = text.slice(start, i);
+      if (isFloat) {
+        toks.push({ kind: 'double', text: t, value: Number(t), offset: start, end: i });
+      } else if (text[i] === 'u' || text[i] === 'U') {
+        i++;
+        toks.push({ kind: 'uint', text: text.slice(start, i), value: BigInt(t), offset: start, end: i });
+      } else toks.push({ kind: 'int', text: t, value: BigInt(t), offset: start, end: i });
+      continue;
+    }
+    if (isIdentStart(c)) {
+      while (i < n && (isIdentStart(text[i]) || isDigit(text[i]))) i++;
+      toks.push({ kind: 'ident', text: text.slice(start, i), offset: start, end: i });
+      continue;
+    }
+    if (c === '`') {
+      // backtick-quoted identifiers (field names with special characters, cel-go >= 0.22)
+      i++;
+      while (i < n && text[i] !== '`') i++;
+      if (i >= n) throw new ParseError(start, 1, `token recognition error at: '${text.slice(start)}'`);
+      i++;
+      toks.push({ kind: 'ident', text: text.slice(start, i), value: 'quoted', offset: start, end: i });
+      continue;
+    }
+    let op: string | undefined;
+    for (const o of OPS) {
+      if (text.startsWith(o, i)) {
+        op = o;
+        break;
+      }
+    }
+    if (!op) throw new ParseError(start, 1, `token recognition error at: '${c}'`);
+    i += op.length;
+    toks.push({ kind: 'op', text: op, offset: start, end: i });
+  }
+  toks.push({ kind: 'eof', text: '<EOF>', offset: n, end: n });
+  return toks;
+}
+
+function isStrStart(text: string, i: number): boolean {
+  // prefixes: r, b, rb, br (any case), followed by a quote
+  let j = i;
+  let seenR = false, seenB = false;
+  while (j < text.length && j - i < 2) {
+    const ch = text[j];
+    if ((ch === 'r' || ch === 'R') && !seenR) seenR = true;
+    else if ((ch === 'b' || ch === 'B') && !seenB) seenB = true;
+    else break;
+    j++;
+  }
+  return j > i && (text[j] === '"' || text[j] === "'");
+}
+
+function utf8(s: string): Uint8Array {
+  return new TextEncoder().encode(s);
+}
+
+function unescape(body: string, bytes: boolean, at: number): string | Uint8Array {
+  const out: number[] = []; // code points (string) or bytes
+  const pushCp = (cp: number) => {
+    if (bytes) {
+      for (const b of utf8(String.fromCodePoint(cp))) out.push(b);
+    } else out.push(cp);
+  };
+  for (let i = 0; i < body.length; ) {
+    const cp = body.codePointAt(i)!;
+    if (body[i] !== '\\') {
+      pushCp(cp);
+      i += cp > 0xffff ? 2 : 1;
+      continue;
+    }
+    const e = body[i + 1];
+    i += 2;
+    switch (e) {
+      case 'a': pushCp(7); break;
+      case 'b': pushCp(8); break;
+      case 'f': pushCp(12); break;
+      case 'n': pushCp(10); break;
+      case 'r': pushCp(13); break;
+      case 't': pushCp(9); break;
+      case 'v': pushCp(11); break;
+      case '\\': pushCp(92); break;
+      case "'": pushCp(39); break;
+      case '"': pushCp(34); break;
+      case '`': pushCp(96); break;
+      case '?': pushCp(63); break;
+      case 'x':
+      case 'X': {
+        const h = body.slice(i, i + 2);
+        if (!/^[0-9a-fA-F]{2}$/.test(h)) throw new ParseError(at, body.length, 'invalid escape sequence');
+        i += 2;
+        if (bytes) out.push(parseInt(h, 16));
+        else out.push(parseInt(h, 16));
+        break;
+      }
+      case 'u':
+      case 'U': {
+        const len = e === 'u' ? 4 : 8;
+        const h = body.slice(i, i + len);
+        if (h.length !== len || !/^[0-9a-fA-F]+$/.test(h)) throw new ParseError(at, body.length, 'invalid escape sequence');
+        i += len;
+        const v = parseInt(h, 16);
+        if ((v >= 0xd800 && v <= 0xdfff) || v > 0x10ffff) throw new ParseError(at, body.length, 'invalid unicode code point');
+        if (bytes) throw new ParseError(at, body.length, 'unicode escape in bytes literal');
+        pushCp(v);
+        break;
+      }
+      default: {
+        if (e >= '0' && e <= '3') {
+          const o = body.slice(i - 1, i + 2);
+          if (!/^[0-3][0-7][0-7]$/.test(o)) throw new ParseError(at, body.length, 'invalid escape sequence');
+          i += 2;
+          out.push(parseInt(o, 8));
+          break;
+        }
+        throw new ParseError(at, body.length, `invalid escape sequence`);
+      }
+    }
+  }
+  if (bytes) return new Uint8Array(out);
+  let s = '';
+  for (const cp of out) s += String.fromCodePoint(cp);
+  return s;
+}
+
+const MAX_INT = 2n ** 63n - 1n;
+
+export class Parser {
+  private toks: Token[] = [];
+  private p = 0;
+  private id = 1;
+  private depth = 0;
+  private readonly opts: ParseOptions;
+  private src!: Source;
+  constructor(opts: ParseOptions = {}) {
+    this.opts = opts;
+  }
+
+  parse(text: string, description?: string): ParseResult {
+    this.src = new Source(text, description);
+    this.p = 0;
+    this.id = 1;
+    this.depth = 0;
+    try {
+      const cps = [...text].length;
+      if (cps > (this.opts.maxLength ?? 100000)) {
+        throw new ParseError(0, 0, `expression code point size exceeds limit: size: ${cps}, limit ${this.opts.maxLength ?? 100000}`);
+      }
+      this.toks = lex(text);
+      const e = this.expr();
+      const t = this.peek();
+      if (t.kind !== 'eof') throw this.err(t, `mismatched input '${t.text}' expecting <EOF>`);
+      return { expr: e, errors: [], source: this.src, nextId: this.id };
+    } catch (e) {
+      if (e instanceof ParseError) {
+        return { errors: [makeIssue(this.src, e.offset, e.length, e.message)], source: this.src, nextId: this.id };
+      }
+      throw e;
+    }
+  }
+
+  private err(t: Token, msg: string): ParseError {
+    return new ParseError(t.offset, t.end - t.offset, msg);
+  }
+  private peek(k = 0): Token {
+    return this.toks[Math.min(this.p + k, this.toks.length - 1)];
+  }
+  private next(): Token {
+    return this.toks[this.p++];
+  }
+  private isOp(text: string): boolean {
+    const t = this.peek();
+    return t.kind === 'op' && t.text === text;
+  }
+  private accept(text: string): Token | undefined {
+    if (this.isOp(text)) return this.next();
+    return undefined;
+  }
+  private expect(text: string): Token {
+    const t = this.peek();
+    if (t.kind === 'op' && t.text === text) return this.next();
+    throw this.err(t, `mismatched input '${t.text}' expecting '${text}'`);
+  }
+  private nid(): number {
+    return this.id++;
+  }
+  private call(fn: string, offset: number, args: Expr[], target?: Expr, length = 1): CallExpr {
+    const c: CallExpr = { kind: 'call', id: this.nid(), offset, length, fn, args };
+    if (target) c.target = target;
+    return c;
+  }
+
+  private expr(): Expr {
+    if (++this.depth > (this.opts.maxRecursionDepth ?? 250)) {
+      const t = this.peek();
+      throw this.err(t, 'expression recursion limit exceeded: 250');
+    }
+    const cond = this.or();
+    const q = this.accept('?');
+    let r = cond;
+    if (q) {
+      const a = this.or();
+      this.expect(':');
+      const b = this.expr();
+      r = this.call('_?_:_', q.offset, [cond, a, b]);
+    }
+    this.depth--;
+    return r;
+  }
+  private or(): Expr {
+    let l = this.and();
+    let t: Token | undefined;
+    while ((t = this.accept('||'))) l = this.call('_||_', t.offset, [l, this.and()], undefined, 2);
+    return l;
+  }
+  private and(): Expr {
+    let l = this.relation();
+    let t: Token | undefined;
+    while ((t = this.accept('&&'))) l = this.call('_&&_', t.offset, [l, this.relation()], undefined, 2);
+    return l;
+  }
+  private relation(): Expr {
+    let l = this.addition();
+    for (;;) {
+      const t = this.peek();
+      let fn: string | undefined;
+      if (t.kind === 'op') {
+        fn = { '<': '_<_', '<=': '_<=_', '>': '_>_', '>=': '_>=_', '==': '_==_', '!=': '_!=_' }[t.text];
+      } else if (t.kind === 'ident' && t.text === 'in') fn = '@in';
+      if (!fn) return l;
+      this.next();
+      l = this.call(fn, t.offset, [l, this.addition()], undefined, t.end - t.offset);
+    }
+  }
+  private addition(): Expr {
+    let l = this.multiplication();
+    for (;;) {
+      const t = this.peek();
+      if (t.kind === 'op' && (t.text === '+' || t.text === '-')) {
+        this.next();
+        l = this.call(t.text === '+' ? '_+_' : '_-_', t.offset, [l, this.multiplication()]);
+      } else return l;
+    }
+  }
+  private multiplication(): Expr {
+    let l = this.unary();
+    for (;;) {
+      const t = this.peek();
+      if (t.kind === 'op' && (t.text === '*' || t.text === '/' || t.text === '%')) {
+        this.next();
+        l = this.call(`_${t.text}_`, t.offset, [l, this.unary()]);
+      } else return l;
+    }
+  }
+  private unary(): Expr {
+    const t = this.peek();
+    if (t.kind === 'op' && t.text === '!') {
+      const ops: Token[] = [];
+      while (this.isOp('!')) ops.push(this.next());
+      let e = this.member();
+      for (let i = ops.length - 1; i >= 0; i--) e = this.call('!_', ops[i].offset, [e]);
+      return e;
+    }
+    if (t.kind === 'op' && t.text === '-') {
+      const ops: Token[] = [];
+      while (this.isOp('-')) ops.push(this.next());
+      // a minus directly before a numeric literal is part of the literal (grammar: literal with sign)
+      const nt = this.peek();
+      let e: Expr;
+      if ((nt.kind === 'int' || nt.kind === 'double') && ops[ops.length - 1].end === nt.offset) {
+        const sign = ops.pop()!;
+        this.next();
+        e = this.numberLiteral(nt, true, sign.offset);
+        e = this.memberSuffix(e);
+      } else e = this.member();
+      for (let i = ops.length - 1; i >= 0; i--) e = this.call('-_', ops[i].offset, [e]);
+      return e;
+    }
+    return this.member();
+  }
+
+  private numberLiteral(t: Token, neg: boolean, start: number): Expr {
+    const offset = start;
+    const length = t.end - start;
+    if (t.kind === 'int') {
+      let v = t.value as bigint;
+      if (neg) v = -v;
+      if (v > MAX_INT || v < -MAX_INT - 1n) throw new ParseError(offset, length, 'invalid int literal');
+      return { kind: 'literal', id: this.nid(), offset, length, value: v };
+    }
+    if (t.kind === 'uint') {
+      const v = t.value as bigint;
+      if (v > 2n ** 64n - 1n) throw new ParseError(offset, length, 'invalid uint literal');
+      return { kind: 'literal', id: this.nid(), offset, length, value: new CelUint(v) };
+    }
+    const d = t.value as number;
+    return { kind: 'literal', id: this.nid(), offset, length, value: neg ? -d : d };
+  }
+
+  private member(): Expr {
+    return this.memberSuffix(this.primary());
+  }
+
+  private memberSuffix(e: Expr): Expr {
+    for (;;) {
+      const t = this.peek();
+      if (t.kind !== 'op') return e;
+      if (t.text === '.' || t.text === '.?') {
+        this.next();
+        const id = this.next();
+        if (id.kind !== 'ident') throw this.err(id, `no viable alternative at input '${t.text}${id.text}'`);
+        const name = this.identName(id);
+        if (t.text === '.?') {
+          if (!this.opts.optionalSyntax) throw this.err(t, `unsupported syntax '.?'`);
+          e = this.call('_?._', t.offset, [e, { kind: 'literal', id: this.nid(), offset: id.offset, length: id.end - id.offset, value: name }]);
+          continue;
+        }
+        if (this.isOp('(')) {
+          const open = this.next();
+          const args = this.args(')');
+          e = this.receiverCall(name, e, args, open.offset, id.offset);
+        } else {
+          e = { kind: 'select', id: this.nid(), offset: t.offset, length: id.end - t.offset, operand: e, field: name };
+        }
+        continue;
+      }
+      if (t.text === '[' || t.text === '[?') {
+        this.next();
+        if (t.text === '[?' && !this.opts.optionalSyntax) throw this.err(t, `unsupported syntax '[?'`);
+        const idx = this.expr();
+        this.expect(']');
+        e = this.call(t.text === '[' ? '_[_]' : '_[?_]', t.offset, [e, idx]);
+        continue;
+      }
+      if (t.text === '{' && this.structName(e) !== undefined) {
+        const name = this.structName(e)!;
+        this.next();
+        e = this.structBody(name, t.offset, e.offset);
+        continue;
+      }
+      return e;
+    }
+  }
+
+  // `a.b.C{...}` message construction: the prefix must be a (qualified) identifier.
+  private structName(e: Expr): string | undefined {
+    if (e.kind === 'ident') return e.name;
+    if (e.kind === 'select' && !e.testOnly) {
+      const p = this.structName(e.operand);
+      return p === undefined ? undefined : `${p}.${e.field}`;
+    }
+    return undefined;
+  }
+
+  private identName(t: Token): string {
+    if (t.value === 'quoted') return t.text.slice(1, -1);
+    return t.text;
+  }
+
+  private primary(): Expr {
+    const t = this.next();
+    switch (t.kind) {
+      case 'int':
+      case 'uint':
+      case 'double':
+        return this.numberLiteral(t, false, t.offset);
+      case 'string':
+      case 'bytes':
+        return { kind: 'literal', id: this.nid(), offset: t.offset, length: t.end - t.offset, value: t.value as string };
+      case 'ident': {
+        const name = t.text;
+        if (name === 'true' || name === 'false') return { kind: 'literal', id: this.nid(), offset: t.offset, length: t.end - t.offset, value: name === 'true' };
+        if (name === 'null') return { kind: 'literal', id: this.nid(), offset: t.offset, length: 4, value: null };
+        if (name === 'in') throw this.err(t, `mismatched input 'in' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}`);
+        if (RESERVED.has(name)) throw this.err(t, `reserved identifier: ${name}`);
+        if (t.value === 'quoted') throw this.err(t, `mismatched input '${t.text}'`);
+        if (this.isOp('(')) {
+          const open = this.next();
+          const args = this.args(')');
+          return this.globalCall(name, args, open.offset, t.offset);
+        }
+        return { kind: 'ident', id: this.nid(), offset: t.offset, length: t.end - t.offset, name };
+      }
+      case 'op': {
+        if (t.text === '(') {
+          const e = this.expr();
+          this.expect(')');
+          return e;
+        }
+        if (t.text === '[' || t.text === '[?') {
+          if (t.text === '[?') {
+            // `[?` lexed as one token at the start of a list literal: the first element is optional
+            this.p--;
+            this.toks[this.p] = { kind: 'op', text: '?', offset: t.offset + 1, end: t.end };
+          }
+          const l: ListExpr = { kind: 'list', id: this.nid(), offset: t.offset, length: 1, elems: [], optionalIndices: [] };
+          while (!this.isOp(']')) {
+            const q = this.accept('?');
+            if (q) {
+              if (!this.opts.optionalSyntax) throw this.err(q, `unsupported syntax '?'`);
+              l.optionalIndices.push(l.elems.length);
+            }
+            l.elems.push(this.expr());
+            if (!this.accept(',')) break;
+          }
+          const end = this.expect(']');
+          l.length = end.end - t.offset;
+          return l;
+        }
+        if (t.text === '{') {
+          const entries: MapEntry[] = [];
+          while (!this.isOp('}')) {
+            const q = this.accept('?');
+            if (q && !this.opts.optionalSyntax) throw this.err(q, `unsupported syntax '?'`);
+            const k = this.expr();
+            const colon = this.expect(':');
+            const v = this.expr();
+            entries.push({ key: k, value: v, optional: !!q, offset: colon.offset });
+            if (!this.accept(',')) break;
+          }
+          const end = this.expect('}');
+          return { kind: 'map', id: this.nid(), offset: t.offset, length: end.end - t.offset, entries };
+        }
+        if (t.text === '.') {
+          // leading dot: root-scoped identifier
+          const id = this.next();
+          if (id.kind !== 'ident') throw this.err(id, `no viable alternative at input '.${id.text}'`);
+          if (this.isOp('(')) {
+            const open = this.next();
+            const args = this.args(')');
+            return this.globalCall('.' + id.text, args, open.offset, t.offset);
+          }
+          return { kind: 'ident', id: this.nid(), offset: t.offset, length: id.end - t.offset, name: '.' + id.text };
+        }
+        throw this.err(t, `mismatched input '${t.text}' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}`);
+      }
+      case 'eof':
+        throw this.err(t, `mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}`);
+    }
+  }
+
+  private structBody(typeName: string, offset: number, start: number): Expr {
+    const fields: StructField[] = [];
+    while (!this.isOp('}')) {
+      const q = this.accept('?');
+      const id = this.next();
+      if (id.kind !== 'ident') throw this.err(id, `mismatched input '${id.text}' expecting IDENTIFIER`);
+      const colon = this.expect(':');
+      const v = this.expr();
+      fields.push({ name: this.identName(id), value: v, optional: !!q, offset: colon.offset });
+      if (!this.accept(',')) break;
+    }
+    const end = this.expect('}');
+    return { kind: 'struct', id: this.nid(), offset, length: end.end - start, typeName, fields };
+  }
+
+  private args(close: string): Expr[] {
+    const args: Expr[] = [];
+    while (!this.isOp(close)) {
+      args.push(this.expr());
+      if (!this.accept(',')) break;
+    }
+    this.expect(close);
+    return args;
+  }
+
+  // ---- macros -------------------------------------------------------------------------------------
+
+  private globalCall(name: string, args: Expr[], offset: number, nameOffset: number): Expr {
+    if (name === 'has' && args.length === 1) {
+      const a = args[0];
+      if (a.kind !== 'select' || a.testOnly) throw new ParseError(a.offset, a.length, 'invalid argument to has() macro');
+      return { ...a, id: this.nid(), testOnly: true, offset };
+    }
+    const c = this.call(name, offset, args);
+    c.length = nameOffset - offset || 1;
+    return c;
+  }
+
+  private ident(name: string, offset: number): Expr {
+    return { kind: 'ident', id: this.nid(), offset, length: 0, name };
+  }
+  private lit(value: boolean | bigint | null, offset: number): Expr {
+    return { kind: 'literal', id: this.nid(), offset, length: 0, value };
+  }
+
+  private varName(e: Expr, macro: string): string {
+    if (e.kind !== 'ident') throw new ParseError(e.offset, e.length, `${macro}() variable name must be a simple identifier`);
+    return e.name;
+  }
+
+  private receiverCall(name: string, target: Expr, args: Expr[], offset: number, _nameOffset: number): Expr {
+    const o = offset;
+    const comp = (iterVar: string, init: Expr, cond: Expr, step: Expr, result: Expr, macro: string, iterVar2?: string): ComprehensionExpr => ({
+      kind: 'comprehension', id: this.nid(), offset: o, length: 1, iterVar, iterRange: target, accuVar: ACCU_VAR,
+      accuInit: init, loopCond: cond, loopStep: step, result, macro, ...(iterVar2 ? { iterVar2 } : {}),
+    });
+    const acc = () => this.ident(ACCU_VAR, o);
+    const notStrictlyFalse = (e: Expr) => this.call('@not_strictly_false', o, [e]);
+    const two = this.opts.twoVarComprehensions;
+    const checkVars = (a: string, b: string, m: string) => {
+      if (a === b) throw new ParseError(o, 1, `duplicate variable name: ${a}`);
+      if (a === ACCU_VAR || b === ACCU_VAR) throw new ParseError(o, 1, `${m}() variable name cannot be ${ACCU_VAR}`);
+    };
+    switch (name) {
+      case 'all':
+      case 'exists': {
+        if (args.length === 2) {
+          const v = this.varName(args[0], name);
+          if (name === 'all') return comp(v, this.lit(true, o), notStrictlyFalse(acc()), this.call('_&&_', o, [acc(), args[1]]), acc(), name);
+          return comp(v, this.lit(false, o), notStrictlyFalse(this.call('!_', o, [acc()])), this.call('_||_', o, [acc(), args[1]]), acc(), name);
+        }
+        if (args.length === 3 && two) {
+          const k = this.varName(args[0], name), v = this.varName(args[1], name);
+          checkVars(k, v, name);
+          if (name === 'all') return comp(k, this.lit(true, o), notStrictlyFalse(acc()), this.call('_&&_', o, [acc(), args[2]]), acc(), name, v);
+          return comp(k, this.lit(false, o), notStrictlyFalse(this.call('!_', o, [acc()])), this.call('_||_', o, [acc(), args[2]]), acc(), name, v);
+        }
+        break;
+      }
+      case 'exists_one':
+      case 'existsOne': {
+        if (args.length === 2 && name === 'exists_one') {
+          const v = this.varName(args[0], name);
+          const step = this.call('_?_:_', o, [args[1], this.call('_+_', o, [acc(), this.lit(1n, o)]), acc()]);
+          return comp(v, this.lit(0n, o), this.lit(true, o), step, this.call('_==_', o, [acc(), this.lit(1n, o)]), name);
+        }
+        if (args.length === 3 && two) {
+          const k = this.varName(args[0], name), v = this.varName(args[1], name);
+          checkVars(k, v, name);
+          const step = this.call('_?_:_', o, [args[2], this.call('_+_', o, [acc(), this.lit(1n, o)]), acc()]);
+          return comp(k, this.lit(0n, o), this.lit(true, o), step, this.call('_==_', o, [acc(), this.lit(1n, o)]), name, v);
+        }
+        break;
+      }
+      case 'map': {
+        if (args.length === 2 || args.length === 3) {
+          const v = this.varName(args[0], name);
+          const f = args[args.length - 1];
+          const add = this.call('_+_', o, [acc(), this.listOf([f], o)]);
+          const step = args.length === 3 ? this.call('_?_:_', o, [args[1], add, acc()]) : add;
+          return comp(v, this.listOf([], o), this.lit(true, o), step, acc(), name);
+        }
+        break;
+      }
+      case 'filter': {
+        if (args.length === 2) {
+          const v = this.varName(args[0], name);
+          const add = this.call('_+_', o, [acc(), this.listOf([this.ident(v, o)], o)]);
+          return comp(v, this.listOf([], o), this.lit(true, o), this.call('_?_:_', o, [args[1], add, acc()]), acc(), name);
+        }
+        break;
+      }
+      case 'transformList': {
+        if (two && (args.length === 3 || args.length === 4)) {
+          const i = this.varName(args[0], name), v = this.varName(args[1], name);
+          checkVars(i, v, name);
+          const f = args[args.length - 1];
+          const add = this.call('_+_', o, [acc(), this.listOf([f], o)]);
+          const step = args.length === 4 ? this.call('_?_:_', o, [args[2], add, acc()]) : add;
+          return comp(i, this.listOf([], o), this.lit(true, o), step, acc(), name, v);
+        }
+        break;
+      }
+      case 'transformMap': {
+        if (two && (args.length === 3 || args.length === 4)) {
+          const k = this.varName(args[0], name), v = this.varName(args[1], name);
+          checkVars(k, v, name);
+          const f = args[args.length - 1];
+          const ins = this.call('cel.@mapInsert', o, [acc(), this.ident(k, o), f]);
+          const step = args.length === 4 ? this.call('_?_:_', o, [args[2], ins, acc()]) : ins;
+          return comp(k, { kind: 'map', id: this.nid(), offset: o, length: 0, entries: [] }, this.lit(true, o), step, acc(), name, v);
+        }
+        break;
+      }
+      case 'transformMapEntry': {
+        if (two && (args.length === 3 || args.length === 4)) {
+          const k = this.varName(args[0], name), v = this.varName(args[1], name);
+          checkVars(k, v, name);
+          const f = args[args.length - 1];
+          const ins = this.call('cel.@mapInsert', o, [acc(), f]);
+          const step = args.length === 4 ? this.call('_?_:_', o, [args[2], ins, acc()]) : ins;
+          return comp(k, { kind: 'map', id: this.nid(), offset: o, length: 0, entries: [] }, this.lit(true, o), step, acc(), name, v);
+        }
+        break;
+      }
+      case 'optMap':
+      case 'optFlatMap': {
+        if (args.length === 2 && this.opts.optionalSyntax) {
+          const v = this.varName(args[0], name);
+          // target.hasValue() ? optional.of(bind(v, target.value(), f)) : optional.none()   (optFlatMap: no optional.of)
+          const bind: ComprehensionExpr = {
+            kind: 'comprehension', id: this.nid(), offset: o, length: 1, iterVar: '#unused', iterRange: this.listOf([], o),
+            accuVar: v, accuInit: this.call('value', o, [], target), loopCond: this.lit(false, o), loopStep: this.ident(v, o),
+            result: args[1], macro: name,
+          };
+          const then = name === 'optMap' ? this.call('optional.of', o, [bind]) : bind;
+          return this.call('_?_:_', o, [this.call('hasValue', o, [], target), then, this.call('optional.none', o, [])]);
+        }
+        break;
+      }
+    }
+    // `optional.of(x)`, `a.b.f(x)`: a qualified function name is resolved by the checker/evaluator.
+    const c = this.call(name, offset, args, target);
+    return c;
+  }
+
+  private listOf(elems: Expr[], o: number): Expr {
+    return { kind: 'list', id: this.nid(), offset: o, length: 0, elems, optionalIndices: [] };
+  }
+}
+
+export function parse(text: string, opts: ParseOptions = {}): ParseResult {
+  return new Parser(opts).parse(text);
+}
