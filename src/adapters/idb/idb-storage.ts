@@ -25,7 +25,7 @@ import {
   type WriteOp,
   type WriteResult,
 } from '../../engine/storage/interface.js';
-import { assertValidOps, planWrite, prefixEnd } from '../memory/write-plan.js';
+import { assertValidWrite, planWrite, prefixEnd } from '../memory/write-plan.js';
 
 export const IDB_STORAGE_VERSION = 1;
 
@@ -149,7 +149,7 @@ class IdbStorage implements Storage {
 
   async write(ops: WriteOp[], time: number): Promise<WriteResult> {
     const db = this.use();
-    assertValidOps(ops);
+    assertValidWrite(ops, time);
     // An empty transaction changes nothing and, as in etcd, does not advance the revision.
     if (ops.length === 0) return { ok: true, revision: await this.revision(), events: [] };
 

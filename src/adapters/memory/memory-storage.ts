@@ -15,7 +15,7 @@ import {
   type WriteOp,
   type WriteResult,
 } from '../../engine/storage/interface.js';
-import { assertValidOps, copyJson, planWrite, prefixEnd } from './write-plan.js';
+import { assertValidWrite, copyJson, planWrite, prefixEnd } from './write-plan.js';
 
 export function createMemoryStorage(): Storage {
   return new MemoryStorage();
@@ -88,7 +88,7 @@ class MemoryStorage implements Storage {
 
   async write(ops: WriteOp[], time: number): Promise<WriteResult> {
     this.check();
-    assertValidOps(ops);
+    assertValidWrite(ops, time);
     // An empty transaction changes nothing and, as in etcd, does not advance the revision.
     if (ops.length === 0) return { ok: true, revision: this.rev, events: [] };
     const current = ops.map((op) => this.records.get(op.key));

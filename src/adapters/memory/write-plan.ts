@@ -69,9 +69,14 @@ export function stamp(object: KubeObject, revision: number): KubeObject {
   return copy;
 }
 
-/** etcd rejects a transaction naming one key twice ("duplicate key given in txn request"); so do we. */
-export function assertValidOps(ops: readonly WriteOp[]): void {
+/**
+ * Rejects malformed writes before anything is read: keys must be non-empty strings, `time` a finite
+ * number (it is indexed for compaction), and one key may appear only once (etcd rejects a transaction
+ * naming a key twice: "duplicate key given in txn request").
+ */
+export function assertValidWrite(ops: readonly WriteOp[], time: number): void {
   if (!Array.isArray(ops)) throw new TypeError('storage: write expects an array of ops');
+  if (typeof time !== 'number' || !Number.isFinite(time)) throw new TypeError(`storage: write time must be a finite number, got ${String(time)}`);
   if (ops.length < 2) {
     if (ops.length === 1) assertKey(ops[0].key);
     return;

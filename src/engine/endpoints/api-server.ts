@@ -267,8 +267,9 @@ class Engine implements EngineCore {
     } else if (!def.verbs.includes(verb as Verb)) {
       throw methodNotSupported({ group: def.group, resource: def.plural }, verbAction(verb));
     }
-    if ((verb === 'create' || verb === 'list' || verb === 'deletecollection' || verb === 'watch') && info.name && verb !== 'watch') {
-      throw notFoundPath();
+    // no route: POST to a named object, PUT/PATCH to a collection
+    if ((verb === 'create' && info.name && !info.subresource) || ((verb === 'update' || verb === 'patch') && !info.name)) {
+      throw methodNotAllowedRoute();
     }
     const readVerb = verb === 'get' || verb === 'list' || verb === 'watch';
     const negotiated = negotiate(request.headers.get('Accept'), {
@@ -343,6 +344,19 @@ function verbAction(verb: string): string {
 function canonicalOpenAPIPath(gv: string): string {
   const m = /^apis\/([^/]+)\/(.+)$/.exec(gv);
   return m ? `apis/${canonicalGroup(m[1])}/${m[2]}` : gv;
+}
+
+export function methodNotAllowedRoute(): StatusError {
+  return new StatusError({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: 'the server does not allow this method on the requested resource',
+    reason: 'MethodNotAllowed',
+    details: {},
+    code: 405,
+  });
 }
 
 export function notFoundPath(): StatusError {

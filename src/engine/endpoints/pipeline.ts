@@ -3,11 +3,9 @@
 // defaulting, preparation and validation (422), and managedFields are recorded just before storage.
 
 import { rfc3339 } from '../env.js';
-import { invalid, type FieldError } from '../errors.js';
 import type { KubeObject } from '../object.js';
 import { findUnknownFields, pruneUnknownFields, fieldValidationResult } from './deps.js';
-import { checkRequired, checkTypes } from './deps.js';
-import { validateObjectMeta } from '../util/validation.js';
+import { checkTypes } from './deps.js';
 import { objectTypeFor, updateManagedFields } from './deps.js';
 import { groupVersion, type ResourceDefinition } from '../registry/types.js';
 import type { FieldValidation, Scope } from './scope.js';
@@ -44,31 +42,6 @@ export function typeCheck(def: ResourceDefinition, obj: KubeObject): void {
   if (isCustom(def)) return;
   const err = checkTypes(obj, def.schema, def.definitions, { group: def.group, version: def.version, kind: def.kind });
   if (err) throw err;
-}
-
-/** Generic validation the store runs after defaulting: ObjectMeta, required fields, then the kind's own. */
-export function genericValidate(def: ResourceDefinition, obj: KubeObject): FieldError[] {
-  const errs: FieldError[] = [];
-  errs.push(...validateObjectMeta(obj.metadata ?? {}, { namespaced: def.namespaced, nameValidator: nameValidatorFor(def) }));
-  if (!isCustom(def)) errs.push(...checkRequired(obj, def.schema, def.definitions));
-  return errs;
-}
-
-export function throwIfInvalid(def: ResourceDefinition, obj: KubeObject, errs: FieldError[]): void {
-  if (errs.length) throw invalid({ group: def.group, kind: def.kind }, obj.metadata?.name ?? obj.metadata?.generateName ?? '', errs);
-}
-
-import { isDNS1035Label, isDNS1123Label, isDNS1123Subdomain } from '../util/validation.js';
-
-const LABEL_NAMED = new Set(['/namespaces']);
-const DNS1035_NAMED = new Set(['/services']);
-
-export function nameValidatorFor(def: ResourceDefinition): (name: string, prefix: boolean) => string[] {
-  const id = `${def.group}/${def.plural}`;
-  const strip = (name: string, prefix: boolean) => (prefix ? name.replace(/-$/, '') + (name.endsWith('-') ? 'a' : '') : name);
-  if (LABEL_NAMED.has(id)) return (n, p) => isDNS1123Label(strip(n, p));
-  if (DNS1035_NAMED.has(id)) return (n, p) => isDNS1035Label(strip(n, p));
-  return (n, p) => isDNS1123Subdomain(strip(n, p));
 }
 
 /** managedFields for a create/update/non-apply patch, as the finalize hook of the store. */

@@ -26,7 +26,8 @@ export function encodeJson(body: unknown, pretty: boolean): string {
 }
 
 export function encodeYaml(body: unknown): string {
-  return dump(body, { lineWidth: -1, noRefs: true });
+  // the real YAML serializer marshals JSON, then converts it with sorted keys (sigs.k8s.io/yaml JSONToYAML)
+  return dump(body, { lineWidth: -1, noRefs: true, sortKeys: true, quoteStyle: 'double', seqNoIndent: true });
 }
 
 /** Warning header value for one warning text (RFC 7234 style: `299 - "text"`). */

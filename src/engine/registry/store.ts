@@ -19,6 +19,17 @@ import {
 import { clone, isPlainObject, type KubeObject, type ObjectMeta } from '../object.js';
 import type { HistoryEvent, WriteOp } from '../storage/interface.js';
 import { namespacePrefix, objectKey, resourcePrefix } from './keys.js';
+import {
+  nameIsDNS1035Label,
+  nameIsDNSLabel,
+  nameIsDNSSubdomain,
+  nameIsPathSegment,
+  validateKubeFinalizerNames,
+  validateObjectMeta,
+  validateObjectMetaUpdate,
+  type NameValidator,
+} from '../util/validation.js';
+import { fieldErrorString } from '../errors.js';
 import type { ResourceRegistry } from './resources.js';
 import { ClusterState, WriteConflict } from './state.js';
 import { groupVersion, type ResourceDefinition, type StrategyContext } from './types.js';
@@ -150,7 +161,7 @@ export class Store {
     if (forCreate && ns.object.metadata?.deletionTimestamp) {
       throw new StatusError({
         kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
-        message: `${qualifiedOf(def)} "${''}" is forbidden: unable to create new content in namespace ${namespace} because it is being terminated`,
+        message: `${qualifiedOf(def)} is forbidden: unable to create new content in namespace ${namespace} because it is being terminated`,
         reason: 'Forbidden',
         details: { group: def.group || undefined, kind: def.plural, causes: [{ reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }] },
         code: 403,
@@ -219,8 +230,20 @@ export class Store {
     }
   }
 
+  /** ObjectMeta validation (names per kind), then the kind's own rules; duplicates reported once. */
   validateCreate(def: ResourceDefinition, obj: KubeObject, ctx: StrategyContext): FieldError[] {
-    return def.strategy.validate?.(obj, ctx) ?? [];
+    const errs = validateObjectMeta(obj.metadata, { namespaced: def.namespaced, nameValidator: nameValidatorFor(def) });
+    if (def.group === '') errs.push(...validateKubeFinalizerNames(obj.metadata));
+    errs.push(...(def.strategy.validate?.(obj, ctx) ?? []));
+    return dedupe(errs);
+  }
+
+  validateUpdate(def: ResourceDefinition, obj: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[] {
+    const errs = validateObjectMetaUpdate(obj.metadata, old.metadata);
+    errs.push(...validateObjectMeta(obj.metadata, { namespaced: def.namespaced, nameValidator: nameValidatorFor(def) }).filter((e) => e.field !== 'metadata.name' || e.type !== 'FieldValueInvalid'));
+    if (def.group === '') errs.push(...validateKubeFinalizerNames(obj.metadata));
+    errs.push(...(def.strategy.validateUpdate?.(obj, old, ctx) ?? []));
+    return dedupe(errs);
   }
 
   /**
@@ -309,7 +332,7 @@ export class Store {
     if (this.generationTracked(def) && subresource === '' && specChanged(old, obj)) {
       obj.metadata!.generation = (oldMeta.generation ?? 0) + 1;
     }
-    const errs = def.strategy.validateUpdate?.(obj, old, ctx) ?? [];
+    const errs = this.validateUpdate(def, obj, old, ctx);
     if (errs.length) throw invalid({ group: def.group, kind: def.kind }, name, errs);
     const warnings = def.strategy.warningsOnUpdate?.(obj, old, ctx) ?? [];
 
@@ -438,6 +461,30 @@ export class Store {
       throw e;
     }
   }
+}
+
+const NAME_VALIDATORS: Record<string, NameValidator> = {
+  '/namespaces': nameIsDNSLabel,
+  '/services': nameIsDNS1035Label,
+  'rbac.authorization.k8s.io/roles': nameIsPathSegment,
+  'rbac.authorization.k8s.io/clusterroles': nameIsPathSegment,
+  'rbac.authorization.k8s.io/rolebindings': nameIsPathSegment,
+  'rbac.authorization.k8s.io/clusterrolebindings': nameIsPathSegment,
+};
+
+/** How each kind validates metadata.name (most: DNS-1123 subdomain). */
+export function nameValidatorFor(def: ResourceDefinition): NameValidator {
+  return NAME_VALIDATORS[`${def.group}/${def.plural}`] ?? nameIsDNSSubdomain;
+}
+
+function dedupe(errs: FieldError[]): FieldError[] {
+  const seen = new Set<string>();
+  return errs.filter((e) => {
+    const k = fieldErrorString(e);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
 }
 
 function qualifiedOf(def: ResourceDefinition): string {

@@ -7,7 +7,6 @@ import { fieldValidate, recordUpdate, typeCheck } from '../pipeline.js';
 
 export async function handleCreate(scope: Scope): Promise<Response> {
   const { def, core, info } = scope;
-  if (info.name) throw scope.core.store && methodNotAllowedOnNamed(scope);
   const opts = parseWriteOptions(scope, 'CreateOptions');
   const body = await decodeObjectBody(scope);
   const input = expectKind(scope, body.value);
@@ -22,10 +21,6 @@ export async function handleCreate(scope: Scope): Promise<Response> {
     finalize: recordUpdate(scope, opts.fieldManager, ''),
   });
   return respond(201, out.object, { negotiated: plain(scope), pretty: scope.pretty, warnings: [...admitted.warnings, ...out.warnings] });
-}
-
-function methodNotAllowedOnNamed(scope: Scope): Error {
-  return badRequest(`the server does not allow this method on the requested resource (post ${scope.info.resource} ${scope.info.name})`);
 }
 
 /** Writes answer with the object itself, never a Table. */

@@ -10,7 +10,8 @@
 //   fails `not-found` when absent and `revision-mismatch` (with currentRevision) when its revision is
 //   not n; delete of an absent key fails `not-found`. The first failing op in op order is reported, and
 //   a failed write changes nothing (no object, no history entry, no revision bump). One key twice in one
-//   write is a programming error: the write rejects (etcd: "duplicate key given in txn request").
+//   write is a programming error: the write rejects (etcd: "duplicate key given in txn request"); so
+//   does a time that is not a finite number (TypeError).
 // - DELETED entries carry the last state stamped with the deletion's revision as `object`, and the state
 //   as it was stored (old resourceVersion) as `prevObject`; MODIFIED entries carry the previous state as
 //   `prevObject`; ADDED entries have none.
@@ -324,7 +325,7 @@ export function storageConformanceCases(): StorageConformanceCase[] {
         }),
     },
     {
-      name: 'write([]) succeeds without a revision bump; one key twice in a write rejects',
+      name: 'write([]) succeeds without a revision bump; one key twice or a non-finite time rejects',
       run: (make) =>
         withStorage(make, async (s) => {
           assertDeepEqual(await s.write([], T0), { ok: true, revision: 0, events: [] }, 'empty write on an empty store');
@@ -336,6 +337,7 @@ export function storageConformanceCases(): StorageConformanceCase[] {
             Error,
             'a write naming one key twice',
           );
+          await assertRejects(() => s.write([put(podKey('d', 'c'), pod('d', 'c'))], Number.NaN), TypeError, 'a write at time NaN');
           await assertUnchanged(s, 1, [podKey('d', 'a')], history, 'after the rejected write');
         }),
     },
