@@ -210,7 +210,7 @@ describe('create, get, list, update, delete', () => {
     expect(r.status).toBe(201);
     expect(r.headers.get('Content-Type')).toBe('application/yaml');
     const text = await r.text();
-    expect(text).toMatch(/^apiVersion: v1\ndata:\n  k: v\nkind: ConfigMap\nmetadata:\n  creationTimestamp: "2025-01-01T00:00:00Z"\n  name: y\n/);
+    expect(text).toMatch(/^apiVersion: v1\ndata:\n  k: v\nkind: ConfigMap\nmetadata:\n  creationTimestamp: "2025-01-01T00:00:00Z"\n  name: "y"\n  namespace: default\n  resourceVersion: "5"\n/);
   });
 
   it('PUT updates with optimistic concurrency; stale resourceVersion is a 409 Conflict', async () => {
