@@ -1,0 +1,338 @@
+// Server-side apply and managedFields, as the v1.33 API server does them (structured-merge-diff v4 under
+// k8s.io/apimachinery managedfields, wrapped as the real FieldManager wraps it):
+//   decode managedFields -> version check -> before-first-apply -> cap Update entries at 10 ->
+//   manager identity -> timestamps -> strip never-tracked metadata -> merge/compare -> encode.
+// Pure: the caller supplies the time; defaulting and validation run after these functions.
+
+import type { JsonObject, JsonValue, KubeObject, ManagedFieldsEntry } from '../object.js';
+import { clone } from '../object.js';
+import { StatusError, type Status } from '../errors.js';
+import type { Schema, SchemaRegistry } from '../schema/types.js';
+import { FieldSet } from '../fieldpath/set.js';
+import { pathToString, type Path } from '../fieldpath/element.js';
+import { isMap } from '../fieldpath/value.js';
+import { SchemaConverter, type TypeRef } from '../typed/schema.js';
+import { validate } from '../typed/ops.js';
+import { zeroObject } from '../typed/zero.js';
+import {
+  capUpdateManagers,
+  decodeManagedFields,
+  emptyManaged,
+  encodeManagedFields,
+  isResetManagedFields,
+  managerIdentifier,
+  printManager,
+  type Managed,
+} from './managed.js';
+import { ConflictsError, Updater, type Conflict } from './updater.js';
+
+export interface ManagedOptions {
+  manager: string;
+  apiVersion: string;
+  subresource?: string;
+  /** RFC3339, whole seconds. */
+  time: string;
+  /** Kind expected in an applied configuration; defaults to the schema's group-version-kind or the live kind. */
+  kind?: string;
+  /**
+   * Top-level paths (as field-name lists, e.g. [['status']]) that this endpoint never tracks: the
+   * ResetFieldsStrategy of the kind (the main resource ignores status, /status ignores spec).
+   */
+  resetFields?: string[][];
+}
+
+export interface ObjectType {
+  readonly root: TypeRef;
+  readonly customResource: boolean;
+  /** From `x-kubernetes-group-version-kind` of a built-in definition. */
+  readonly gvk?: { group: string; version: string; kind: string };
+  /** The empty object of the kind, as a create is compared against. */
+  zero(): JsonObject;
+}
+
+const typeCache = new WeakMap<SchemaRegistry, WeakMap<Schema, Map<boolean, ObjectType>>>();
+
+export function objectTypeFor(schema: Schema, defs: SchemaRegistry, opts?: { customResource?: boolean }): ObjectType {
+  const cr = !!opts?.customResource;
+  let bySchema = typeCache.get(defs);
+  if (!bySchema) typeCache.set(defs, (bySchema = new WeakMap()));
+  let byFlag = bySchema.get(schema);
+  if (!byFlag) bySchema.set(schema, (byFlag = new Map()));
+  const hit = byFlag.get(cr);
+  if (hit) return hit;
+  const conv = new SchemaConverter(defs, cr);
+  const root = conv.root(schema);
+  let resolved: Schema | undefined = schema;
+  for (let i = 0; resolved?.$ref && i < 16; i++) resolved = defs[resolved.$ref.slice(resolved.$ref.lastIndexOf('/') + 1)];
+  const g = resolved?.['x-kubernetes-group-version-kind']?.[0];
+  let zero: JsonObject | undefined;
+  const t: ObjectType = {
+    root,
+    customResource: cr,
+    gvk: g ? { group: g.group, version: g.version, kind: g.kind } : undefined,
+    zero: () => clone((zero ??= zeroObject(schema, defs, cr))),
+  };
+  byFlag.set(cr, t);
+  return t;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// helpers
+
+/** Paths never tracked (stripMetaManager): TypeMeta and the server-owned parts of ObjectMeta. */
+const STRIP = FieldSet.of(
+  [{ field: 'apiVersion' }],
+  [{ field: 'kind' }],
+  [{ field: 'metadata' }],
+  ...['name', 'namespace', 'creationTimestamp', 'selfLink', 'uid', 'clusterName', 'generation', 'managedFields', 'resourceVersion'].map(
+    (f): Path => [{ field: 'metadata' }, { field: f }],
+  ),
+);
+
+function stripFields(m: Managed, id: string): void {
+  const vs = m.fields.get(id);
+  if (!vs) return;
+  const s = vs.set.difference(STRIP);
+  if (s.empty()) m.fields.delete(id);
+  else m.fields.set(id, { ...vs, set: s });
+}
+
+function ignoredSet(opts: ManagedOptions): FieldSet | undefined {
+  if (!opts.resetFields?.length) return undefined;
+  return FieldSet.of(...opts.resetFields.map((p) => p.map((f) => ({ field: f }))));
+}
+
+function withoutManagedFields(o: KubeObject): JsonObject {
+  const c = clone(o) as KubeObject;
+  if (c.metadata && 'managedFields' in c.metadata) delete c.metadata.managedFields;
+  return c as JsonObject;
+}
+
+function setManagedFields(o: KubeObject, entries: ManagedFieldsEntry[] | undefined): KubeObject {
+  if (!entries) {
+    if (o.metadata) delete o.metadata.managedFields;
+    return o;
+  }
+  o.metadata ??= {};
+  delete o.metadata.managedFields;
+  o.metadata.managedFields = entries; // last, as ObjectMeta orders it
+  return o;
+}
+
+function status(code: number, reason: string, message: string, details?: Status['details']): StatusError {
+  // key order of the real body: kind, apiVersion, metadata, status, message, reason, details, code
+  const s: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, ...(details ? { details } : {}), code };
+  return new StatusError(s);
+}
+
+/** A plain Go error surfacing from the handler: 500 with reason Unknown (ErrorToAPIStatus). */
+function internal(message: string): StatusError {
+  return status(500, 'Unknown', message);
+}
+
+function parseGV(apiVersion: unknown): { group: string; version: string } {
+  if (typeof apiVersion !== 'string' || apiVersion === '') return { group: '', version: '' };
+  const parts = apiVersion.split('/');
+  if (parts.length === 1) return { group: '', version: parts[0] };
+  if (parts.length === 2) return { group: parts[0], version: parts[1] };
+  return { group: '', version: '' }; // unparsable: the empty GroupVersionKind
+}
+
+/** Group names accept the `svc` spelling (DESIGN.md 3). */
+function canonicalGroup(g: string): string {
+  return g.endsWith('.svc.io') ? g.slice(0, -'.svc.io'.length) + '.k8s.io' : g;
+}
+
+function gvkString(group: string, version: string, kind: string): string {
+  return `${group}/${version}, Kind=${kind}`;
+}
+
+function objectGVKNN(o: KubeObject): string {
+  const gv = parseGV(o.apiVersion);
+  const kind = typeof o.kind === 'string' ? o.kind : '';
+  return `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}; ${gvkString(gv.group, gv.version, kind)}`;
+}
+
+/**
+ * The Update chain below the decoding (capManagers -> buildManagerInfo -> managedFieldsUpdater ->
+ * stripMeta -> structured merge): the writer is first tracked as "current-operation" so that its own
+ * earlier entry loses what changed, then merged into its entry, whose time is set only if it changed something.
+ */
+function trackUpdate(type: ObjectType, live: JsonObject, next: JsonObject, managed: Managed, manager: string, opts: ManagedOptions): Managed {
+  const id = managerIdentifier({ manager: manager || 'unknown', operation: 'Update', apiVersion: opts.apiVersion, subresource: opts.subresource });
+  const self = 'current-operation';
+  const updater = new Updater(type.root, ignoredSet(opts));
+  const fields = updater.update(live, next, opts.apiVersion, managed.fields, self);
+  const out: Managed = { fields, times: new Map(managed.times) };
+  stripFields(out, self);
+  const vs = out.fields.get(self);
+  if (vs) {
+    out.fields.delete(self);
+    const prev = out.fields.get(id);
+    out.fields.set(id, prev ? { set: vs.set.union(prev.set), apiVersion: vs.apiVersion, applied: vs.applied } : vs);
+    out.times.set(id, opts.time);
+  }
+  capUpdateManagers(out);
+  return out;
+}
+
+function encodeInto(o: KubeObject, m: Managed): KubeObject {
+  // times of managers that no longer exist are dropped with them
+  return setManagedFields(o, encodeManagedFields(m));
+}
+
+// ---------------------------------------------------------------------------------------------------
+// public API
+
+/**
+ * Records an Update entry for a create, an update or a non-apply patch. `live` is null on create.
+ * Returns a copy of `next` with managedFields set (or removed when nothing is tracked).
+ *
+ * managedFields sent by the writer:
+ *  - `[{}]` (one empty entry) resets tracking; the reset is processed first, so the writer then owns
+ *    what it changed in the same request (spec "managedFields entry" rule 8). Deviation from v1.33,
+ *    which drops tracking entirely there (its skip for existing objects without managers).
+ *  - `[]` is NOT a reset: it is treated like absent managedFields and the live entries are kept. The
+ *    spec and the public docs say so; the v1.33 code resets on `[]` too (DESIGN.md 7 follows the spec).
+ *  - entries the real decoder rejects (bad operation, empty apiVersion, missing fieldsType, bad fieldsV1)
+ *    are ignored and the live entries kept, as the real server does; so are entries sent to a subresource.
+ */
+export function updateManagedFields(type: ObjectType, live: KubeObject | null, next: KubeObject, opts: ManagedOptions): KubeObject {
+  const sent = next.metadata?.managedFields as unknown;
+  const liveManaged = (): Managed => {
+    try {
+      return decodeManagedFields(live?.metadata?.managedFields);
+    } catch {
+      return emptyManaged();
+    }
+  };
+  let managed: Managed;
+  let reset = false;
+  if (opts.subresource) managed = liveManaged();
+  else if (isResetManagedFields(sent)) {
+    managed = emptyManaged();
+    reset = true;
+  } else {
+    let decoded: Managed | undefined;
+    try {
+      decoded = decodeManagedFields(sent);
+    } catch {
+      decoded = undefined;
+    }
+    managed = decoded && decoded.fields.size > 0 ? decoded : liveManaged();
+  }
+  const out = clone(next);
+  if (out.metadata) delete out.metadata.managedFields;
+  // An existing object that has no managers is not tracked by updates (skipNonAppliedManager); only an
+  // apply starts tracking it again, under before-first-apply.
+  if (managed.fields.size === 0 && live && live.metadata?.uid && !reset) return out;
+  const liveObj = live ? withoutManagedFields(live) : type.zero();
+  const result = trackUpdate(type, liveObj, withoutManagedFields(out), managed, opts.manager, opts);
+  return encodeInto(out, result);
+}
+
+/**
+ * Server-side apply of `config` onto `live` (null: the object does not exist yet). Returns the merged
+ * object with managedFields; the caller defaults and validates it afterwards. Errors as the real server:
+ * 400 for a wrong group/version/kind or managedFields in the configuration, 500 for a configuration the
+ * schema cannot type (undeclared field, duplicate keys), 409 Conflict listing each conflicting field.
+ */
+export function applyPatch(type: ObjectType, live: KubeObject | null, config: KubeObject, opts: ManagedOptions & { force: boolean }): KubeObject {
+  // FieldManager.Apply: the live managedFields must decode
+  let managed: Managed;
+  try {
+    managed = decodeManagedFields(live?.metadata?.managedFields);
+  } catch (e) {
+    throw internal(`failed to decode managed fields: ${(e as Error).message}`);
+  }
+
+  // versionCheckManager: the configuration must be of the endpoint's group/version/kind
+  const want = parseGV(opts.apiVersion);
+  const got = parseGV(config.apiVersion);
+  const wantKind = opts.kind ?? type.gvk?.kind ?? (typeof live?.kind === 'string' ? live.kind : undefined);
+  const gotKind = typeof config.kind === 'string' ? config.kind : '';
+  if (canonicalGroup(got.group) !== want.group || got.version !== want.version || (wantKind !== undefined ? gotKind !== wantKind : gotKind === '')) {
+    throw status(400, 'BadRequest', `invalid object type: ${gvkString(got.group, got.version, gotKind)}`);
+  }
+  const cfg = clone(config);
+  if (got.group !== want.group) cfg.apiVersion = opts.apiVersion;
+
+  const liveObj: JsonObject = live ? withoutManagedFields(live) : {};
+
+  // skipNonAppliedManager: an object without managers first gets its existing fields recorded
+  if (managed.fields.size === 0) {
+    managed = trackUpdate(type, type.zero(), liveObj, managed, 'before-first-apply', opts);
+  }
+
+  // structuredMergeManager.Apply
+  const meta = cfg.metadata as unknown;
+  if (isMap(meta) && meta.managedFields !== undefined && meta.managedFields !== null) {
+    throw status(400, 'BadRequest', 'metadata.managedFields must be nil');
+  }
+  const errs = validate(type.root, cfg as JsonValue, false);
+  if (errs.length > 0) {
+    const msg = errs.length === 1 ? errs[0] : ['errors:', ...errs.map((e) => '  ' + e)].join('\n');
+    throw internal(`failed to create typed patch object (${objectGVKNN(cfg)}): ${msg}`);
+  }
+
+  const id = managerIdentifier({ manager: opts.manager || 'unknown', operation: 'Apply', subresource: opts.subresource });
+  const updater = new Updater(type.root, ignoredSet(opts));
+  let res: ReturnType<Updater['apply']>;
+  try {
+    res = updater.apply(liveObj, cfg as JsonObject, opts.apiVersion, managed.fields, id, opts.force);
+  } catch (e) {
+    if (e instanceof ConflictsError) throw conflictError(e.conflicts);
+    throw e;
+  }
+  const out: Managed = { fields: res.managers, times: new Map(managed.times) };
+  let object: KubeObject;
+  if (res.object !== undefined) {
+    out.times.set(id, opts.time);
+    object = dropIntroducedNulls(res.object, liveObj, cfg as JsonObject) as KubeObject;
+  } else object = clone(liveObj) as KubeObject;
+  stripFields(out, id);
+  return encodeInto(object, out);
+}
+
+/** 409 with one FieldManagerConflict cause per field (managedfields NewConflictError). */
+function conflictError(conflicts: Conflict[]): StatusError {
+  const causes = conflicts.map((c) => ({
+    reason: 'FieldManagerConflict',
+    message: `conflict with ${printManager(c.manager)}`,
+    field: pathToString(c.path),
+  }));
+  let message: string;
+  if (conflicts.length === 1) {
+    message = `Apply failed with 1 conflict: conflict with ${printManager(conflicts[0].manager)}: ${pathToString(conflicts[0].path)}`;
+  } else {
+    const byManager = new Map<string, string[]>();
+    for (const c of conflicts) {
+      const l = byManager.get(c.manager) ?? [];
+      l.push(pathToString(c.path));
+      byManager.set(c.manager, l);
+    }
+    const lines: string[] = [];
+    for (const m of [...byManager.keys()].sort()) {
+      lines.push(`conflicts with ${printManager(m)}:`);
+      for (const p of byManager.get(m)!) lines.push(`- ${p}`);
+    }
+    message = `Apply failed with ${conflicts.length} conflicts: ${lines.join('\n')}`;
+  }
+  return status(409, 'Conflict', message, { causes });
+}
+
+/**
+ * Removing every owned member of a map leaves `null` behind in the real walker; once converted to a typed
+ * object (or pruned as a non-nullable null) it disappears. Drop such nulls when neither side had them.
+ */
+function dropIntroducedNulls(v: JsonValue, live: JsonValue | undefined, cfg: JsonValue | undefined): JsonValue {
+  if (!isMap(v)) return v;
+  const out: JsonObject = {};
+  for (const [k, val] of Object.entries(v)) {
+    const l = isMap(live) ? live[k] : undefined;
+    const c = isMap(cfg) ? cfg[k] : undefined;
+    if (val === null && l !== null && c !== null) continue;
+    out[k] = dropIntroducedNulls(val, l, c);
+  }
+  return out;
+}

@@ -1,0 +1,144 @@
+// The structured-merge-diff Updater: ownership bookkeeping for updates, and apply = merge + prune +
+// conflict detection. All managers are compared at the object's own version (the engine has no
+// per-version conversion of a kind's schema).
+
+import type { JsonObject, JsonValue } from '../object.js';
+import { FieldSet } from '../fieldpath/set.js';
+import type { Path } from '../fieldpath/element.js';
+import { valuesEqual } from '../fieldpath/value.js';
+import type { TypeRef } from '../typed/schema.js';
+import {
+  compare,
+  ensureNamedFieldsAreMembers,
+  merge,
+  reconcileFieldSetWithSchema,
+  removeItems,
+  toFieldSet,
+  type Comparison,
+} from '../typed/ops.js';
+import type { VersionedSet } from './managed.js';
+
+export type ManagerSets = Map<string, VersionedSet>;
+
+export interface Conflict {
+  manager: string;
+  path: Path;
+}
+
+export class ConflictsError extends Error {
+  constructor(readonly conflicts: Conflict[]) {
+    super('conflicts');
+  }
+}
+
+export class Updater {
+  /** `ignored`: paths never tracked (reset fields such as `status` on the main resource). */
+  constructor(
+    private readonly root: TypeRef,
+    private readonly ignored?: FieldSet,
+  ) {}
+
+  private filter(s: FieldSet): FieldSet {
+    return this.ignored ? s.recursiveDifference(this.ignored) : s;
+  }
+
+  private reconcile(managers: ManagerSets): ManagerSets {
+    const out: ManagerSets = new Map();
+    for (const [id, vs] of managers) {
+      const r = reconcileFieldSetWithSchema(vs.set, this.root);
+      out.set(id, r ? { ...vs, set: r } : vs);
+    }
+    return out;
+  }
+
+  private doUpdate(
+    oldV: JsonValue,
+    newV: JsonValue,
+    managers: ManagerSets,
+    workflow: string,
+    force: boolean,
+  ): Comparison {
+    const cmp = compare(this.root, oldV, newV);
+    cmp.removed = this.filter(cmp.removed);
+    cmp.modified = this.filter(cmp.modified);
+    cmp.added = this.filter(cmp.added);
+    const changed = cmp.modified.union(cmp.added);
+    const conflicts = new Map<string, FieldSet>();
+    const removed = new Map<string, FieldSet>();
+    for (const [id, vs] of managers) {
+      if (id === workflow) continue;
+      const c = vs.set.intersection(changed);
+      if (!c.empty()) conflicts.set(id, c);
+      if (!cmp.removed.empty()) removed.set(id, cmp.removed);
+    }
+    if (!force && conflicts.size > 0) {
+      const list: Conflict[] = [];
+      for (const id of [...conflicts.keys()].sort()) conflicts.get(id)!.iterate((p) => list.push({ manager: id, path: p }));
+      throw new ConflictsError(list);
+    }
+    for (const [id, c] of conflicts) {
+      const vs = managers.get(id)!;
+      managers.set(id, { ...vs, set: vs.set.difference(c) });
+    }
+    for (const [id, r] of removed) {
+      const vs = managers.get(id)!;
+      managers.set(id, { ...vs, set: vs.set.difference(r) });
+    }
+    for (const [id, vs] of [...managers]) if (vs.set.empty()) managers.delete(id);
+    return cmp;
+  }
+
+  /** Records the changes of a non-apply write for `manager`; no conflicts. */
+  update(live: JsonValue, next: JsonValue, version: string, managersIn: ManagerSets, manager: string): ManagerSets {
+    const managers = this.reconcile(managersIn);
+    const cmp = this.doUpdate(live, next, managers, manager, true);
+    const prev = managers.get(manager)?.set ?? new FieldSet();
+    const set = this.filter(prev.difference(cmp.removed).union(cmp.modified).union(cmp.added));
+    if (set.empty()) managers.delete(manager);
+    else managers.set(manager, { set, apiVersion: version, applied: false });
+    return managers;
+  }
+
+  /**
+   * Server-side apply of `config` onto `live`. Returns the new object, or undefined when it equals
+   * `live` (a no-op apply), and the managers. Throws ConflictsError unless `force`.
+   */
+  apply(
+    live: JsonObject,
+    config: JsonObject,
+    version: string,
+    managersIn: ManagerSets,
+    manager: string,
+    force: boolean,
+  ): { object: JsonObject | undefined; managers: ManagerSets } {
+    const managers = this.reconcile(managersIn);
+    let merged = merge(this.root, live, config);
+    const lastSet = managers.get(manager);
+    const set = this.filter(toFieldSet(this.root, config));
+    managers.set(manager, { set, apiVersion: version, applied: true });
+    merged = this.prune(merged, managers, lastSet);
+    this.doUpdate(live, merged, managers, manager, force);
+    const obj = (merged ?? {}) as JsonObject;
+    return { object: valuesEqual(live, obj) ? undefined : obj, managers };
+  }
+
+  /**
+   * Removes what the applier owned last time and no longer applies, unless another manager owns it;
+   * fields the applier never owned stay ("Field management" rule 6).
+   */
+  private prune(merged: JsonValue, managers: ManagerSets, lastSet: VersionedSet | undefined): JsonValue {
+    if (!lastSet || lastSet.set.empty()) return merged;
+    const named = (s: FieldSet) => ensureNamedFieldsAreMembers(s, this.root);
+    const last = named(lastSet.set);
+    let pruned = removeItems(this.root, merged, last);
+    // add back what someone (including the applier's new configuration) still owns
+    let managed = new FieldSet();
+    for (const vs of managers.values()) managed = managed.union(vs.set);
+    const mergedSet = named(toFieldSet(this.root, merged));
+    let prunedSet = named(toFieldSet(this.root, pruned));
+    pruned = removeItems(this.root, merged, mergedSet.difference(prunedSet.union(named(managed))));
+    // add back what the applier did not own (unowned, or owned by updaters only)
+    prunedSet = named(toFieldSet(this.root, pruned));
+    return removeItems(this.root, merged, mergedSet.difference(prunedSet).intersection(last));
+  }
+}

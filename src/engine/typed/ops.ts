@@ -1,0 +1,566 @@
+// Operations on typed values (structured-merge-diff typed package), over plain JSON values:
+//   toFieldSet  - the paths a value sets (leaves, list/set items, atomic lists/maps, empty maps, nulls)
+//   compare     - added / modified / removed paths between two values
+//   merge       - apply merge: right-hand side wins on leaves, maps and associative lists merge by key
+//   removeItems - drop the given paths
+//   ensureNamedFieldsAreMembers / reconcileFieldSetWithSchema - set helpers that need the schema.
+// `undefined` means "absent"; `null` is an explicit null value. Values are treated as immutable.
+
+import type { JsonValue } from '../object.js';
+import { equalsPE, keyPE, pathToString, serializePE, valuePE, type KeyField, type Path, type PathElement } from '../fieldpath/element.js';
+import { FieldSet } from '../fieldpath/set.js';
+import { isMap, valuesEqual } from '../fieldpath/value.js';
+import { deduce, dispatch, UNTYPED_ATOMIC, type Atom, type ListType, type MapType, type TypeRef } from './schema.js';
+
+type V = JsonValue | undefined;
+type Obj = { [k: string]: JsonValue };
+
+export class TypedError extends Error {}
+
+function keyDefault(list: ListType, field: string): JsonValue | undefined {
+  return list.elem.atom.map?.fields.get(field)?.default;
+}
+
+/** The path element of an associative-list item (its key fields, defaults filled in) or of a set item. */
+export function listItemPE(list: ListType, item: JsonValue): PathElement {
+  if (list.keys.length > 0) {
+    if (item === null) throw new TypedError('associative list with keys may not have a null element');
+    if (!isMap(item)) throw new TypedError('associative list with keys may not have non-map elements');
+    const fields: KeyField[] = [];
+    for (const k of list.keys) {
+      if (k in item) fields.push([k, item[k]]);
+      else {
+        const d = keyDefault(list, k);
+        if (d !== undefined && d !== null) fields.push([k, d]);
+      }
+    }
+    if (fields.length === 0) {
+      throw new TypedError(
+        `associative list with keys has an element that omits all key fields [${list.keys.map((k) => JSON.stringify(k)).join(' ')}] (and doesn't have default values for any key fields)`,
+      );
+    }
+    return keyPE(fields);
+  }
+  if (isMap(item)) throw new TypedError("associative list without keys has an element that's a map type");
+  if (Array.isArray(item)) throw new TypedError('not supported: associative list with lists as elements');
+  if (item === null) throw new TypedError("associative list without keys has an element that's an explicit null");
+  return valuePE(item);
+}
+
+function tryPE(list: ListType, item: JsonValue): PathElement | undefined {
+  try {
+    return listItemPE(list, item);
+  } catch {
+    return undefined;
+  }
+}
+
+function childType(m: MapType, key: string): TypeRef {
+  return m.fields.get(key)?.type ?? m.elem ?? UNTYPED_ATOMIC;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Validation of an applied configuration (typed.AsTyped without AllowDuplicates): undeclared fields,
+// duplicate list keys, wrong shapes. Returns messages like `.spec.foo: field not declared in schema`.
+
+export function validate(ref: TypeRef, v: JsonValue, allowDuplicates: boolean): string[] {
+  const errs: string[] = [];
+  walkValidate(ref, v, '', errs, allowDuplicates);
+  return errs;
+}
+
+function walkValidate(ref: TypeRef, v: JsonValue, path: string, errs: string[], allowDup: boolean): void {
+  const a = ref.atom;
+  const h = dispatch(a, deduce(a, v));
+  if (v === null) return;
+  if (h === 'scalar') {
+    const s = a.scalar!;
+    const bad =
+      (s === 'numeric' && typeof v !== 'number') ||
+      (s === 'string' && typeof v !== 'string') ||
+      (s === 'boolean' && typeof v !== 'boolean') ||
+      (s === 'untyped' && (typeof v === 'object'));
+    if (bad) {
+      const want = s === 'numeric' ? 'expected numeric (int or float), got' : s === 'string' ? 'expected string, got' : s === 'boolean' ? 'expected boolean, got' : 'expected any scalar, got';
+      errs.push(`${path ? path + ': ' : ''}${want} ${JSON.stringify(v)}`);
+    }
+    return;
+  }
+  if (h === 'list') {
+    if (!Array.isArray(v)) {
+      errs.push(`${path ? path + ': ' : ''}expected list, got ${JSON.stringify(v)}`);
+      return;
+    }
+    const list = a.list!;
+    const seen = new Set<string>();
+    for (let i = 0; i < v.length; i++) {
+      let pe: PathElement = { index: i };
+      if (!list.atomic) {
+        try {
+          pe = listItemPE(list, v[i]);
+        } catch (e) {
+          errs.push(`${path ? path + ': ' : ''}element ${i}: ${(e as Error).message}`);
+          return;
+        }
+        const k = serializePE(pe);
+        if (seen.has(k) && !allowDup) errs.push(`${path ? path + ': ' : ''}duplicate entries for key ${pathToString([pe])}`);
+        seen.add(k);
+      }
+      walkValidate(list.elem, v[i], path + pathToString([pe]), errs, allowDup);
+    }
+    return;
+  }
+  if (h === 'map') {
+    if (!isMap(v)) {
+      errs.push(`${path ? path + ': ' : ''}expected map, got ${JSON.stringify(v)}`);
+      return;
+    }
+    const m = a.map!;
+    for (const [k, val] of Object.entries(v)) {
+      const f = m.fields.get(k);
+      if (!f && !m.elem) {
+        errs.push(`${path}.${k}: field not declared in schema`);
+        return;
+      }
+      walkValidate(f ? f.type : m.elem!, val, `${path}.${k}`, errs, allowDup);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// toFieldSet
+
+export function toFieldSet(ref: TypeRef, v: JsonValue): FieldSet {
+  const set = new FieldSet();
+  tfs(ref, v, [], set);
+  return set;
+}
+
+function tfs(ref: TypeRef, v: JsonValue, path: Path, set: FieldSet): void {
+  const a = ref.atom;
+  switch (dispatch(a, deduce(a, v))) {
+    case 'scalar':
+      set.insert(path);
+      return;
+    case 'list': {
+      const list = a.list!;
+      if (list.atomic) {
+        set.insert(path);
+        return;
+      }
+      if (!Array.isArray(v)) return;
+      const pes = v.map((item) => tryPE(list, item));
+      const seen = new Set<string>();
+      const dups = new Set<string>();
+      pes.forEach((pe) => {
+        if (!pe) return;
+        const k = serializePE(pe);
+        if (seen.has(k)) {
+          if (!dups.has(k)) {
+            set.insert([...path, pe]);
+            dups.add(k);
+          }
+        } else seen.add(k);
+      });
+      v.forEach((item, i) => {
+        const pe = pes[i];
+        if (!pe || dups.has(serializePE(pe))) return;
+        const p = [...path, pe];
+        tfs(list.elem, item, p, set);
+        set.insert(p);
+      });
+      return;
+    }
+    case 'map': {
+      const m = a.map!;
+      if (m.atomic) {
+        set.insert(path);
+        return;
+      }
+      if (!isMap(v)) return;
+      for (const [k, val] of Object.entries(v)) {
+        const p = [...path, { field: k }];
+        tfs(childType(m, k), val, p, set);
+        if (val === null || (isMap(val) && Object.keys(val).length === 0)) set.insert(p);
+        else if (!m.fields.has(k)) set.insert(p);
+      }
+      return;
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// compare
+
+export interface Comparison {
+  added: FieldSet;
+  modified: FieldSet;
+  removed: FieldSet;
+}
+
+export function compare(ref: TypeRef, lhs: JsonValue, rhs: JsonValue): Comparison {
+  const c: Comparison = { added: new FieldSet(), modified: new FieldSet(), removed: new FieldSet() };
+  cmpWalk(ref, lhs, rhs, [], c);
+  return c;
+}
+
+interface Leaf {
+  inLeaf: boolean;
+}
+
+function cmpWalk(ref: TypeRef, lhs: V, rhs: V, path: Path, c: Comparison): void {
+  const a = ref.atom;
+  const kl = deduce(a, lhs);
+  const kr = deduce(a, rhs);
+  const st: Leaf = { inLeaf: false };
+  if (rhs === undefined) cmpHandle(a, kl, lhs, rhs, path, c, st);
+  else if (lhs === undefined || kl === kr) cmpHandle(a, kr, lhs, rhs, path, c, st);
+  else {
+    cmpHandle(a, kl, lhs, rhs, path, c, { inLeaf: false });
+    cmpHandle(a, kr, lhs, rhs, path, c, st);
+  }
+  if (!st.inLeaf) {
+    if (lhs === undefined) c.added.insert(path);
+    else if (rhs === undefined) c.removed.insert(path);
+  }
+}
+
+function cmpLeaf(lhs: V, rhs: V, path: Path, c: Comparison, st: Leaf): void {
+  if (st.inLeaf) return;
+  st.inLeaf = true;
+  if (lhs === undefined) c.added.insert(path);
+  else if (rhs === undefined) c.removed.insert(path);
+  else if (!valuesEqual(rhs, lhs)) c.modified.insert(path);
+}
+
+function asList(v: V): JsonValue[] | undefined {
+  return Array.isArray(v) ? v : undefined;
+}
+function asMap(v: V): Obj | undefined {
+  return isMap(v) ? v : undefined;
+}
+
+function cmpHandle(a: Atom, k: ReturnType<typeof deduce>, lhs: V, rhs: V, path: Path, c: Comparison, st: Leaf): void {
+  switch (dispatch(a, k)) {
+    case 'scalar':
+      cmpLeaf(lhs, rhs, path, c, st);
+      return;
+    case 'list': {
+      const list = a.list!;
+      const l = asList(lhs);
+      const r = asList(rhs);
+      const emptyPromote = (!l || l.length === 0) && (!r || r.length === 0);
+      if (list.atomic || emptyPromote) {
+        cmpLeaf(lhs, rhs, path, c, st);
+        return;
+      }
+      cmpListItems(list, l ?? [], r ?? [], path, c);
+      return;
+    }
+    case 'map': {
+      const m = a.map!;
+      const l = asMap(lhs);
+      const r = asMap(rhs);
+      const emptyPromote = (!l || Object.keys(l).length === 0) && (!r || Object.keys(r).length === 0);
+      if (m.atomic || emptyPromote) {
+        cmpLeaf(lhs, rhs, path, c, st);
+        return;
+      }
+      const keys = new Set([...Object.keys(l ?? {}), ...Object.keys(r ?? {})]);
+      for (const key of keys) {
+        cmpWalk(childType(m, key), l?.[key], r?.[key], [...path, { field: key }], c);
+      }
+      return;
+    }
+  }
+}
+
+function cmpListItems(list: ListType, lhs: JsonValue[], rhs: JsonValue[], path: Path, c: Comparison): void {
+  const order: PathElement[] = [];
+  const lValues = new Map<string, JsonValue[]>();
+  const rValues = new Map<string, JsonValue[]>();
+  for (const child of lhs) {
+    const pe = tryPE(list, child);
+    if (!pe) continue;
+    const k = serializePE(pe);
+    const got = lValues.get(k);
+    if (got) got.push(child);
+    else {
+      lValues.set(k, [child]);
+      order.push(pe);
+    }
+  }
+  for (const child of rhs) {
+    const pe = tryPE(list, child);
+    if (!pe) continue;
+    const k = serializePE(pe);
+    const got = rValues.get(k);
+    if (got) got.push(child);
+    else {
+      rValues.set(k, [child]);
+      if (!lValues.has(k)) order.push(pe);
+    }
+  }
+  for (const pe of order) {
+    const k = serializePE(pe);
+    const l = lValues.get(k) ?? [];
+    const r = rValues.get(k) ?? [];
+    const p = [...path, pe];
+    if (l.length === 0 && r.length === 0) return;
+    if (l.length <= 1 && r.length <= 1) cmpWalk(list.elem, l[0], r[0], p, c);
+    else if (l.length >= 2 && r.length >= 2) {
+      if (l.length !== r.length || l.some((x, i) => !valuesEqual(x, r[i]))) c.modified.insert(p);
+    } else if (l.length >= 2) {
+      if (r.length !== 0) cmpWalk(list.elem, undefined, r[0], p, c);
+      c.removed.insert(p);
+    } else {
+      if (l.length !== 0) cmpWalk(list.elem, l[0], undefined, p, c);
+      c.added.insert(p);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// merge (apply: the right-hand side wins on leaves)
+
+export function merge(ref: TypeRef, lhs: JsonValue, rhs: JsonValue): JsonValue {
+  const out = mergeWalk(ref, lhs, rhs);
+  return out === undefined ? null : out;
+}
+
+function mergeWalk(ref: TypeRef, lhs: V, rhs: V): V {
+  const a = ref.atom;
+  const kl = deduce(a, lhs);
+  const kr = deduce(a, rhs);
+  if (rhs === undefined) return mergeHandle(a, kl, lhs, rhs);
+  if (lhs === undefined || kl === kr) return mergeHandle(a, kr, lhs, rhs);
+  mergeHandle(a, kl, lhs, rhs); // validates the left side only; its output is discarded
+  return mergeHandle(a, kr, lhs, rhs);
+}
+
+function keepRHS(lhs: V, rhs: V): V {
+  return rhs !== undefined ? rhs : lhs;
+}
+
+function mergeHandle(a: Atom, k: ReturnType<typeof deduce>, lhs: V, rhs: V): V {
+  switch (dispatch(a, k)) {
+    case 'scalar':
+      return keepRHS(lhs, rhs);
+    case 'list': {
+      const list = a.list!;
+      const l = asList(lhs);
+      const r = asList(rhs);
+      const emptyPromote = (!l || l.length === 0) && (!r || r.length === 0);
+      if (list.atomic || emptyPromote) return keepRHS(lhs, rhs);
+      const out = mergeListItems(list, l ?? [], r ?? []);
+      return out.length > 0 ? out : undefined;
+    }
+    case 'map': {
+      const m = a.map!;
+      const l = asMap(lhs);
+      const r = asMap(rhs);
+      const emptyPromote = (!l || Object.keys(l).length === 0) && (!r || Object.keys(r).length === 0);
+      if (m.atomic || emptyPromote) return keepRHS(lhs, rhs);
+      const out: Obj = {};
+      // live key order first, then keys new in the configuration
+      const keys = [...Object.keys(l ?? {})];
+      for (const key of Object.keys(r ?? {})) if (!l || !(key in l)) keys.push(key);
+      for (const key of keys) {
+        const v = mergeWalk(childType(m, key), l?.[key], r?.[key]);
+        if (v !== undefined) out[key] = v;
+      }
+      return Object.keys(out).length > 0 ? out : undefined;
+    }
+  }
+  return undefined;
+}
+
+function indexList(list: ListType, items: JsonValue[], allowDuplicates: boolean): { pes: PathElement[]; observed: Map<string, JsonValue> } {
+  const pes: PathElement[] = [];
+  const observed = new Map<string, JsonValue>();
+  items.forEach((child, i) => {
+    let pe: PathElement;
+    try {
+      pe = listItemPE(list, child);
+    } catch (e) {
+      throw new TypedError(`element ${i}: ${(e as Error).message}`);
+    }
+    const k = serializePE(pe);
+    if (observed.has(k)) {
+      if (!allowDuplicates) throw new TypedError(`duplicate entries for key ${pathToString([pe])}`);
+      observed.set(k, null); // duplicated items are not merged with the new value
+    } else observed.set(k, child);
+    pes.push(pe);
+  });
+  return { pes, observed };
+}
+
+/** Associative-list merge, keeping the live order and placing new items as the configuration orders them. */
+function mergeListItems(list: ListType, lhs: JsonValue[], rhs: JsonValue[]): JsonValue[] {
+  const out: JsonValue[] = [];
+  const R = indexList(list, rhs, false);
+  const L = indexList(list, lhs, true);
+  const sharedOrder = R.pes.filter((pe) => L.observed.has(serializePE(pe)));
+  let nextShared: PathElement | undefined = sharedOrder.shift();
+  const mergedRHS = new Set<string>();
+  const item = (pe: PathElement, l: V, r: V) => {
+    const v = mergeWalk(list.elem, l, r);
+    if (v !== undefined) out.push(v);
+    void pe;
+  };
+  const lLen = L.pes.length;
+  const rLen = R.pes.length;
+  for (let lI = 0, rI = 0; lI < lLen || rI < rLen; ) {
+    if (lI < lLen && rI < rLen) {
+      const pe = L.pes[lI];
+      if (equalsPE(pe, R.pes[rI])) {
+        const k = serializePE(pe);
+        mergedRHS.add(k);
+        item(pe, L.observed.get(k), R.observed.get(k));
+        lI++;
+        rI++;
+        nextShared = sharedOrder.shift();
+        continue;
+      }
+      if (R.observed.has(serializePE(pe)) && nextShared && !equalsPE(nextShared, pe)) {
+        lI++; // shared item, but not the one wanted in this round
+        continue;
+      }
+    }
+    if (lI < lLen) {
+      const pe = L.pes[lI];
+      const k = serializePE(pe);
+      if (!R.observed.has(k)) {
+        item(pe, lhs[lI], undefined);
+        lI++;
+        continue;
+      } else if (mergedRHS.has(k)) {
+        lI++;
+      }
+    }
+    if (rI < rLen) {
+      const pe = R.pes[rI];
+      const k = serializePE(pe);
+      mergedRHS.add(k);
+      item(pe, L.observed.has(k) ? L.observed.get(k) : undefined, R.observed.get(k));
+      rI++;
+      if (nextShared && equalsPE(nextShared, pe)) nextShared = sharedOrder.shift();
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// removeItems
+
+/** Drops the paths of `toRemove` from `v`. Like the real walker, a map or list left empty becomes null. */
+export function removeItems(ref: TypeRef, v: JsonValue, toRemove: FieldSet): JsonValue {
+  const a = ref.atom;
+  switch (dispatch(a, deduce(a, v))) {
+    case 'scalar':
+      return v;
+    case 'list': {
+      const list = a.list!;
+      if (!Array.isArray(v) || v.length === 0 || list.atomic) return null;
+      const items: JsonValue[] = [];
+      for (let item of v) {
+        const pe = tryPE(list, item);
+        if (pe) {
+          if (toRemove.hasMember(pe)) continue;
+          const sub = toRemove.child(pe);
+          if (sub && !sub.empty()) item = removeItems(list.elem, item, sub);
+        }
+        items.push(item);
+      }
+      return items.length > 0 ? items : null;
+    }
+    case 'map': {
+      const m = a.map!;
+      if (!isMap(v) || Object.keys(v).length === 0 || m.atomic) return null;
+      const out: Obj = {};
+      for (const [k, val] of Object.entries(v)) {
+        const pe = { field: k };
+        if (toRemove.hasMember(pe)) continue;
+        const sub = toRemove.child(pe);
+        out[k] = sub && !sub.empty() ? removeItems(childType(m, k), val, sub) : val;
+      }
+      return Object.keys(out).length > 0 ? out : null;
+    }
+  }
+  return v;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// set helpers that need the schema
+
+/** Adds, as members, the struct fields that only appear as parents in `s` ("a.b.c" also owns "a" when "a" is a field). */
+export function ensureNamedFieldsAreMembers(s: FieldSet, ref: TypeRef | undefined): FieldSet {
+  const atom = ref?.atom;
+  const out = new FieldSet();
+  out.members = [...s.members];
+  for (const n of s.children) {
+    if ('field' in n.pe && atom?.map && atom.map.fields.has(n.pe.field)) out.insertMember(n.pe);
+  }
+  for (const n of s.children) {
+    let tr: TypeRef | undefined;
+    if ('field' in n.pe && atom?.map) tr = atom.map.fields.get(n.pe.field)?.type ?? atom.map.elem;
+    else if ('key' in n.pe && atom?.list) tr = atom.list.elem;
+    out.children.push({ pe: n.pe, set: ensureNamedFieldsAreMembers(n.set, tr) });
+  }
+  return out;
+}
+
+/**
+ * Adjusts a manager's set to the current schema (typed.ReconcileFieldSetWithSchema): where a list or map
+ * is now atomic, ownership of any of its parts becomes ownership of the whole ("Merge strategy markers"
+ * rule 4). Where something became granular, the owner keeps the parent only (rule 5: nothing to do).
+ * Returns undefined when nothing changes.
+ */
+export function reconcileFieldSetWithSchema(set: FieldSet, ref: TypeRef): FieldSet | undefined {
+  const toRemove = new FieldSet();
+  const toAdd = new FieldSet();
+  let changed = false;
+  const walk = (tr: TypeRef, fs: FieldSet | undefined, path: Path, isAtomic: boolean): void => {
+    const a = tr.atom;
+    if (a.map) {
+      const m = a.map;
+      if (m.deduced) return;
+      if (!isAtomic && m.atomic) {
+        if (fs && fs.size() > 0) {
+          toRemove.insert(path);
+          toAdd.insert(path);
+          changed = true;
+        }
+        return;
+      }
+      if (fs) {
+        visit(fs, path, (pe) => ('field' in pe ? (m.fields.get(pe.field)?.type ?? m.elem) : m.elem));
+      }
+      return;
+    }
+    if (a.scalar) return;
+    if (a.list) {
+      const l = a.list;
+      if (!isAtomic && l.atomic) {
+        toRemove.insert(path);
+        toAdd.insert(path);
+        changed = true;
+        return;
+      }
+      if (fs) visit(fs, path, () => l.elem);
+    }
+  };
+  const visit = (fs: FieldSet, path: Path, typeOf: (pe: PathElement) => TypeRef | undefined): void => {
+    const handle = (pe: PathElement, isMember: boolean) => {
+      const tr = typeOf(pe);
+      if (!tr) return; // ignore fields not in the schema
+      const child = fs.child(pe);
+      walk(tr, child, [...path, pe], isMember && !child);
+    };
+    for (const n of fs.children) if (!fs.hasMember(n.pe)) handle(n.pe, false);
+    for (const m of fs.members) handle(m, true);
+  };
+  walk(ref, set, [], false);
+  if (!changed) return undefined;
+  return set.recursiveDifference(toRemove).union(toAdd);
+}
