@@ -123,3 +123,23 @@ describe('openIdbStorage: connections and lifecycle', () => {
     }
   });
 });
+
+describe('openIdbStorage: atomicity when IndexedDB refuses a value', () => {
+  it('a put that cannot be cloned aborts the whole write', async () => {
+    const s = await openIdbStorage({ name: 'uncloneable' });
+    const bad = { kind: 'Pod', metadata: { name: 'b' }, spec: { fn: () => 1 } } as never;
+    await expect(
+      s.write(
+        [
+          { kind: 'put', key: '/core/pods/d/a', object: { kind: 'Pod', metadata: { name: 'a' } } },
+          { kind: 'put', key: '/core/pods/d/b', object: bad },
+        ],
+        1,
+      ),
+    ).rejects.toMatchObject({ name: 'DataCloneError' });
+    expect(await s.revision()).toBe(0);
+    expect(await s.list('')).toEqual([]);
+    expect(await s.events(0)).toEqual([]);
+    await s.close();
+  });
+});

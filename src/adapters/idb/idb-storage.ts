@@ -175,10 +175,18 @@ class IdbStorage implements Storage {
     }
     const plan = planned;
     const requests: Promise<unknown>[] = [];
-    for (const p of plan.puts) requests.push(objects.put(p));
-    for (const k of plan.deletes) requests.push(objects.delete(k));
-    requests.push(tx.objectStore('history').put({ revision: plan.revision, time, events: plan.events }));
-    requests.push(meta.put(plan.revision, 'revision'));
+    try {
+      for (const p of plan.puts) requests.push(objects.put(p));
+      for (const k of plan.deletes) requests.push(objects.delete(k));
+      requests.push(tx.objectStore('history').put({ revision: plan.revision, time, events: plan.events }));
+      requests.push(meta.put(plan.revision, 'revision'));
+    } catch (err) {
+      // e.g. DataCloneError thrown synchronously by put: without the abort, the requests already issued
+      // would commit on their own and break atomicity.
+      abortQuietly(tx);
+      for (const r of requests) r.catch(() => {});
+      throw err;
+    }
     await Promise.all([...requests, done]);
     // IndexedDB stored structured clones, so the planned events are the caller's to keep.
     return { ok: true, revision: plan.revision, events: plan.events };
