@@ -11,6 +11,7 @@ export const CORE_NAMESPACES = ['default', 'kube-node-lease', 'kube-public', 'ku
 export interface WireResponse {
   status: number;
   contentType: string | null;
+  contentEncoding: string | null;
   body: unknown;
   text: string;
 }
@@ -31,7 +32,13 @@ export async function pageFetch(
       } catch {
         body = undefined;
       }
-      return { status: res.status, contentType: res.headers.get('content-type'), body, text };
+      return {
+        status: res.status,
+        contentType: res.headers.get('content-type'),
+        contentEncoding: res.headers.get('content-encoding'),
+        body,
+        text,
+      };
     },
     { url, init },
   );
@@ -53,7 +60,13 @@ export async function shellFetch(
       } catch {
         body = undefined;
       }
-      return { status: res.status, contentType: res.headers.get('content-type'), body, text };
+      return {
+        status: res.status,
+        contentType: res.headers.get('content-type'),
+        contentEncoding: res.headers.get('content-encoding'),
+        body,
+        text,
+      };
     },
     { path, init },
   );

@@ -36,6 +36,7 @@ test('fetch of /clusters/default/api/v1/namespaces lists the four initial namesp
   const res = await pageFetch(page, `${BASE}/api/v1/namespaces`);
   expect(res.status).toBe(200);
   expect(res.contentType).toContain('application/json');
+  expect(res.contentEncoding).toBeNull(); // DESIGN.md 2: the worker never gzips
   expect((res.body as { kind?: string }).kind).toBe('NamespaceList');
   expect(names(res.body)).toEqual(CORE_NAMESPACES);
 });
@@ -129,4 +130,39 @@ test('requests outside base_url and bad cluster names', async ({ page }) => {
   const bad = await pageFetch(page, '/clusters/Not_Valid/api/v1/namespaces');
   expect(bad.status).toBe(400);
   expect(bad.body).toMatchObject({ kind: 'Status', status: 'Failure', reason: 'BadRequest', code: 400 });
+});
+
+test('a watch streams events through the worker', async ({ page }) => {
+  await openShell(page);
+  const url = `${BASE}/api/v1/namespaces/default/configmaps`;
+  const list = await pageFetch(page, url);
+  const rv = (list.body as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+  const events = await page.evaluate(
+    async ({ url, rv }) => {
+      const abort = new AbortController();
+      const res = await fetch(`${url}?watch=true&resourceVersion=${rv}`, { signal: abort.signal });
+      const reader = res.body!.getReader();
+      const decoder = new TextDecoder();
+      // Written after the watch has started: the stream must deliver it without the response ending.
+      await fetch(url, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'watched' }, data: { a: '1' } }),
+      });
+      let text = '';
+      const deadline = Date.now() + 10_000;
+      while (!text.includes('\n') && Date.now() < deadline) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += decoder.decode(value, { stream: true });
+      }
+      abort.abort();
+      return { status: res.status, contentType: res.headers.get('content-type'), lines: text.split('\n').filter(Boolean) };
+    },
+    { url, rv },
+  );
+  expect(events.status).toBe(200);
+  expect(events.contentType).toContain('application/json');
+  expect(events.lines.length).toBeGreaterThanOrEqual(1);
+  expect(JSON.parse(events.lines[0])).toMatchObject({ type: 'ADDED', object: { kind: 'ConfigMap', metadata: { name: 'watched' } } });
 });
