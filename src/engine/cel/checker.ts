@@ -1,26 +1,535 @@
-import type { CelIssue, Expr, Source } from './ast.js';
+// The CEL type checker: infers a type for every node, resolves overloads (with type parameters),
+// enforces homogeneous aggregate literals, and reports errors with positions in cel-go's wording.
+
+import type { CallExpr, CelIssue, ComprehensionExpr, Expr, Source } from './ast.js';
+import { makeIssue } from './ast.js';
 import type { FunctionTable } from './interpreter.js';
+import type { CelOverload } from './library.js';
 import type { CelType, CelVersion } from './types.js';
-import { T } from './types.js';
+import { T, typeName } from './types.js';
 import type { CelTypeValue } from './values.js';
+import { CelUint } from './values.js';
 
 export interface CheckResult {
+  /** Type of the whole expression (type parameters left free become dyn). */
   type: CelType;
   issues: CelIssue[];
+  /** Type per node id. */
   types: Map<number, CelType>;
+  /** Matching overload ids per call node id. */
   overloads: Map<number, string[]>;
 }
+
 export interface CheckerOptions {
   variables: Record<string, CelType>;
   functions: FunctionTable;
   typeValues: Map<string, CelTypeValue>;
   version: CelVersion;
   source: Source;
+  /** Mixed element types in list/map literals are errors (Kubernetes enables this; cel-go's default does not). */
+  homogeneousAggregateLiterals?: boolean;
 }
+
+type Subst = Map<string, CelType>;
+
+class CheckError extends Error {}
+
 export class Checker {
+  private subst: Subst = new Map();
+  private fresh = 0;
+  private issues: CelIssue[] = [];
+  private types = new Map<number, CelType>();
+  private overloads = new Map<number, string[]>();
+  private scopes: Map<string, CelType>[] = [];
+
   constructor(private readonly opts: CheckerOptions) {}
-  check(_e: Expr): CheckResult {
-    void this.opts;
-    return { type: T.dyn, issues: [], types: new Map(), overloads: new Map() };
+
+  check(e: Expr): CheckResult {
+    let t: CelType = T.error;
+    try {
+      t = this.expr(e);
+    } catch (err) {
+      if (!(err instanceof CheckError)) throw err;
+    }
+    const types = new Map<number, CelType>();
+    for (const [id, ty] of this.types) types.set(id, this.finalize(ty));
+    return { type: this.finalize(t), issues: this.issues, types, overloads: this.overloads };
   }
+
+  private error(node: { offset: number; length: number }, message: string): CelType {
+    this.issues.push(makeIssue(this.opts.source, node.offset, node.length, message));
+    return T.error;
+  }
+
+  // ---- substitution ------------------------------------------------------------------------------
+
+  private newParam(): CelType {
+    return T.param(`_T${this.fresh++}`);
+  }
+
+  private resolve(t: CelType): CelType {
+    while (t.kind === 'param') {
+      const b = this.subst.get(t.name);
+      if (!b) return t;
+      t = b;
+    }
+    return t;
+  }
+
+  /** Fully substituted type; free parameters become dyn. */
+  private finalize(t: CelType, depth = 0): CelType {
+    if (depth > 64) return T.dyn;
+    const r = this.resolve(t);
+    switch (r.kind) {
+      case 'param':
+        return T.dyn;
+      case 'list':
+        return { ...r, elem: this.finalize(r.elem, depth + 1) };
+      case 'map':
+        return { ...r, key: this.finalize(r.key, depth + 1), value: this.finalize(r.value, depth + 1) };
+      case 'optional':
+        return T.optional(this.finalize(r.param, depth + 1));
+      case 'type':
+        return r.param ? T.typeOf(this.finalize(r.param, depth + 1)) : r;
+      case 'opaque':
+        return r.params && r.params.length ? { ...r, params: r.params.map((p) => this.finalize(p, depth + 1)) } : r;
+      default:
+        return r;
+    }
+  }
+
+  private substituteParams(t: CelType, m: Map<string, CelType>): CelType {
+    switch (t.kind) {
+      case 'param':
+        return m.get(t.name) ?? t;
+      case 'list':
+        return { ...t, elem: this.substituteParams(t.elem, m) };
+      case 'map':
+        return { ...t, key: this.substituteParams(t.key, m), value: this.substituteParams(t.value, m) };
+      case 'optional':
+        return T.optional(this.substituteParams(t.param, m));
+      case 'type':
+        return t.param ? T.typeOf(this.substituteParams(t.param, m)) : t;
+      case 'opaque':
+        return t.params ? { ...t, params: t.params.map((p) => this.substituteParams(p, m)) } : t;
+      default:
+        return t;
+    }
+  }
+
+  private occurs(name: string, t: CelType): boolean {
+    const r = this.resolve(t);
+    switch (r.kind) {
+      case 'param': return r.name === name;
+      case 'list': return this.occurs(name, r.elem);
+      case 'map': return this.occurs(name, r.key) || this.occurs(name, r.value);
+      case 'optional': return this.occurs(name, r.param);
+      case 'type': return !!r.param && this.occurs(name, r.param);
+      case 'opaque': return (r.params ?? []).some((p) => this.occurs(name, p));
+      default: return false;
+    }
+  }
+
+  /** Whether a value of type `s` may be used where `t` is expected, binding type parameters. */
+  private assignable(t0: CelType, s0: CelType): boolean {
+    const saved = new Map(this.subst);
+    const ok = this.assign(t0, s0);
+    if (!ok) this.subst = saved;
+    return ok;
+  }
+
+  private assign(t0: CelType, s0: CelType): boolean {
+    const t = this.resolve(t0);
+    const s = this.resolve(s0);
+    if (t === s) return true;
+    if (t.kind === 'param') {
+      if (s.kind === 'param' && s.name === t.name) return true;
+      if (this.occurs(t.name, s)) return false;
+      this.subst.set(t.name, s);
+      return true;
+    }
+    if (s.kind === 'param') {
+      if (this.occurs(s.name, t)) return false;
+      this.subst.set(s.name, t);
+      return true;
+    }
+    if (t.kind === 'dyn' || s.kind === 'dyn' || t.kind === 'error' || s.kind === 'error') return true;
+    if (s.kind === 'null_type' && (t.kind === 'object' || t.kind === 'opaque' || t.kind === 'optional' || t.kind === 'null_type')) return true;
+    if (t.kind !== s.kind) return false;
+    switch (t.kind) {
+      case 'list':
+        return this.assign(t.elem, (s as typeof t).elem);
+      case 'map':
+        return this.assign(t.key, (s as typeof t).key) && this.assign(t.value, (s as typeof t).value);
+      case 'optional':
+        return this.assign(t.param, (s as typeof t).param);
+      case 'type':
+        // type values of different types are comparable (type(1) == type(1u) is false, not an error)
+        return true;
+      case 'opaque': {
+        const so = s as typeof t;
+        if (t.name !== so.name) return false;
+        const tp = t.params ?? [], sp = so.params ?? [];
+        return tp.length === sp.length && tp.every((p, i) => this.assign(p, sp[i]));
+      }
+      case 'object':
+        return t.name === (s as typeof t).name;
+      default:
+        return true;
+    }
+  }
+
+  private containsDyn(t: CelType): boolean {
+    const r = this.resolve(t);
+    switch (r.kind) {
+      case 'dyn': return true;
+      case 'list': return this.containsDyn(r.elem);
+      case 'map': return this.containsDyn(r.key) || this.containsDyn(r.value);
+      case 'optional': return this.containsDyn(r.param);
+      default: return false;
+    }
+  }
+
+  /** Joins element types of an aggregate literal; mixed types are an error (homogeneous aggregate literals). */
+  private join(cur: CelType | undefined, next: CelType, node: Expr): CelType {
+    if (!cur) return next;
+    if (this.assignable(cur, next)) {
+      return this.containsDyn(next) && !this.containsDyn(cur) ? next : cur;
+    }
+    if (this.assignable(next, cur)) return next;
+    if (!this.opts.homogeneousAggregateLiterals) return T.dyn;
+    this.error(node, `expected type '${typeName(this.finalize(cur))}' but found '${typeName(this.finalize(next))}'`);
+    return cur;
+  }
+
+  // ---- expressions -------------------------------------------------------------------------------
+
+  private set(e: Expr, t: CelType): CelType {
+    this.types.set(e.id, t);
+    return t;
+  }
+
+  private local(name: string): CelType | undefined {
+    for (let i = this.scopes.length - 1; i >= 0; i--) {
+      const t = this.scopes[i].get(name);
+      if (t) return t;
+    }
+    return undefined;
+  }
+
+  private expr(e: Expr): CelType {
+    switch (e.kind) {
+      case 'literal':
+        return this.set(e, literalType(e.value));
+      case 'ident':
+        return this.set(e, this.ident(e.name, e));
+      case 'select':
+        return this.set(e, this.select(e));
+      case 'call':
+        return this.set(e, this.call(e));
+      case 'list': {
+        let elem: CelType | undefined;
+        const opt = new Set(e.optionalIndices);
+        e.elems.forEach((x, i) => {
+          let t = this.expr(x);
+          if (opt.has(i)) {
+            const r = this.resolve(t);
+            if (r.kind === 'optional') t = r.param;
+            else if (r.kind !== 'dyn' && r.kind !== 'error') this.error(x, `expected type 'optional_type' but found '${typeName(this.finalize(t))}'`);
+          }
+          elem = this.join(elem, t, x);
+        });
+        return this.set(e, T.list(elem ?? this.newParam()));
+      }
+      case 'map': {
+        let kt: CelType | undefined, vt: CelType | undefined;
+        for (const en of e.entries) {
+          const k = this.expr(en.key);
+          const kr = this.resolve(k);
+          if (!['string', 'int', 'uint', 'bool', 'dyn', 'param', 'error'].includes(kr.kind)) {
+            this.error(en.key, `unsupported map key type: ${typeName(this.finalize(k))}`);
+          }
+          kt = this.join(kt, k, en.key);
+          let v = this.expr(en.value);
+          if (en.optional) {
+            const r = this.resolve(v);
+            if (r.kind === 'optional') v = r.param;
+            else if (r.kind !== 'dyn' && r.kind !== 'error') this.error(en.value, `expected type 'optional_type' but found '${typeName(this.finalize(v))}'`);
+          }
+          vt = this.join(vt, v, en.value);
+        }
+        return this.set(e, T.map(kt ?? this.newParam(), vt ?? this.newParam()));
+      }
+      case 'struct':
+        return this.set(e, this.error(e, `undeclared reference to '${e.typeName}' (in container '')`));
+      case 'comprehension':
+        return this.set(e, this.comprehension(e));
+    }
+  }
+
+  private ident(raw: string, node: Expr): CelType {
+    const name = raw.startsWith('.') ? raw.slice(1) : raw;
+    if (!raw.startsWith('.')) {
+      const l = this.local(name);
+      if (l) return l;
+    }
+    const v = this.opts.variables[name];
+    if (v) return v;
+    const tv = this.opts.typeValues.get(name);
+    if (tv) return T.typeOf(tv.type);
+    return this.error(node, `undeclared reference to '${name}' (in container '')`);
+  }
+
+  private qualified(e: Expr): string | undefined {
+    if (e.kind === 'ident') return this.local(e.name) ? undefined : e.name;
+    if (e.kind === 'select' && !e.testOnly) {
+      const p = this.qualified(e.operand);
+      return p === undefined ? undefined : `${p}.${e.field}`;
+    }
+    return undefined;
+  }
+
+  private select(e: Extract<Expr, { kind: 'select' }>): CelType {
+    const q = e.testOnly ? undefined : this.qualified(e);
+    if (q !== undefined) {
+      const name = q.replace(/^\./, '');
+      // a declared variable or type with a qualified name
+      if (this.opts.variables[name]) return this.opts.variables[name];
+      const tv = this.opts.typeValues.get(name);
+      if (tv) return T.typeOf(tv.type);
+    }
+    const ot = this.expr(e.operand);
+    const ft = this.fieldType(ot, e.field, e);
+    if (e.testOnly) {
+      return T.bool;
+    }
+    return ft;
+  }
+
+  private fieldType(ot: CelType, field: string, node: Expr): CelType {
+    const r = this.resolve(ot);
+    switch (r.kind) {
+      case 'dyn':
+      case 'error':
+        return T.dyn;
+      case 'param':
+        return T.dyn;
+      case 'map':
+        if (!this.assignable(r.key, T.string)) return this.error(node, `type '${typeName(this.finalize(r))}' does not support field selection`);
+        return r.value;
+      case 'object': {
+        const f = r.field(field);
+        if (!f) return this.error(node, `undefined field '${field}'`);
+        return f;
+      }
+      case 'optional':
+        return T.optional(this.fieldType(r.param, field, node));
+      default:
+        return this.error(node, `type '${typeName(this.finalize(r))}' does not support field selection`);
+    }
+  }
+
+  private comprehension(e: ComprehensionExpr): CelType {
+    const rt = this.resolve(this.expr(e.iterRange));
+    let it1: CelType = T.dyn, it2: CelType = T.dyn;
+    switch (rt.kind) {
+      case 'list':
+        if (e.iterVar2) {
+          it1 = T.int;
+          it2 = rt.elem;
+        } else it1 = rt.elem;
+        break;
+      case 'map':
+        it1 = rt.key;
+        it2 = rt.value;
+        break;
+      case 'dyn':
+      case 'error':
+      case 'param':
+        break;
+      default:
+        this.error(e.iterRange, `expression of type '${typeName(this.finalize(rt))}' cannot be range of a comprehension (must be list, map, or dynamic)`);
+    }
+    const accuType = this.expr(e.accuInit);
+    const accuScope = new Map<string, CelType>([[e.accuVar, accuType]]);
+    this.scopes.push(accuScope);
+    const iterScope = new Map<string, CelType>([[e.iterVar, it1]]);
+    if (e.iterVar2) iterScope.set(e.iterVar2, it2);
+    this.scopes.push(iterScope);
+    const cond = this.expr(e.loopCond);
+    if (!this.assignable(T.bool, cond)) this.error(e.loopCond, `expected type 'bool' but found '${typeName(this.finalize(cond))}'`);
+    const step = this.expr(e.loopStep);
+    if (!this.assignable(accuType, step)) this.error(e.loopStep, `expected type '${typeName(this.finalize(accuType))}' but found '${typeName(this.finalize(step))}'`);
+    this.scopes.pop();
+    const res = this.expr(e.result);
+    this.scopes.pop();
+    return res;
+  }
+
+  private call(e: CallExpr): CelType {
+    switch (e.fn) {
+      case '_&&_':
+      case '_||_': {
+        for (const a of e.args) {
+          const t = this.expr(a);
+          if (!this.assignable(T.bool, t)) {
+            const ts = e.args.map((x) => typeName(this.finalize(this.types.get(x.id) ?? T.dyn)));
+            return this.error(e, `found no matching overload for '${e.fn}' applied to '(${ts.join(', ')})'`);
+          }
+        }
+        return T.bool;
+      }
+      case '_?_:_': {
+        const c = this.expr(e.args[0]);
+        const a = this.expr(e.args[1]);
+        const b = this.expr(e.args[2]);
+        if (!this.assignable(T.bool, c)) {
+          return this.error(e, `found no matching overload for '_?_:_' applied to '(${[c, a, b].map((x) => typeName(this.finalize(x))).join(', ')})'`);
+        }
+        if (this.assignable(a, b)) return this.containsDyn(b) && !this.containsDyn(a) ? b : a;
+        if (this.assignable(b, a)) return b;
+        return this.error(e, `found no matching overload for '_?_:_' applied to '(${[c, a, b].map((x) => typeName(this.finalize(x))).join(', ')})'`);
+      }
+      case '@not_strictly_false':
+        this.expr(e.args[0]);
+        return T.bool;
+      case '_?._': {
+        const ot = this.expr(e.args[0]);
+        const field = (e.args[1] as Extract<Expr, { kind: 'literal' }>).value as string;
+        const r = this.resolve(ot);
+        const inner = r.kind === 'optional' ? r.param : ot;
+        const ft = this.fieldType(inner, field, e);
+        const fr = this.resolve(ft);
+        return fr.kind === 'optional' ? ft : T.optional(ft);
+      }
+      case '_[_]':
+      case '_[?_]': {
+        const ot = this.expr(e.args[0]);
+        if (e.fn === '_[_]' && this.resolve(ot).kind !== 'optional') {
+          // ordinary index: resolved below as a function; the operand type is already recorded
+          return this.resolveCall(e, '_[_]', this.opts.functions.global.get('_[_]') ?? [], e.args, false, ot);
+        }
+        const kt = this.expr(e.args[1]);
+        const r = this.resolve(ot);
+        const inner = this.resolve(r.kind === 'optional' ? r.param : ot);
+        if (inner.kind === 'list') {
+          if (!this.assignable(T.int, kt)) return this.error(e, `found no matching overload for '_[?_]' applied to '(${typeName(this.finalize(ot))}, ${typeName(this.finalize(kt))})'`);
+          return T.optional(inner.elem);
+        }
+        if (inner.kind === 'map') return T.optional(inner.value);
+        if (inner.kind === 'dyn' || inner.kind === 'param' || inner.kind === 'error') return T.optional(T.dyn);
+        return this.error(e, `found no matching overload for '_[?_]' applied to '(${typeName(this.finalize(ot))}, ${typeName(this.finalize(kt))})'`);
+      }
+      case 'cel.@mapInsert': {
+        const ts = e.args.map((a) => this.expr(a));
+        const m = this.resolve(ts[0]);
+        if (m.kind === 'map' && ts.length === 3) {
+          this.assignable(m.key, ts[1]);
+          this.assignable(m.value, ts[2]);
+        } else if (m.kind === 'map' && ts.length === 2) {
+          this.assignable(m, ts[1]);
+        }
+        return ts[0];
+      }
+    }
+    if (e.target && (e.fn === 'or' || e.fn === 'orValue') && e.args.length === 1) {
+      const tt = this.resolve(this.expr(e.target));
+      const at = this.expr(e.args[0]);
+      if (tt.kind === 'optional') {
+        if (e.fn === 'or') {
+          if (this.assignable(tt, at)) return tt;
+        } else if (this.assignable(tt.param, at)) return tt.param;
+        return this.error(e, `found no matching overload for '${e.fn}' applied to '${typeName(this.finalize(tt))}.(${typeName(this.finalize(at))})'`);
+      }
+      if (tt.kind === 'dyn') return T.dyn;
+    }
+    // qualified global function names (optional.of, format.named...)
+    if (e.target) {
+      const q = this.qualified(e.target);
+      if (q !== undefined) {
+        const root = q.replace(/^\./, '').split('.')[0];
+        const name = `${q.replace(/^\./, '')}.${e.fn}`;
+        if (!this.opts.variables[root] && !this.local(root) && this.opts.functions.global.has(name)) {
+          return this.resolveCall(e, name, this.opts.functions.global.get(name)!, e.args, false);
+        }
+      }
+      const ovs = this.opts.functions.member.get(e.fn);
+      if (!ovs) {
+        this.expr(e.target);
+        e.args.forEach((a) => this.expr(a));
+        return this.error(e, `undeclared reference to '${e.fn}' (in container '')`);
+      }
+      return this.resolveCall(e, e.fn, ovs, [e.target, ...e.args], true);
+    }
+    const name = e.fn.replace(/^\./, '');
+    const ovs = this.opts.functions.global.get(name);
+    if (!ovs) {
+      e.args.forEach((a) => this.expr(a));
+      return this.error(e, `undeclared reference to '${name}' (in container '')`);
+    }
+    return this.resolveCall(e, name, ovs, e.args, false);
+  }
+
+  private resolveCall(e: CallExpr, name: string, all: CelOverload[], args: Expr[], member: boolean, firstType?: CelType): CelType {
+    const argTypes = args.map((a, i) => (i === 0 && firstType ? firstType : this.expr(a)));
+    const matched: string[] = [];
+    let result: CelType | undefined;
+    for (const o of all) {
+      if (!!o.member !== member || o.args.length !== argTypes.length) continue;
+      // instantiate type parameters freshly per overload
+      const m = new Map<string, CelType>();
+      const inst = (t: CelType): CelType => {
+        for (const n of paramNames(t)) if (!m.has(n)) m.set(n, this.newParam());
+        return this.substituteParams(t, m);
+      };
+      const params = o.args.map(inst);
+      const saved = new Map(this.subst);
+      let ok = true;
+      for (let i = 0; i < params.length && ok; i++) ok = this.assign(params[i], argTypes[i]);
+      if (!ok) {
+        this.subst = saved;
+        continue;
+      }
+      matched.push(o.id);
+      const rt = inst(o.result);
+      if (!result) result = rt;
+      else if (typeName(this.finalize(result)) !== typeName(this.finalize(rt))) result = T.dyn;
+      if (matched.length > 1) {
+        // keep bindings of the first match only when several match with dyn arguments
+        this.subst = saved;
+      }
+    }
+    if (!result) {
+      const ts = argTypes.map((t) => typeName(this.finalize(t)));
+      const shown = member ? `${ts[0]}.(${ts.slice(1).join(', ')})` : `(${ts.join(', ')})`;
+      return this.error(e, `found no matching overload for '${name}' applied to '${shown}'`);
+    }
+    this.overloads.set(e.id, matched);
+    return result;
+  }
+}
+
+function literalType(v: unknown): CelType {
+  switch (typeof v) {
+    case 'boolean': return T.bool;
+    case 'bigint': return T.int;
+    case 'number': return T.double;
+    case 'string': return T.string;
+  }
+  if (v === null) return T.null;
+  if (v instanceof CelUint) return T.uint;
+  if (v instanceof Uint8Array) return T.bytes;
+  return T.dyn;
+}
+
+function paramNames(t: CelType, out: string[] = []): string[] {
+  switch (t.kind) {
+    case 'param': out.push(t.name); break;
+    case 'list': paramNames(t.elem, out); break;
+    case 'map': paramNames(t.key, out); paramNames(t.value, out); break;
+    case 'optional': paramNames(t.param, out); break;
+    case 'type': if (t.param) paramNames(t.param, out); break;
+    case 'opaque': for (const p of t.params ?? []) paramNames(p, out); break;
+  }
+  return out;
 }

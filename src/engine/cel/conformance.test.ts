@@ -136,7 +136,8 @@ export function runCase(c: Case): string | undefined {
     bindings[k] = toValue(b.value);
     if (!(k in variables)) variables[k] = T.dyn;
   }
-  const env = createCelEnv({ variables, disableCheck: !!o.disableCheck, version: '1.34' });
+  // the conformance suite assumes cel-go's default checker, which joins mixed literal element types to dyn
+  const env = createCelEnv({ variables, disableCheck: !!o.disableCheck, version: '1.34', homogeneousAggregateLiterals: false });
   const p = env.compile(o.expr);
   if (isCompileError(p)) return `compile error: ${p.formatted}`;
   const expectedType = o.typedResult?.deducedType;

@@ -30,6 +30,8 @@ export interface CelEnvOptions {
   libraries?: CelLibrary[];
   /** Runtime cost limit (default 1,000,000). */
   costLimit?: number;
+  /** Mixed-type list/map literals are compile errors (default true, as in Kubernetes). */
+  homogeneousAggregateLiterals?: boolean;
   /** Skip type checking (expressions are evaluated dynamically; only parse errors are reported). */
   disableCheck?: boolean;
 }
@@ -147,7 +149,7 @@ export function createCelEnv(opts: CelEnvOptions = {}): CelEnv {
     const pr = parse(expr, parseOpts);
     if (!pr.expr) return compileError(pr.errors);
     if (opts.disableCheck) return { ast: pr.expr };
-    const checker = new Checker({ variables, functions, typeValues, version, source: pr.source });
+    const checker = new Checker({ variables, functions, typeValues, version, source: pr.source, homogeneousAggregateLiterals: opts.homogeneousAggregateLiterals ?? true });
     const res = checker.check(pr.expr);
     if (res.issues.length) return compileError(res.issues);
     return { ast: pr.expr, check: res };
