@@ -309,7 +309,8 @@ export function jsonFieldOffsets(text: string): Map<string, number> {
   const stack: { obj: boolean; key: string; idx: number }[] = [];
   const path = (last?: string) => {
     let p = '';
-    for (const f of stack) {
+    for (let d = 0; d < stack.length - 1; d++) {
+      const f = stack[d];
       if (f.obj) p = p ? `${p}.${f.key}` : f.key;
       else p += `[${f.idx}]`;
     }
