@@ -25,7 +25,7 @@ import {
   type WriteOp,
   type WriteResult,
 } from '../../engine/storage/interface.js';
-import { assertValidWrite, planWrite, prefixEnd } from '../memory/write-plan.js';
+import { assertNumberArg, assertValidWrite, planWrite, prefixEnd } from '../memory/write-plan.js';
 
 export const IDB_STORAGE_VERSION = 1;
 
@@ -193,7 +193,9 @@ class IdbStorage implements Storage {
   }
 
   async events(after: number): Promise<HistoryEvent[]> {
-    const tx = this.use().transaction(['history', 'meta'], 'readonly');
+    const db = this.use();
+    assertNumberArg('events(after)', after);
+    const tx = db.transaction(['history', 'meta'], 'readonly');
     const [compacted, records] = await Promise.all([
       tx.objectStore('meta').get('compactedRevision'),
       tx.objectStore('history').getAll(IDBKeyRange.lowerBound(after, true)),
@@ -207,7 +209,9 @@ class IdbStorage implements Storage {
   }
 
   async compact(beforeTime: number): Promise<number> {
-    const tx = this.use().transaction(['history', 'meta'], 'readwrite');
+    const db = this.use();
+    assertNumberArg('compact(beforeTime)', beforeTime);
+    const tx = db.transaction(['history', 'meta'], 'readwrite');
     const done = tx.done;
     done.catch(() => {});
     const history = tx.objectStore('history');

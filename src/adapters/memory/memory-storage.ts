@@ -15,7 +15,7 @@ import {
   type WriteOp,
   type WriteResult,
 } from '../../engine/storage/interface.js';
-import { assertValidWrite, copyJson, planWrite, prefixEnd } from './write-plan.js';
+import { assertNumberArg, assertValidWrite, copyJson, planWrite, prefixEnd } from './write-plan.js';
 
 export function createMemoryStorage(): Storage {
   return new MemoryStorage();
@@ -109,6 +109,7 @@ class MemoryStorage implements Storage {
 
   async events(after: number): Promise<HistoryEvent[]> {
     this.check();
+    assertNumberArg('events(after)', after);
     if (after < this.compacted) throw new StorageCompactedError(after, this.compacted);
     const h = this.history;
     // First entry with revision > after.
@@ -126,6 +127,7 @@ class MemoryStorage implements Storage {
 
   async compact(beforeTime: number): Promise<number> {
     this.check();
+    assertNumberArg('compact(beforeTime)', beforeTime);
     // Drop the longest run of oldest entries written before `beforeTime`, so that the history always
     // holds exactly the revisions after the compacted one (entries of one revision share one time).
     const h = this.history;

@@ -89,6 +89,11 @@ export function assertValidWrite(ops: readonly WriteOp[], time: number): void {
   }
 }
 
+/** events(after) and compact(beforeTime) take a number; NaN would silently match nothing. */
+export function assertNumberArg(what: string, v: number): void {
+  if (typeof v !== 'number' || Number.isNaN(v)) throw new TypeError(`storage: ${what} must be a number, got ${String(v)}`);
+}
+
 function assertKey(key: unknown): void {
   if (typeof key !== 'string' || key === '') throw new TypeError('storage: a key must be a non-empty string');
 }

@@ -11,7 +11,8 @@
 //   not n; delete of an absent key fails `not-found`. The first failing op in op order is reported, and
 //   a failed write changes nothing (no object, no history entry, no revision bump). One key twice in one
 //   write is a programming error: the write rejects (etcd: "duplicate key given in txn request"); so
-//   does a time that is not a finite number (TypeError).
+//   does a time that is not a finite number (TypeError). events(NaN) and compact(NaN) reject with a
+//   TypeError; compact(Infinity) drops the whole history.
 // - DELETED entries carry the last state stamped with the deletion's revision as `object`, and the state
 //   as it was stored (old resourceVersion) as `prevObject`; MODIFIED entries carry the previous state as
 //   `prevObject`; ADDED entries have none.
@@ -529,7 +530,9 @@ export function storageConformanceCases(): StorageConformanceCase[] {
           await mustWrite(s, [del(podKey('r', 'a')), del(podKey('r', 'b'))], T0 + 3);
           assertDeepEqual(await s.list(''), [], 'no objects left');
           assertEqual(await s.revision(), 3, 'revision() after deleting everything');
-          assertEqual(await s.compact(T0 + 10), 3, 'compact everything');
+          await assertRejects(() => s.compact(Number.NaN), TypeError, 'compact(NaN)');
+          await assertRejects(() => s.events(Number.NaN), TypeError, 'events(NaN)');
+          assertEqual(await s.compact(Number.POSITIVE_INFINITY), 3, 'compact(Infinity) drops everything');
           assertEqual(await s.revision(), 3, 'revision() after compacting everything');
           const r = await mustWrite(s, [put(podKey('r', 'a'), pod('r', 'a'), 0)], T0 + 4);
           assertEqual(r.revision, 4, 'next write after compaction');
