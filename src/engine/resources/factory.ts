@@ -1,8 +1,15 @@
 // Builds a ResourceDefinition for a built-in kind from the generated facts (generated/builtins.ts) plus the
-// kind's behaviour (strategy, table columns). Each resources/<plural>/index.ts calls `builtin(...)`.
+// kind's behaviour. Each resources/<plural>/index.ts calls `builtin(...)`. Every built-in kind gets the
+// ObjectMeta checks of the real server (ValidateObjectMeta on create, ValidateObjectMetaUpdate on update)
+// ahead of its own checks.
 
-import type { ResourceDefinition, ResourceStrategy, TableColumn } from '../registry/types.js';
+import type { FieldError } from '../errors.js';
+import type { KubeObject } from '../object.js';
+import type { ResourceDefinition, ResourceStrategy, StrategyContext, TableColumn } from '../registry/types.js';
 import type { SchemaRegistry } from '../schema/types.js';
+import {
+  nameIsDNSSubdomain, validateKubeFinalizerNames, validateObjectMeta, validateObjectMetaUpdate, type NameValidator,
+} from '../util/validation.js';
 import type { BuiltinResourceFacts } from './builtin-data.js';
 import { builtins } from './generated/builtins.js';
 
@@ -10,7 +17,24 @@ import { builtins } from './generated/builtins.js';
 export const builtinDefinitions: SchemaRegistry = builtins.definitions;
 
 export interface BuiltinBehaviour {
-  strategy?: ResourceStrategy;
+  /** Validates metadata.name / generateName; DNS-1123 subdomain unless given. */
+  nameValidator?: NameValidator;
+  /** Apply the core API's rule that unqualified finalizer names must be standard ones (default true). */
+  kubeFinalizerNames?: boolean;
+  default?: ResourceStrategy['default'];
+  prepareForCreate?: ResourceStrategy['prepareForCreate'];
+  prepareForUpdate?: ResourceStrategy['prepareForUpdate'];
+  /** Checks of the object itself: run on create and on (non-status) update. */
+  validateObject?(obj: KubeObject, ctx: StrategyContext): FieldError[];
+  /** Update-only checks (immutable fields...), run after validateObject on (non-status) update. */
+  validateChange?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[];
+  /** Checks of a status-subresource update. */
+  validateStatusChange?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[];
+  warningsOnCreate?: ResourceStrategy['warningsOnCreate'];
+  warningsOnUpdate?: ResourceStrategy['warningsOnUpdate'];
+  allowCreateOnUpdate?: boolean;
+  allowUnconditionalUpdate?: boolean;
+  selectableFields?: ResourceStrategy['selectableFields'];
   tableColumns?: TableColumn[];
   preferred?: boolean;
   deprecated?: string;
@@ -22,14 +46,47 @@ export function builtinFacts(group: string, version: string, plural: string): Bu
   return f;
 }
 
+function strategyOf(f: BuiltinResourceFacts, b: BuiltinBehaviour): ResourceStrategy {
+  const nameValidator = b.nameValidator ?? nameIsDNSSubdomain;
+  const kubeFinalizers = b.kubeFinalizerNames ?? true;
+  const s: ResourceStrategy = {
+    validate(obj, ctx) {
+      const errs = validateObjectMeta(obj.metadata, { namespaced: f.namespaced, nameValidator });
+      if (kubeFinalizers) errs.push(...validateKubeFinalizerNames(obj.metadata));
+      if (b.validateObject) errs.push(...b.validateObject(obj, ctx));
+      return errs;
+    },
+    validateUpdate(obj, old, ctx) {
+      const errs = validateObjectMetaUpdate(obj.metadata, old.metadata);
+      if (ctx.subresource === 'status') {
+        if (b.validateStatusChange) errs.push(...b.validateStatusChange(obj, old, ctx));
+        return errs;
+      }
+      if (ctx.subresource !== '') return errs;
+      if (b.validateObject) errs.push(...b.validateObject(obj, ctx));
+      if (b.validateChange) errs.push(...b.validateChange(obj, old, ctx));
+      return errs;
+    },
+    allowCreateOnUpdate: b.allowCreateOnUpdate ?? false,
+    allowUnconditionalUpdate: b.allowUnconditionalUpdate ?? true,
+  };
+  if (b.default) s.default = b.default;
+  if (b.prepareForCreate) s.prepareForCreate = b.prepareForCreate;
+  if (b.prepareForUpdate) s.prepareForUpdate = b.prepareForUpdate;
+  if (b.warningsOnCreate) s.warningsOnCreate = b.warningsOnCreate;
+  if (b.warningsOnUpdate) s.warningsOnUpdate = b.warningsOnUpdate;
+  if (b.selectableFields) s.selectableFields = b.selectableFields;
+  return s;
+}
+
 export function builtin(group: string, version: string, plural: string, behaviour: BuiltinBehaviour = {}): ResourceDefinition {
   const f = builtinFacts(group, version, plural);
   const subresources: ResourceDefinition['subresources'] = {};
   if (f.subresources.includes('status')) subresources.status = true;
   if (f.subresources.includes('scale')) {
-    // Built-in scale subresources read spec.replicas / status.replicas; the selector of the Scale's status
-    // is the kind's spec.selector rendered as a label-selector string (a LabelSelector object for apps
-    // kinds, a plain map for ReplicationController).
+    // Built-in scale subresources read spec.replicas / status.replicas; the Scale's status.selector is the
+    // kind's spec.selector rendered as a label-selector string (a LabelSelector object for apps kinds, a
+    // plain map for ReplicationController).
     subresources.scale = { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.spec.selector' };
   }
   const def: ResourceDefinition = {
@@ -44,7 +101,7 @@ export function builtin(group: string, version: string, plural: string, behaviou
     subresources,
     schema: { $ref: f.definition },
     definitions: builtinDefinitions,
-    strategy: behaviour.strategy ?? {},
+    strategy: strategyOf(f, behaviour),
     preferred: behaviour.preferred ?? true,
   };
   if (f.shortNames) def.shortNames = [...f.shortNames];

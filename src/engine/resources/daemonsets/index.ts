@@ -1,4 +1,80 @@
-import type { ResourceDefinition } from '../../registry/types.js';
-import { builtin } from '../factory.js';
+// DaemonSets (apps/v1): SetDefaults_DaemonSet, ValidateDaemonSet (main checks), the daemon set printer.
 
-export const daemonsets = builtin('apps', 'v1', 'daemonsets') satisfies ResourceDefinition;
+import { fieldErr, type FieldError } from '../../errors.js';
+import type { KubeObject } from '../../object.js';
+import type { ResourceDefinition } from '../../registry/types.js';
+import { validateNonnegative } from '../../util/validation.js';
+import { builtin } from '../factory.js';
+import { goIntOrString, goLabelSelector, goStringMap, invalidRepr } from '../common/go-repr.js';
+import { intOrPercentValue, isNotMoreThan100Percent, validatePositiveIntOrPercent } from '../common/intstr.js';
+import { formatLabels, formatLabelSelector, isEmptySelector, selectorMatches, validateLabelSelector } from '../common/labels.js';
+import { defaultPodTemplate, validateAlwaysRestartTemplate, validatePodTemplateSpec } from '../common/pod.js';
+import { ageColumn, col, int, o, templateContainersColumns } from '../common/printers.js';
+import { validateSelectorImmutable } from '../common/workloads.js';
+
+function defaultDaemonSet(obj: KubeObject): void {
+  const spec = (obj.spec = o(obj.spec));
+  const us = (spec.updateStrategy = o(spec.updateStrategy));
+  if (!us.type) us.type = 'RollingUpdate';
+  if (us.type === 'RollingUpdate') {
+    const ru = (us.rollingUpdate = o(us.rollingUpdate));
+    if (ru.maxUnavailable === undefined || ru.maxUnavailable === null) ru.maxUnavailable = 1;
+    if (ru.maxSurge === undefined || ru.maxSurge === null) ru.maxSurge = 0;
+  }
+  if (spec.revisionHistoryLimit === undefined || spec.revisionHistoryLimit === null) spec.revisionHistoryLimit = 10;
+  spec.template = o(spec.template);
+  defaultPodTemplate(spec.template);
+}
+
+function validateDaemonSet(obj: KubeObject): FieldError[] {
+  const spec = o(obj.spec);
+  const errs: FieldError[] = [];
+  errs.push(...validateLabelSelector(spec.selector, 'spec.selector'));
+  const labels = o(o(spec.template).metadata).labels;
+  if (!selectorMatches(spec.selector, labels)) {
+    errs.push(invalidRepr('spec.template.metadata.labels', goStringMap(labels), '`selector` does not match template `labels`'));
+  }
+  if (spec.selector !== undefined && spec.selector !== null && isEmptySelector(spec.selector)) {
+    errs.push(invalidRepr('spec.selector', goLabelSelector(spec.selector), 'empty selector is invalid for daemonset'));
+  }
+  errs.push(...validatePodTemplateSpec(spec.template, 'spec.template'));
+  errs.push(...validateAlwaysRestartTemplate(spec.template, 'spec.template', 'activeDeadlineSeconds in DaemonSet is not Supported'));
+  errs.push(...validateNonnegative(spec.minReadySeconds, 'spec.minReadySeconds'));
+  errs.push(...validateNonnegative(spec.templateGeneration, 'spec.templateGeneration'));
+  const us = o(spec.updateStrategy);
+  if (us.type === 'RollingUpdate') {
+    if (us.rollingUpdate === undefined || us.rollingUpdate === null) errs.push(fieldErr.required('spec.updateStrategy.rollingUpdate', ''));
+    else {
+      const ru = o(us.rollingUpdate);
+      const p = 'spec.updateStrategy.rollingUpdate';
+      errs.push(...validatePositiveIntOrPercent(ru.maxUnavailable, `${p}.maxUnavailable`));
+      errs.push(...validatePositiveIntOrPercent(ru.maxSurge, `${p}.maxSurge`));
+      if (intOrPercentValue(ru.maxUnavailable) === 0 && intOrPercentValue(ru.maxSurge) === 0) {
+        errs.push(invalidRepr(`${p}.maxUnavailable`, goIntOrString(ru.maxUnavailable), 'may not be 0 when `maxSurge` is 0'));
+      }
+      errs.push(...isNotMoreThan100Percent(ru.maxUnavailable, `${p}.maxUnavailable`));
+      errs.push(...isNotMoreThan100Percent(ru.maxSurge, `${p}.maxSurge`));
+    }
+  } else if (us.type !== 'OnDelete') {
+    errs.push(fieldErr.notSupported('spec.updateStrategy', us.type ?? '', ['OnDelete', 'RollingUpdate']));
+  }
+  errs.push(...validateNonnegative(spec.revisionHistoryLimit, 'spec.revisionHistoryLimit'));
+  return errs;
+}
+
+export const daemonsets = builtin('apps', 'v1', 'daemonsets', {
+  default: defaultDaemonSet,
+  validateObject: (obj) => validateDaemonSet(obj),
+  validateChange: (obj, old) => validateSelectorImmutable(obj, old),
+  tableColumns: [
+    col('Desired', 'integer', 'The total number of nodes that should be running the daemon pod (including nodes correctly running the daemon pod). More info: https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/', (obj) => int(o(obj.status).desiredNumberScheduled)),
+    col('Current', 'integer', 'The number of nodes that are running at least 1 daemon pod and are supposed to run the daemon pod. More info: https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/', (obj) => int(o(obj.status).currentNumberScheduled)),
+    col('Ready', 'integer', 'The number of nodes that should be running the daemon pod and have one or more of the daemon pod running with a Ready Condition.', (obj) => int(o(obj.status).numberReady)),
+    col('Up-to-date', 'integer', 'The total number of nodes that are running updated daemon pod', (obj) => int(o(obj.status).updatedNumberScheduled)),
+    col('Available', 'integer', 'The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and available (ready for at least spec.minReadySeconds)', (obj) => int(o(obj.status).numberAvailable)),
+    col('Node Selector', 'string', "NodeSelector is a selector which must be true for the pod to fit on a node. Selector which must match a node's labels for the pod to be scheduled on that node. More info: https://kubernetes.io/docs/concepts/configuration/assign-pod-node/", (obj) => formatLabels(o(o(o(obj.spec).template).spec).nodeSelector)),
+    ageColumn(),
+    ...templateContainersColumns((obj) => o(o(o(obj.spec).template).spec).containers),
+    col('Selector', 'string', "A label query over pods that are managed by the daemon set. Must match in order to be controlled. It must match the pod template's labels. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors", (obj) => formatLabelSelector(o(obj.spec).selector), 1),
+  ],
+}) satisfies ResourceDefinition;

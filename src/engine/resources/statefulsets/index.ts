@@ -1,4 +1,90 @@
-import type { ResourceDefinition } from '../../registry/types.js';
-import { builtin } from '../factory.js';
+// StatefulSets (apps/v1): SetDefaults_StatefulSet (with the PVC defaults of volumeClaimTemplates),
+// ValidateStatefulSet/Update (main checks), the stateful set printer.
 
-export const statefulsets = builtin('apps', 'v1', 'statefulsets') satisfies ResourceDefinition;
+import { fieldErr, type FieldError } from '../../errors.js';
+import type { KubeObject } from '../../object.js';
+import type { ResourceDefinition } from '../../registry/types.js';
+import { validateNonnegative } from '../../util/validation.js';
+import { builtin } from '../factory.js';
+import { canonicalJSON } from '../common/json.js';
+import { defaultPodTemplate, defaultPVCSpec, defaultTemplateMeta, validateAlwaysRestartTemplate, validatePodTemplateSpec } from '../common/pod.js';
+import { a, ageColumn, col, int, o, templateContainersColumns } from '../common/printers.js';
+import { validateSelectorAndTemplate } from '../common/workloads.js';
+
+function defaultStatefulSet(obj: KubeObject): void {
+  const spec = (obj.spec = o(obj.spec));
+  if (!spec.podManagementPolicy) spec.podManagementPolicy = 'OrderedReady';
+  const us = (spec.updateStrategy = o(spec.updateStrategy));
+  if (!us.type) {
+    us.type = 'RollingUpdate';
+    if (us.rollingUpdate === undefined || us.rollingUpdate === null) us.rollingUpdate = {};
+  }
+  if (us.type === 'RollingUpdate' && us.rollingUpdate !== undefined && us.rollingUpdate !== null) {
+    const ru = (us.rollingUpdate = o(us.rollingUpdate));
+    if (ru.partition === undefined || ru.partition === null) ru.partition = 0;
+  }
+  const retention = (spec.persistentVolumeClaimRetentionPolicy = o(spec.persistentVolumeClaimRetentionPolicy));
+  if (!retention.whenDeleted) retention.whenDeleted = 'Retain';
+  if (!retention.whenScaled) retention.whenScaled = 'Retain';
+  if (spec.replicas === undefined || spec.replicas === null) spec.replicas = 1;
+  if (spec.revisionHistoryLimit === undefined || spec.revisionHistoryLimit === null) spec.revisionHistoryLimit = 10;
+  spec.template = o(spec.template);
+  defaultPodTemplate(spec.template);
+  for (const pvc of a(spec.volumeClaimTemplates)) {
+    // volume claim templates are whole PersistentVolumeClaims and print as such
+    if (pvc.apiVersion === undefined) pvc.apiVersion = 'v1';
+    if (pvc.kind === undefined) pvc.kind = 'PersistentVolumeClaim';
+    defaultTemplateMeta(pvc);
+    pvc.spec = o(pvc.spec);
+    defaultPVCSpec(pvc.spec as Record<string, unknown>);
+    const st = (pvc.status = o(pvc.status));
+    if (!st.phase) st.phase = 'Pending';
+  }
+  if (Array.isArray(spec.volumeClaimTemplates)) spec.volumeClaimTemplates = a(spec.volumeClaimTemplates);
+}
+
+function validateStatefulSet(obj: KubeObject): FieldError[] {
+  const spec = o(obj.spec);
+  const errs: FieldError[] = [];
+  const pmp = spec.podManagementPolicy;
+  if (!pmp) errs.push(fieldErr.required('spec.podManagementPolicy', ''));
+  else if (pmp !== 'OrderedReady' && pmp !== 'Parallel') errs.push(fieldErr.invalid('spec.podManagementPolicy', pmp, "must be 'OrderedReady' or 'Parallel'"));
+  const us = o(spec.updateStrategy);
+  if (!us.type) errs.push(fieldErr.required('spec.updateStrategy', ''));
+  else if (us.type === 'OnDelete') {
+    if (us.rollingUpdate !== undefined && us.rollingUpdate !== null) {
+      errs.push(fieldErr.invalid('spec.updateStrategy.rollingUpdate', us.rollingUpdate, "only allowed for updateStrategy 'RollingUpdate'"));
+    }
+  } else if (us.type === 'RollingUpdate') {
+    errs.push(...validateNonnegative(o(us.rollingUpdate).partition, 'spec.updateStrategy.rollingUpdate.partition'));
+  } else {
+    errs.push(fieldErr.invalid('spec.updateStrategy', us, "must be 'RollingUpdate' or 'OnDelete'"));
+  }
+  errs.push(...validateNonnegative(spec.replicas, 'spec.replicas'));
+  errs.push(...validateNonnegative(spec.minReadySeconds, 'spec.minReadySeconds'));
+  errs.push(...validateSelectorAndTemplate(obj, 'statefulset'));
+  errs.push(...validatePodTemplateSpec(spec.template, 'spec.template'));
+  errs.push(...validateAlwaysRestartTemplate(spec.template, 'spec.template', 'must not be specified'));
+  return errs;
+}
+
+const MUTABLE = ['replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy', 'minReadySeconds'];
+
+function validateStatefulSetChange(obj: KubeObject, old: KubeObject): FieldError[] {
+  const strip = (s: Record<string, unknown>) => Object.fromEntries(Object.entries(s).filter(([k]) => !MUTABLE.includes(k)));
+  if (canonicalJSON(strip(o(obj.spec))) !== canonicalJSON(strip(o(old.spec)))) {
+    return [fieldErr.forbidden('spec', "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden")];
+  }
+  return [];
+}
+
+export const statefulsets = builtin('apps', 'v1', 'statefulsets', {
+  default: defaultStatefulSet,
+  validateObject: (obj) => validateStatefulSet(obj),
+  validateChange: validateStatefulSetChange,
+  tableColumns: [
+    col('Ready', 'string', 'Number of the pod with ready state', (obj) => `${int(o(obj.status).readyReplicas)}/${int(o(obj.spec).replicas)}`),
+    ageColumn(),
+    ...templateContainersColumns((obj) => o(o(o(obj.spec).template).spec).containers),
+  ],
+}) satisfies ResourceDefinition;

@@ -1,0 +1,80 @@
+// Helpers for the Table columns of built-in kinds, following the real server's printers
+// (pkg/printers/internalversion): the server fills every column, including the priority-1 ("wide") ones.
+
+import type { KubeObject } from '../../object.js';
+import { isPlainObject } from '../../object.js';
+import type { TableColumn } from '../../registry/types.js';
+
+type Obj = Record<string, unknown>;
+export const o = (v: unknown): Obj => (isPlainObject(v) ? (v as Obj) : {});
+export const a = (v: unknown): Obj[] => (Array.isArray(v) ? (v as unknown[]).map(o) : []);
+export const str = (v: unknown): string => (typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v));
+export const int = (v: unknown): number => (typeof v === 'number' ? Math.trunc(v) : 0);
+
+/** k8s.io/apimachinery/pkg/util/duration.HumanDuration. */
+export function humanDuration(ms: number): string {
+  const seconds = Math.trunc(ms / 1000);
+  if (seconds < -1) return '<invalid>';
+  if (seconds < 0) return '0s';
+  if (seconds < 120) return `${seconds}s`;
+  const minutes = Math.trunc(seconds / 60);
+  if (minutes < 10) {
+    const s = seconds % 60;
+    return s === 0 ? `${minutes}m` : `${minutes}m${s}s`;
+  }
+  if (minutes < 180) return `${minutes}m`;
+  const hours = Math.trunc(seconds / 3600);
+  if (hours < 8) {
+    const m = minutes % 60;
+    return m === 0 ? `${hours}h` : `${hours}h${m}m`;
+  }
+  if (hours < 48) return `${hours}h`;
+  if (hours < 24 * 8) {
+    const h = hours % 24;
+    return h === 0 ? `${Math.trunc(hours / 24)}d` : `${Math.trunc(hours / 24)}d${h}h`;
+  }
+  if (hours < 24 * 365 * 2) return `${Math.trunc(hours / 24)}d`;
+  if (hours < 24 * 365 * 8) {
+    const dy = Math.trunc(hours / 24) % 365;
+    return dy === 0 ? `${Math.trunc(hours / 24 / 365)}y` : `${Math.trunc(hours / 24 / 365)}y${dy}d`;
+  }
+  return `${Math.trunc(hours / 24 / 365)}y`;
+}
+
+/** translateTimestampSince: "<unknown>" for a zero time. */
+export function since(ts: unknown, now: number): string {
+  if (typeof ts !== 'string' || !ts) return '<unknown>';
+  const t = Date.parse(ts);
+  if (Number.isNaN(t)) return '<unknown>';
+  return humanDuration(now - t);
+}
+
+const AGE_DESCRIPTION = 'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata';
+
+export function ageColumn(): TableColumn {
+  return { name: 'Age', type: 'string', description: AGE_DESCRIPTION, cell: (obj, ctx) => since(obj.metadata?.creationTimestamp, ctx.now) };
+}
+
+export function col(name: string, type: TableColumn['type'], description: string, cell: (obj: KubeObject, ctx: { now: number }) => unknown, priority = 0): TableColumn {
+  const c: TableColumn = { name, type, description, cell };
+  if (priority) c.priority = priority;
+  return c;
+}
+
+/** layoutContainerCells: names and images joined with ','. */
+export function containerNames(containers: unknown): string {
+  return a(containers).map((c) => str(c.name)).join(',');
+}
+export function containerImages(containers: unknown): string {
+  return a(containers).map((c) => str(c.image)).join(',');
+}
+
+export function templateContainersColumns(get: (obj: KubeObject) => unknown): TableColumn[] {
+  return [
+    col('Containers', 'string', 'Names of each container in the template.', (obj) => containerNames(get(obj)), 1),
+    col('Images', 'string', 'Images referenced by each container in the template.', (obj) => containerImages(get(obj)), 1),
+  ];
+}
+
+export const spec = (obj: KubeObject): Obj => o(obj.spec);
+export const status = (obj: KubeObject): Obj => o(obj.status);
