@@ -88,13 +88,14 @@ function walkTyped(v: unknown, s: Schema | undefined, defs: SchemaRegistry, path
   const props = sch.properties;
   const ap = sch.additionalProperties;
   if (!props && (ap === undefined || ap === true)) return; // opaque (RawExtension, FieldsV1, JSON)
-  for (const k of keysOf(v, sorted)) {
-    if (props && Object.prototype.hasOwnProperty.call(props, k)) walkTyped(v[k], props[k], defs, join(path, k), out, sorted, drop);
-    else if (ap && typeof ap === 'object') walkTyped(v[k], ap, defs, join(path, k), out, sorted, drop);
+  const o = v as Record<string, unknown>;
+  for (const k of keysOf(o, sorted)) {
+    if (props && Object.prototype.hasOwnProperty.call(props, k)) walkTyped(o[k], props[k], defs, join(path, k), out, sorted, drop);
+    else if (ap && typeof ap === 'object') walkTyped(o[k], ap, defs, join(path, k), out, sorted, drop);
     else if (ap === true) continue;
     else {
       out.push(join(path, k));
-      if (drop) delete v[k];
+      if (drop) delete o[k];
     }
   }
 }
