@@ -205,12 +205,13 @@ describe('create, get, list, update, delete', () => {
   });
 
   it('accepts YAML bodies and answers YAML when asked', async () => {
-    const yaml = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: y\ndata:\n  k: v\n';
+    const yaml = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: yml\ndata:\n  k: v\n  \"on\": \"yes\"\n';
     const r = await c.raw('POST', '/api/v1/namespaces/default/configmaps', yaml, { 'Content-Type': 'application/yaml', Accept: 'application/yaml' });
     expect(r.status).toBe(201);
     expect(r.headers.get('Content-Type')).toBe('application/yaml');
     const text = await r.text();
-    expect(text).toMatch(/^apiVersion: v1\ndata:\n  k: v\nkind: ConfigMap\nmetadata:\n  creationTimestamp: "2025-01-01T00:00:00Z"\n  name: "y"\n  namespace: default\n  resourceVersion: "5"\n/);
+    expect(text).toMatch(/^apiVersion: v1\ndata:\n  k: v\n  "on": "yes"\nkind: ConfigMap\nmetadata:\n  creationTimestamp: "2025-01-01T00:00:00Z"\n/);
+    expect(text).toContain("\n  name: yml\n  namespace: default\n  resourceVersion: \"5\"\n");
   });
 
   it('PUT updates with optimistic concurrency; stale resourceVersion is a 409 Conflict', async () => {

@@ -54,5 +54,13 @@ export function recordUpdate(scope: Scope, manager: string, subresource: string)
       apiVersion: groupVersion(def),
       subresource: subresource || undefined,
       time: rfc3339(scope.core.env.clock.now()),
+      resetFields: resetFieldsFor(def, subresource),
     });
+}
+
+/** What an endpoint never tracks (ResetFieldsStrategy): status on the main resource, spec on /status. */
+export function resetFieldsFor(def: ResourceDefinition, subresource: string): string[][] | undefined {
+  if (subresource === 'status') return [['spec']];
+  if (subresource === '' && def.subresources.status) return [['status']];
+  return undefined;
 }

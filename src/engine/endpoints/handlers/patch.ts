@@ -12,7 +12,7 @@ import { groupVersion } from '../../registry/types.js';
 import { bodyMediaType } from '../negotiation/media.js';
 import { respond } from '../responders.js';
 import { canonicalGV, parseWriteOptions, readBody, type Scope } from '../scope.js';
-import { fieldValidate, recordUpdate, typeCheck } from '../pipeline.js';
+import { fieldValidate, recordUpdate, resetFieldsFor, typeCheck } from '../pipeline.js';
 import { plain } from './create.js';
 
 const PATCH_TYPES = [
@@ -134,6 +134,7 @@ function applyCreate(
   const merged = serverSideApply(applyType(scope), null, admitted.object, {
     manager, apiVersion: groupVersion(scope.def), time: rfc3339(scope.core.env.clock.now()), force,
     subresource: scope.info.subresource || undefined,
+    resetFields: resetFieldsFor(scope.def, scope.info.subresource),
   });
   (merged.metadata ??= {}).name = scope.info.name;
   return merged;
@@ -149,6 +150,7 @@ function applyUpdate(
   const merged = serverSideApply(applyType(scope), current, admitted.object, {
     manager, apiVersion: groupVersion(scope.def), time: rfc3339(scope.core.env.clock.now()), force,
     subresource: scope.info.subresource || undefined,
+    resetFields: resetFieldsFor(scope.def, scope.info.subresource),
   });
   // apply is unconditional unless the config carries a resourceVersion
   if (!cfg.metadata?.resourceVersion) (merged.metadata ??= {}).resourceVersion = current.metadata?.resourceVersion;
