@@ -58,3 +58,13 @@ test('?cluster= selects another cluster', async ({ page, baseURL }) => {
   await expect(page.getByTestId('cluster-name')).toHaveText('dev');
   await expect(page.getByLabel('base_url')).toHaveValue(`${baseURL}/clusters/dev`);
 });
+
+test('an in-page engine next to the service worker on the same cluster is reported', async ({ page, context }) => {
+  await openShell(page);
+  await expect(page.getByTestId('engine-mode')).toHaveText('service worker');
+  await expect(page.getByRole('button', { name: 'kube-system', exact: true })).toBeVisible();
+  await expect(page.getByTestId('engines-warning')).toHaveCount(0);
+  const tab = await context.newPage();
+  await openShell(tab, '/?engine=page');
+  await expect(tab.getByTestId('engines-warning')).toContainText('2 engines serve cluster “default” in this browser at once');
+});

@@ -19,6 +19,30 @@ export function clusterDatabaseName(cluster: string): string {
   return `kube-cluster-${cluster}`;
 }
 
+/**
+ * Name of the shared Web Lock every browser engine holds while it serves a cluster. The engine keeps a
+ * cache of its database and does not see writes made by another engine over the same database, so the UI
+ * counts the holders (`navigator.locks.query()`) to warn when a service worker and an in-page engine (or
+ * two in-page engines in two tabs) serve one cluster at the same time.
+ */
+export function clusterLockName(cluster: string): string {
+  return `kube-engine:${cluster}`;
+}
+
+interface LockManagerLike {
+  request(name: string, options: { mode: 'shared' }, callback: () => Promise<void>): Promise<unknown>;
+}
+
+/** Holds the cluster's shared lock until the returned function is called (no-op without Web Locks). */
+function holdClusterLock(cluster: string): () => void {
+  const locks = (globalThis as { navigator?: { locks?: LockManagerLike } }).navigator?.locks;
+  if (!locks) return () => undefined;
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  locks.request(clusterLockName(cluster), { mode: 'shared' }, () => held).catch(() => undefined);
+  return release;
+}
+
 export interface ClusterRoute {
   cluster: string;
   /** URL path prefix the engine serves under, e.g. `/clusters/default` (or `/app/clusters/default`). */
@@ -91,8 +115,22 @@ export function createClusterEngines(options: ClusterEnginesOptions): ClusterEng
   async function start(route: ClusterRoute, onLost: () => void): Promise<ApiServer> {
     const storage = await openStorage(route.cluster, onLost);
     const server = createApiServer({ storage, env: systemEnv(), basePath: route.basePath, host: options.host });
-    await server.ready;
-    return server;
+    const release = holdClusterLock(route.cluster);
+    try {
+      await server.ready;
+    } catch (err) {
+      release();
+      throw err;
+    }
+    const close = server.close.bind(server);
+    return {
+      handle: (request) => server.handle(request),
+      ready: server.ready,
+      close: async () => {
+        release();
+        await close();
+      },
+    };
   }
 
   function engine(route: ClusterRoute): Promise<ApiServer> {
