@@ -22,10 +22,13 @@ export interface ChromiumChoice {
   description: string;
 }
 
+/** CHROMIUM_PATH, when set, names the browser to use (and nothing else is tried). */
 export function findChromium(): ChromiumChoice {
   const fromEnv = process.env.CHROMIUM_PATH;
-  if (fromEnv && existsSync(fromEnv)) {
-    return { launchOptions: { executablePath: fromEnv, args: CHROMIUM_ARGS }, description: `CHROMIUM_PATH=${fromEnv}` };
+  if (fromEnv) {
+    return existsSync(fromEnv)
+      ? { launchOptions: { executablePath: fromEnv, args: CHROMIUM_ARGS }, description: `CHROMIUM_PATH=${fromEnv}` }
+      : { description: `no Chromium found: CHROMIUM_PATH=${fromEnv} does not exist` };
   }
   if (existsSync(SYSTEM_CHROMIUM)) {
     return { launchOptions: { executablePath: SYSTEM_CHROMIUM, args: CHROMIUM_ARGS }, description: SYSTEM_CHROMIUM };
