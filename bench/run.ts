@@ -1,0 +1,161 @@
+// `npm run bench`: measures, prints a table and rewrites BENCHMARKS.md (machine, date, numbers against the
+// issues' targets). Benchmarks measure; they never fail: a missed target is reported as such.
+//   npm run bench -- --only node      (or: browser, cel, writes, reads)
+import { writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import 'fake-indexeddb/auto';
+import { IDBFactory } from 'fake-indexeddb';
+import { createMemoryStorage } from '../src/adapters/memory/memory-storage.js';
+import { openIdbStorage } from '../src/adapters/idb/idb-storage.js';
+import { systemEnv } from '../src/adapters/system-env.js';
+import { createApiServer } from '../src/engine/server.js';
+import type { Storage } from '../src/engine/storage/interface.js';
+
+export interface Row {
+  name: string;
+  p50Ms?: number;
+  totalMs?: number;
+  target?: string;
+  /** Whether the measured value meets the target (undefined when there is none). */
+  met?: boolean;
+  note?: string;
+}
+
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+function configMap(i: number, size = 2048): Record<string, unknown> {
+  const name = `cm-${String(i).padStart(6, '0')}`;
+  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: { app: 'bench', shard: String(i % 10) } }, data: { payload: 'x'.repeat(size - 200) } };
+}
+
+async function benchHandle(label: string, storage: Storage): Promise<Row[]> {
+  const api = createApiServer({ storage, env: systemEnv(), host: 'test' });
+  await api.ready;
+  const base = 'http://bench';
+  const call = (method: string, path: string, body?: unknown) =>
+    api.handle(new Request(base + path, { method, body: body ? JSON.stringify(body) : undefined, headers: { 'Content-Type': 'application/json', 'User-Agent': 'bench/1' } }));
+  const N = 500;
+  const creates: number[] = [];
+  for (let i = 0; i < N; i++) {
+    const t = performance.now();
+    const r = await call('POST', '/api/v1/namespaces/default/configmaps', configMap(i));
+    await r.arrayBuffer();
+    creates.push(performance.now() - t);
+  }
+  const gets: number[] = [];
+  for (let i = 0; i < N; i++) {
+    const t = performance.now();
+    const r = await call('GET', `/api/v1/namespaces/default/configmaps/cm-${String(i).padStart(6, '0')}`);
+    await r.arrayBuffer();
+    gets.push(performance.now() - t);
+  }
+  const lists: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    const t = performance.now();
+    const r = await call('GET', '/api/v1/namespaces/default/configmaps?limit=100');
+    await r.arrayBuffer();
+    lists.push(performance.now() - t);
+  }
+  for (let i = N; i < 10_000; i++) await (await call('POST', '/api/v1/namespaces/default/configmaps', configMap(i))).arrayBuffer();
+  const big: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const t = performance.now();
+    const r = await call('GET', '/api/v1/namespaces/default/configmaps');
+    const body = await r.arrayBuffer();
+    big.push(performance.now() - t);
+    if (i === 0 && body.byteLength < 10_000 * 1500) throw new Error('list too small');
+  }
+  await api.close();
+  const createP50 = median(creates);
+  const rows: Row[] = [
+    { name: `${label}: create ConfigMap (p50 of ${N})`, p50Ms: createP50, ...(label === 'node memory' ? { target: '<= 1 ms', met: createP50 <= 1 } : {}) },
+    { name: `${label}: get ConfigMap (p50 of ${N})`, p50Ms: median(gets) },
+    { name: `${label}: list 100 of ${N} (p50 of 20)`, p50Ms: median(lists) },
+    { name: `${label}: list 10,000 ConfigMaps of ~2 KiB (median of 3)`, totalMs: median(big) },
+  ];
+  return rows;
+}
+
+async function nodeRows(): Promise<Row[]> {
+  const rows = await benchHandle('node memory', createMemoryStorage());
+  rows.push(...(await benchHandle('node IndexedDB (fake-indexeddb)', await openIdbStorage({ name: 'bench', indexedDB: new IDBFactory() }))));
+  return rows;
+}
+
+async function browserRows(): Promise<Row[]> {
+  try {
+    const { benchBrowser } = await import('./browser.js');
+    const rows = (await benchBrowser()) as Row[];
+    return rows.map((r) => ({ ...r, name: `service worker: ${r.name}` }));
+  } catch (e) {
+    return [{ name: 'service worker (Chromium)', note: `not measured: ${(e as Error).message.split('\n')[0]}` }];
+  }
+}
+
+const SUITES: Record<string, () => Promise<Row[]>> = { node: nodeRows, browser: browserRows };
+
+/** Other issues add suites here (reads, writes, cel, ui). */
+export async function extraSuites(): Promise<Record<string, () => Promise<Row[]>>> {
+  const out: Record<string, () => Promise<Row[]>> = {};
+  for (const [name, file] of [['cel', './cel.js'], ['writes', './writes.js'], ['reads', './reads.js'], ['ui', './ui.js']] as const) {
+    try {
+      const mod = (await import(file)) as { bench: () => Promise<Row[]> };
+      out[name] = mod.bench;
+    } catch {
+      // suite not present yet
+    }
+  }
+  return out;
+}
+
+function fmt(n: number | undefined): string {
+  if (n === undefined || Number.isNaN(n)) return '';
+  return n < 0.1 ? n.toFixed(4) : n < 10 ? n.toFixed(3) : n.toFixed(1);
+}
+
+function table(rows: Row[]): string {
+  const lines = ['| benchmark | p50 (ms) | total (ms) | target | met | note |', '|---|---:|---:|---|---|---|'];
+  for (const r of rows) {
+    lines.push(`| ${r.name} | ${fmt(r.p50Ms)} | ${fmt(r.totalMs)} | ${r.target ?? ''} | ${r.met === undefined ? '' : r.met ? 'yes' : '**no**'} | ${r.note ?? ''} |`);
+  }
+  return lines.join('\n');
+}
+
+async function main(): Promise<void> {
+  const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
+  const suites = { ...SUITES, ...(await extraSuites()) };
+  const rows: Row[] = [];
+  for (const [name, fn] of Object.entries(suites)) {
+    if (only && only !== name) continue;
+    process.stderr.write(`bench: ${name}...\n`);
+    try {
+      rows.push(...(await fn()));
+    } catch (e) {
+      rows.push({ name, note: `failed: ${(e as Error).message.split('\n')[0]}` });
+    }
+  }
+  const t = table(rows);
+  process.stdout.write(t + '\n');
+  const machine = `${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
+  const doc = [
+    '# Benchmarks',
+    '',
+    'Written by `npm run bench` (bench/run.ts). Benchmarks measure; they are not tests, and a missed target is',
+    'shown as **no** rather than hidden.',
+    '',
+    `- Date: ${new Date().toISOString()}`,
+    `- Machine: ${machine}`,
+    only ? `- Only suite: ${only}` : '- Suites: all',
+    '',
+    t,
+    '',
+  ].join('\n');
+  if (!only) writeFileSync('BENCHMARKS.md', doc);
+  else process.stderr.write('(--only: BENCHMARKS.md not rewritten)\n');
+}
+
+void main().then(() => process.exit(0));
