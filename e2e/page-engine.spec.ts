@@ -53,6 +53,17 @@ test('without navigator.serviceWorker the shell falls back to the in-page engine
   expect(res.body).toMatchObject({ kind: 'Namespace', metadata: { name: 'default' } });
 });
 
+test('a failed service worker registration falls back to the in-page engine', async ({ page }) => {
+  await page.addInitScript(() => {
+    ServiceWorkerContainer.prototype.register = () => Promise.reject(new Error('registration refused by the test'));
+  });
+  await openShell(page);
+  await expect(page.getByTestId('engine-mode')).toHaveText(
+    'in-page engine (service worker unavailable: registration refused by the test)',
+  );
+  await expect(page.getByRole('button', { name: 'kube-node-lease', exact: true })).toBeVisible();
+});
+
 test('?cluster= selects another cluster', async ({ page, baseURL }) => {
   await openShell(page, '/?cluster=dev&engine=page');
   await expect(page.getByTestId('cluster-name')).toHaveText('dev');

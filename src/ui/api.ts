@@ -51,9 +51,10 @@ async function startServiceWorker(): Promise<void> {
   if (container.controller) return;
   const controlled = waitForController(container, CONTROL_TIMEOUT_MS);
   // The worker claims every open page when it activates; a page opened without a controller while the
-  // worker was already active (e.g. a hard reload) asks it to claim again.
-  const ready = await container.ready;
-  (ready.active ?? registration.active)?.postMessage({ type: 'claim' });
+  // worker was already active (e.g. a hard reload) asks it to claim again. `ready` never settles when the
+  // worker cannot be installed, hence the race with the timeout.
+  const ready = await Promise.race([container.ready, controlled.then(() => undefined)]);
+  if (!container.controller) (ready?.active ?? registration.active)?.postMessage({ type: 'claim' });
   await controlled;
 }
 
