@@ -9,9 +9,7 @@ export function applyJsonPatch(doc: unknown, _patch: unknown): unknown { return 
 export function applyMergePatch(doc: unknown, _patch: unknown): unknown { return doc; }
 export function applyStrategicMergePatch(doc: unknown, _patch: unknown, _s: Schema, _d: SchemaRegistry): unknown { return doc; }
 export { objectTypeFor, updateManagedFields, applyPatch, type ObjectType } from '../merge/index.js';
-export function findUnknownFields(_o: unknown, _s: Schema, _d: SchemaRegistry, _x?: unknown): string[] { return []; }
-export function pruneUnknownFields(o: unknown, _s: Schema, _d: SchemaRegistry, _x?: unknown): unknown { return o; }
-export function fieldValidationResult(_u: string[], _d: string[], _l: string, _k: unknown): { warnings: string[] } | Error { return { warnings: [] }; }
+export { findUnknownFields, pruneUnknownFields, fieldValidationResult } from '../schema/prune.js';
 export function checkTypes(_o: unknown, _s: Schema, _d: SchemaRegistry, _k: unknown): Error | undefined { return undefined; }
 export function checkRequired(_o: unknown, _s: Schema, _d: SchemaRegistry): never[] { return []; }
 export function buildOpenAPIV2(_r: ResourceDefinition[]): object { return { swagger: '2.0', info: { title: 'Kubernetes', version: 'v1.33.0' }, paths: {}, definitions: {} }; }

@@ -23,16 +23,28 @@ function isCustom(def: ResourceDefinition): boolean {
  * Field validation of a decoded body: unknown fields (against the schema) and duplicates. Strict fails with
  * the real 400; Warn returns warnings; unknown fields are dropped before storage at every level.
  */
-export function fieldValidate(def: ResourceDefinition, body: KubeObject, duplicates: string[], level: FieldValidation): Admitted {
+export function fieldValidate(
+  def: ResourceDefinition,
+  body: KubeObject,
+  duplicates: string[],
+  level: FieldValidation,
+  ctx: { operation: 'create' | 'update' | 'patch'; mediaType?: 'json' | 'yaml'; patchType?: 'json' | 'merge' | 'strategic'; patchDocument?: unknown } = { operation: 'create' },
+): Admitted {
   const custom = isCustom(def);
-  const unknown = findUnknownFields(body, def.schema, def.definitions, { customResource: custom });
+  const sortKeys = !custom && (ctx.mediaType === 'yaml' || ctx.operation === 'patch');
+  const unknown = findUnknownFields(body, def.schema, def.definitions, { customResource: custom, sortKeys });
+  const bodyKind = typeof body.kind === 'string' && body.kind !== def.kind ? body.kind : undefined;
   const result = fieldValidationResult(unknown, level === 'Ignore' ? [] : duplicates, level, {
-    group: def.group,
-    version: def.version,
     kind: def.kind,
+    version: def.version,
+    bodyKind,
+    operation: ctx.operation,
     customResource: custom,
+    mediaType: ctx.mediaType,
+    patchType: ctx.patchType,
+    patchedObject: body,
+    patchDocument: ctx.patchDocument,
   });
-  if (result instanceof Error) throw result;
   const object = unknown.length ? (pruneUnknownFields(body, def.schema, def.definitions, { customResource: custom }) as KubeObject) : body;
   return { object, warnings: level === 'Warn' ? result.warnings : [] };
 }

@@ -15,7 +15,7 @@ export async function handleCreate(scope: Scope): Promise<Response> {
     throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
   }
   typeCheck(def, input);
-  const admitted = fieldValidate(def, input, body.duplicates, opts.fieldValidation);
+  const admitted = fieldValidate(def, input, body.duplicates, opts.fieldValidation, { operation: 'create', mediaType: body.format === 'yaml' ? 'yaml' : 'json' });
   const out = await core.store.create(def, info.namespace, admitted.object, {
     dryRun: opts.dryRun,
     finalize: recordUpdate(scope, opts.fieldManager, ''),

@@ -77,7 +77,7 @@ export async function handlePatch(scope: Scope): Promise<Response> {
       obj.apiVersion = groupVersion(def);
       obj.kind = def.kind;
       typeCheck(def, obj);
-      const admitted = fieldValidate(def, obj, ct.patch === 'json-patch' ? [] : decoded.duplicates, opts.fieldValidation);
+      const admitted = fieldValidate(def, obj, ct.patch === 'json-patch' ? [] : decoded.duplicates, opts.fieldValidation, { operation: 'patch', patchType: ct.patch === 'json-patch' ? 'json' : ct.patch === 'merge-patch' ? 'merge' : 'strategic', patchDocument: patch });
       warnings.push(...admitted.warnings);
       // a patch carrying metadata.resourceVersion is conditional on it
       const rv = isPlainObject(patch) && isPlainObject((patch as KubeObject).metadata) ? (patch as KubeObject).metadata!.resourceVersion : undefined;
@@ -129,7 +129,7 @@ function applyCreate(
 ): KubeObject {
   const cfg = applyConfig(scope, patch);
   typeCheck(scope.def, cfg);
-  const admitted = fieldValidate(scope.def, cfg, duplicates, level);
+  const admitted = fieldValidate(scope.def, cfg, duplicates, level, { operation: 'patch', mediaType: 'yaml' });
   warnings.push(...admitted.warnings);
   const merged = serverSideApply(applyType(scope), null, admitted.object, {
     manager, apiVersion: groupVersion(scope.def), time: rfc3339(scope.core.env.clock.now()), force,
@@ -145,7 +145,7 @@ function applyUpdate(
 ): KubeObject {
   const cfg = applyConfig(scope, patch);
   typeCheck(scope.def, cfg);
-  const admitted = fieldValidate(scope.def, cfg, duplicates, level);
+  const admitted = fieldValidate(scope.def, cfg, duplicates, level, { operation: 'patch', mediaType: 'yaml' });
   warnings.push(...admitted.warnings);
   const merged = serverSideApply(applyType(scope), current, admitted.object, {
     manager, apiVersion: groupVersion(scope.def), time: rfc3339(scope.core.env.clock.now()), force,

@@ -19,7 +19,7 @@ export async function handleUpdate(scope: Scope): Promise<Response> {
     throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
   }
   typeCheck(def, input);
-  const admitted = fieldValidate(def, input, body.duplicates, opts.fieldValidation);
+  const admitted = fieldValidate(def, input, body.duplicates, opts.fieldValidation, { operation: 'update', mediaType: body.format === 'yaml' ? 'yaml' : 'json' });
   const desired = admitted.object;
   (desired.metadata ??= {}).name = info.name;
   const out = await core.store.update(def, info.namespace, info.name, info.subresource, () => desired, {
