@@ -20,7 +20,16 @@ test('the shell loads, the worker takes control on the first load, and the names
   const list = page.getByRole('list', { name: 'Namespaces' });
   for (const ns of CORE_NAMESPACES) await expect(list.getByRole('button', { name: ns, exact: true })).toBeVisible();
   await expect(page.getByRole('table')).toBeVisible();
+  await expect(page.getByText('ConfigMap objects in namespace default')).toBeVisible();
   await page.screenshot({ path: testInfo.outputPath('shell-service-worker.png'), fullPage: true });
+
+  // Kinds come from discovery; choosing one lists it in the chosen namespace.
+  const kind = page.getByLabel('Kind');
+  await expect(kind.locator('option', { hasText: 'Deployment (deployments.apps)' })).toHaveCount(1);
+  await list.getByRole('button', { name: 'kube-system', exact: true }).click();
+  await kind.selectOption({ label: 'Secret (secrets)' });
+  await expect(page.getByText('Secret objects in namespace kube-system')).toBeVisible();
+  await expect(page.getByText('GET /api/v1/namespaces/kube-system/secrets')).toBeVisible();
 });
 
 test('the copy button copies base_url', async ({ page, context, baseURL }) => {
