@@ -14,7 +14,8 @@ export const T = (n: number): string => new Date(Date.UTC(2026, 0, 1, 0, 0, n)).
 
 export interface OpBase {
   manager: string;
-  object: KubeObject;
+  /** The applied configuration, or the full object of an update (a function receives the live object). */
+  object: KubeObject | ((live: KubeObject) => KubeObject);
   apiVersion?: string;
   subresource?: string;
   /** Time index of the operation (defaults to its position, 1-based). */
@@ -39,8 +40,8 @@ export interface SeedOp {
 }
 export type Op = ApplyOp | UpdateOp | SeedOp;
 
-export const apply = (manager: string, object: KubeObject, more: Partial<ApplyOp> = {}): ApplyOp => ({ op: 'apply', manager, object, ...more });
-export const update = (manager: string, object: KubeObject, more: Partial<UpdateOp> = {}): UpdateOp => ({ op: 'update', manager, object, ...more });
+export const apply = (manager: string, object: OpBase['object'], more: Partial<ApplyOp> = {}): ApplyOp => ({ op: 'apply', manager, object, ...more });
+export const update = (manager: string, object: OpBase['object'], more: Partial<UpdateOp> = {}): UpdateOp => ({ op: 'update', manager, object, ...more });
 export const seed = (object: KubeObject): SeedOp => ({ op: 'seed', object });
 
 export interface Case {
@@ -58,6 +59,10 @@ export interface SchemaSet {
   roots: Record<string, Schema>;
   customResource?: boolean;
   apiVersion: string;
+  /** Kind the endpoint serves (for custom resources, which carry no group-version-kind). */
+  kind?: string;
+  /** Defaulting the server runs after the merge (e.g. container port protocol TCP). */
+  defaulting?: (o: KubeObject) => void;
 }
 
 /** A managedFields entry in the real key order. */
@@ -102,12 +107,22 @@ export function runCase(c: Case, s: SchemaSet): KubeObject | null {
       subresource: op.subresource,
       time: T(op.at ?? i + 1),
       resetFields: op.resetFields,
+      kind: s.kind,
     };
     const t = typeOf(op.schema);
+    const given = typeof op.object === 'function' ? op.object(clone(live as unknown as KubeObject)) : op.object;
     try {
       let next: KubeObject;
-      if (op.op === 'apply') next = applyPatch(t, live, clone(op.object), { ...opts, force: !!op.force });
-      else next = updateManagedFields(t, live, clone(op.object), opts);
+      if (op.op === 'apply') {
+        next = applyPatch(t, live, clone(given), { ...opts, force: !!op.force });
+        s.defaulting?.(next);
+      } else {
+        const input = clone(given);
+        if (input.metadata) delete input.metadata.uid;
+        if (live) input.metadata = { ...input.metadata, uid: (live as KubeObject).metadata?.uid };
+        s.defaulting?.(input); // a write is defaulted when decoded, before its changes are recorded
+        next = updateManagedFields(t, live, input, opts);
+      }
       if (op.error) throw new Error(`operation ${i + 1} (${op.op} by ${op.manager}) should have failed with: ${op.error.message}`);
       if (!live) next.metadata = { ...next.metadata, uid: 'uid-1' }; // the store assigns a uid on create
       live = next;
