@@ -82,9 +82,14 @@ export const ACCU_VAR = '@result';
 
 /** Source text with a line index for offset -> line/column. */
 export class Source {
-  private readonly lineStarts: number[] = [0];
-  constructor(readonly text: string, readonly description = '<input>') {
-    for (let i = 0; i < text.length; i++) if (text[i] === '\n') this.lineStarts.push(i + 1);
+  private starts?: number[];
+  constructor(readonly text: string, readonly description = '<input>') {}
+  private get lineStarts(): number[] {
+    if (!this.starts) {
+      this.starts = [0];
+      for (let i = 0; i < this.text.length; i++) if (this.text[i] === '\n') this.starts.push(i + 1);
+    }
+    return this.starts;
   }
   /** 1-based line, 1-based column (in code points, as cel-go counts). */
   location(offset: number): { line: number; column: number } {

@@ -36,6 +36,8 @@ class CheckError extends Error {}
 
 export class Checker {
   private subst: Subst = new Map();
+  /** Names bound in subst, in order, so that failed unifications can be undone cheaply. */
+  private trail: string[] = [];
   private fresh = 0;
   private issues: CelIssue[] = [];
   private types = new Map<number, CelType>();
@@ -132,10 +134,19 @@ export class Checker {
 
   /** Whether a value of type `s` may be used where `t` is expected, binding type parameters. */
   private assignable(t0: CelType, s0: CelType): boolean {
-    const saved = new Map(this.subst);
+    const mark = this.trail.length;
     const ok = this.assign(t0, s0);
-    if (!ok) this.subst = saved;
+    if (!ok) this.undo(mark);
     return ok;
+  }
+
+  private bind(name: string, t: CelType): void {
+    this.subst.set(name, t);
+    this.trail.push(name);
+  }
+
+  private undo(mark: number): void {
+    while (this.trail.length > mark) this.subst.delete(this.trail.pop()!);
   }
 
   private assign(t0: CelType, s0: CelType): boolean {
@@ -145,12 +156,12 @@ export class Checker {
     if (t.kind === 'param') {
       if (s.kind === 'param' && s.name === t.name) return true;
       if (this.occurs(t.name, s)) return false;
-      this.subst.set(t.name, s);
+      this.bind(t.name, s);
       return true;
     }
     if (s.kind === 'param') {
       if (this.occurs(s.name, t)) return false;
-      this.subst.set(s.name, t);
+      this.bind(s.name, t);
       return true;
     }
     if (t.kind === 'dyn' || s.kind === 'dyn' || t.kind === 'error' || s.kind === 'error') return true;
@@ -483,11 +494,11 @@ export class Checker {
         return this.substituteParams(t, m);
       };
       const params = o.args.map(inst);
-      const saved = new Map(this.subst);
+      const mark = this.trail.length;
       let ok = true;
       for (let i = 0; i < params.length && ok; i++) ok = this.assign(params[i], argTypes[i]);
       if (!ok) {
-        this.subst = saved;
+        this.undo(mark);
         continue;
       }
       matched.push(o.id);
@@ -496,7 +507,7 @@ export class Checker {
       else if (typeName(this.finalize(result)) !== typeName(this.finalize(rt))) result = T.dyn;
       if (matched.length > 1) {
         // keep bindings of the first match only when several match with dyn arguments
-        this.subst = saved;
+        this.undo(mark);
       }
     }
     if (!result) {

@@ -7,6 +7,7 @@ import {
 } from './values.js';
 import { formatDuration, formatTimestamp, parseDuration, parseTimestamp } from './time.js';
 import { formatDouble } from './stdlib.js';
+import { escapeProperty, unescapeProperty } from './schema-types.js';
 
 function b64decode(s: string): Uint8Array {
   const bin = atob(s);
@@ -57,18 +58,81 @@ export function fromJson(v: unknown, t?: CelType): CelValue {
   }
   if (isCelValueObject(v)) return v as CelValue;
   const rec = v as Record<string, unknown>;
-  const m = new CelMap();
-  if (t && t.kind === 'object') {
-    m.typeName = t.name;
-    for (const k of Object.keys(rec)) {
-      const ft = t.field(k);
-      m.set(k, fromJson(rec[k], ft));
-    }
-    return m;
+  if (!t || t.kind === 'object' || t.kind === 'map' || t.kind === 'dyn') return new JsonMap(rec, t);
+  // other declared types (e.g. an opaque or primitive type given JSON object data): plain map
+  return new JsonMap(rec, undefined);
+}
+
+/**
+ * A map over a JSON object whose entries are converted on first access (most expressions touch few fields).
+ * Object types store fields under escaped names; the JSON keeps the raw property names.
+ */
+class JsonMap extends CelMap {
+  private done = false;
+  private readonly cache = new Map<string, CelValue>();
+  constructor(private readonly rec: Record<string, unknown>, private readonly t: CelType | undefined) {
+    super();
+    if (t && t.kind === 'object') this.typeName = t.name;
   }
-  const vt = t && t.kind === 'map' ? t.value : undefined;
-  for (const k of Object.keys(rec)) m.set(k, fromJson(rec[k], vt));
-  return m;
+  private rawKey(k: string): string {
+    return this.t && this.t.kind === 'object' && k.includes('__') ? unescapeProperty(k) : k;
+  }
+  private childType(k: string): CelType | undefined {
+    const t = this.t;
+    if (!t) return undefined;
+    if (t.kind === 'object') return t.field(k);
+    if (t.kind === 'map') return t.value;
+    return undefined;
+  }
+  private materialize(): void {
+    if (this.done) return;
+    this.done = true;
+    const obj = this.t && this.t.kind === 'object';
+    for (const k of Object.keys(this.rec)) {
+      const ek = obj ? escapeProperty(k) ?? k : k;
+      this.m.set(ek, [ek, this.cache.get(ek) ?? fromJson(this.rec[k], this.childType(ek))]);
+    }
+  }
+  override getStr(k: string): CelValue | undefined {
+    if (this.done) return super.getStr(k);
+    let v = this.cache.get(k);
+    if (v !== undefined) return v;
+    const raw = this.rawKey(k);
+    if (!Object.prototype.hasOwnProperty.call(this.rec, raw)) return undefined;
+    v = fromJson(this.rec[raw], this.childType(k));
+    this.cache.set(k, v);
+    return v;
+  }
+  override get(k: CelValue): CelValue | undefined {
+    if (typeof k === 'string') return this.getStr(k);
+    this.materialize();
+    return super.get(k);
+  }
+  override has(k: CelValue): boolean {
+    if (typeof k === 'string' && !this.done) return this.getStr(k) !== undefined;
+    this.materialize();
+    return super.has(k);
+  }
+  override get size(): number {
+    this.materialize();
+    return super.size;
+  }
+  override set(k: CelValue, v: CelValue): boolean {
+    this.materialize();
+    return super.set(k, v);
+  }
+  override *keys(): IterableIterator<CelValue> {
+    this.materialize();
+    yield* super.keys();
+  }
+  override keyArray(): CelValue[] {
+    this.materialize();
+    return super.keyArray();
+  }
+  override *entries(): IterableIterator<[CelValue, CelValue]> {
+    this.materialize();
+    yield* super.entries();
+  }
 }
 
 function isCelValueObject(v: unknown): boolean {
@@ -100,7 +164,10 @@ export function toJson(v: CelValue): unknown {
   if (Array.isArray(v)) return v.map(toJson);
   if (v instanceof CelMap) {
     const o: Record<string, unknown> = {};
-    for (const [k, x] of v.entries()) o[k instanceof CelUint ? String(k.v) : String(k)] = toJson(x);
+    for (const [k, x] of v.entries()) {
+      const key = k instanceof CelUint ? String(k.v) : String(k);
+      o[v.typeName ? unescapeProperty(key) : key] = toJson(x);
+    }
     return o;
   }
   if (v instanceof CelTimestamp) return formatTimestamp(v);

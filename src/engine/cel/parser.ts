@@ -20,7 +20,8 @@ const RESERVED = new Set([
   'namespace', 'return', 'var', 'void', 'while',
 ]);
 
-const OPS = ['==', '!=', '<=', '>=', '&&', '||', '.?', '[?', '<', '>', '!', '+', '-', '*', '/', '%', '?', ':', '.', ',', '(', ')', '[', ']', '{', '}'];
+const TWO_CHAR_OPS = new Set(['==', '!=', '<=', '>=', '&&', '||', '.?', '[?']);
+const ONE_CHAR_OPS = new Set(['<', '>', '!', '+', '-', '*', '/', '%', '?', ':', '.', ',', '(', ')', '[', ']', '{', '}']);
 
 export interface ParseOptions {
   /** Enables the two-variable comprehension macros (compatibility version >= 1.33). */
@@ -159,12 +160,9 @@ function lex(text: string): Token[] {
       continue;
     }
     let op: string | undefined;
-    for (const o of OPS) {
-      if (text.startsWith(o, i)) {
-        op = o;
-        break;
-      }
-    }
+    const two = text.substr(i, 2);
+    if (TWO_CHAR_OPS.has(two)) op = two;
+    else if (ONE_CHAR_OPS.has(c)) op = c;
     if (!op) throw new ParseError(start, 1, `token recognition error at: '${c}'`);
     i += op.length;
     toks.push({ kind: 'op', text: op, offset: start, end: i });
@@ -278,7 +276,7 @@ export class Parser {
     this.id = 1;
     this.depth = 0;
     try {
-      const cps = [...text].length;
+      const cps = text.length > (this.opts.maxLength ?? 100000) ? [...text].length : 0;
       if (cps > (this.opts.maxLength ?? 100000)) {
         throw new ParseError(0, 0, `expression code point size exceeds limit: size: ${cps}, limit ${this.opts.maxLength ?? 100000}`);
       }

@@ -50,7 +50,7 @@ export type CelMapKey = string | bigint | boolean | CelUint;
  * double with an integral value finds them too. Insertion order is kept.
  */
 export class CelMap {
-  private readonly m = new Map<string | bigint | boolean, [CelValue, CelValue]>();
+  protected readonly m = new Map<string | bigint | boolean, [CelValue, CelValue]>();
   /** Set when the map is an object of a declared object type (schema objects). */
   typeName?: string;
   constructor(entries?: Iterable<[CelValue, CelValue]>) {
