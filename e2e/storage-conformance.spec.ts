@@ -1,4 +1,5 @@
 // The storage conformance suite (src/engine/storage/testing) against real IndexedDB in Chromium.
+import { writeFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
 import { skipWithoutBrowser } from './helpers';
 
@@ -9,7 +10,9 @@ test('every storage conformance case passes against IndexedDB in Chromium', asyn
   await page.goto('/e2e/pages/storage-conformance.html');
   await page.waitForFunction(() => window.storageConformance?.done === true, undefined, { timeout: 170_000 });
   const state = await page.evaluate(() => window.storageConformance!);
-  await testInfo.attach('conformance-results.json', { body: JSON.stringify(state, null, 2), contentType: 'application/json' });
+  const resultsFile = testInfo.outputPath('conformance-results.json');
+  await writeFile(resultsFile, JSON.stringify(state, null, 2));
+  await testInfo.attach('conformance-results.json', { path: resultsFile, contentType: 'application/json' });
   expect(state.fatal).toBeUndefined();
   expect(state.results.length).toBeGreaterThan(10);
   const failures = state.results.filter((r) => !r.ok).map((r) => `${r.name}: ${r.error}`);
