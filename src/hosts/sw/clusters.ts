@@ -88,7 +88,6 @@ export interface ClusterEngines {
   closeAll(): Promise<void>;
 }
 
-
 function statusResponse(err: StatusError): Response {
   return new Response(JSON.stringify(err.status), {
     status: err.status.code,
@@ -120,6 +119,7 @@ export function createClusterEngines(options: ClusterEnginesOptions): ClusterEng
       await server.ready;
     } catch (err) {
       release();
+      await server.close().catch(() => undefined); // also closes the storage
       throw err;
     }
     const close = server.close.bind(server);
