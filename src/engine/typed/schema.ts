@@ -204,13 +204,18 @@ export class SchemaConverter {
     const props = s.properties ?? {};
     for (const [name, member] of Object.entries(props)) {
       let type: TypeRef;
-      if (isRoot && this.customResource && name === 'metadata') type = this.refTo(OBJECT_META, {});
-      else type = this.makeRef(member, preserve);
+      type = this.makeRef(member, preserve);
       const f: StructField = { type };
       let def = member.default;
       if (def === undefined && !this.customResource) def = keyDefault(defName, name, props);
       if (def !== undefined) f.default = def;
       fields.set(name, f);
+    }
+    if (isRoot && this.customResource) {
+      // the served schema of a custom resource always declares TypeMeta and ObjectMeta
+      fields.set('metadata', { type: this.refTo(OBJECT_META, {}) });
+      if (!fields.has('apiVersion')) fields.set('apiVersion', { type: TypeRef.of({ scalar: 'string' }) });
+      if (!fields.has('kind')) fields.set('kind', { type: TypeRef.of({ scalar: 'string' }) });
     }
     let elem: TypeRef | undefined;
     const ap = s.additionalProperties;
