@@ -8,7 +8,8 @@ import { ResourceRegistry } from '../registry/resources.js';
 import { ClusterState } from '../registry/state.js';
 import { Store, normalizeLayout } from '../registry/store.js';
 import type { ResourceDefinition, Verb } from '../registry/types.js';
-import { builtinResources } from '../resources/index.js';
+import { builtinDefinitions, builtinResources } from '../resources/index.js';
+import { CrdController, withCrdBehaviour } from '../apiextensions/controller.js';
 import type { ApiServer, ApiServerOptions } from '../server.js';
 import { WatchHub } from '../watch/hub.js';
 import { canonicalGroup } from '../util/spelling.js';
@@ -61,6 +62,7 @@ class Engine implements EngineCore {
   readonly host: EngineCore['host'];
   readonly historyWindowMs: number;
   bookmarkIntervalMs = 60_000;
+  crds!: CrdController;
   private readonly basePath: string;
   private compactTimer: unknown;
   private closed = false;
@@ -69,7 +71,9 @@ class Engine implements EngineCore {
     readonly env: Env,
     private readonly opts: ApiServerOptions,
   ) {
-    this.registry = new ResourceRegistry(builtinResources);
+    this.registry = new ResourceRegistry(
+      builtinResources.map((d) => (d.group === 'apiextensions.k8s.io' && d.plural === 'customresourcedefinitions' ? withCrdBehaviour(d) : d)),
+    );
     this.featureGates = { APIResponseCompression: true, ...(opts.featureGates ?? {}) };
     this.host = opts.host ?? 'test';
     this.historyWindowMs = opts.historyWindowMs ?? 5 * 60_000;
@@ -81,6 +85,8 @@ class Engine implements EngineCore {
     this.store = new Store(state, this.registry, this.env);
     this.watch = new WatchHub(state, this.env);
     if (state.revision === 0) await this.seed();
+    this.crds = new CrdController(state, this.registry, () => this.watch, this.env, builtinDefinitions);
+    this.crds.start();
     // namespaces left terminating when the engine stopped are finalized now
     for (const item of state.list(objectKey('', 'namespaces', '', '').slice(0, -1))) {
       if (item.object.metadata?.deletionTimestamp) this.namespaceDeleted(item.object.metadata.name!);

@@ -24,7 +24,6 @@ import {
   nameIsDNSLabel,
   nameIsDNSSubdomain,
   nameIsPathSegment,
-  validateKubeFinalizerNames,
   validateObjectMeta,
   validateObjectMetaUpdate,
   type NameValidator,
@@ -230,20 +229,18 @@ export class Store {
     }
   }
 
-  /** ObjectMeta validation (names per kind), then the kind's own rules; duplicates reported once. */
+  /**
+   * The kind's validation (built-in strategies validate ObjectMeta themselves, with their own name rules);
+   * kinds without a validate hook (custom resources) get the generic ObjectMeta validation.
+   */
   validateCreate(def: ResourceDefinition, obj: KubeObject, ctx: StrategyContext): FieldError[] {
-    const errs = validateObjectMeta(obj.metadata, { namespaced: def.namespaced, nameValidator: nameValidatorFor(def) });
-    if (def.group === '') errs.push(...validateKubeFinalizerNames(obj.metadata));
-    errs.push(...(def.strategy.validate?.(obj, ctx) ?? []));
-    return dedupe(errs);
+    if (def.strategy.validate) return dedupe(def.strategy.validate(obj, ctx));
+    return dedupe(validateObjectMeta(obj.metadata, { namespaced: def.namespaced, nameValidator: nameValidatorFor(def) }));
   }
 
   validateUpdate(def: ResourceDefinition, obj: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[] {
-    const errs = validateObjectMetaUpdate(obj.metadata, old.metadata);
-    errs.push(...validateObjectMeta(obj.metadata, { namespaced: def.namespaced, nameValidator: nameValidatorFor(def) }).filter((e) => e.field !== 'metadata.name' || e.type !== 'FieldValueInvalid'));
-    if (def.group === '') errs.push(...validateKubeFinalizerNames(obj.metadata));
-    errs.push(...(def.strategy.validateUpdate?.(obj, old, ctx) ?? []));
-    return dedupe(errs);
+    if (def.strategy.validateUpdate) return dedupe(def.strategy.validateUpdate(obj, old, ctx));
+    return dedupe(validateObjectMetaUpdate(obj.metadata, old.metadata));
   }
 
   /**
