@@ -7,6 +7,7 @@ import type { ResourceRegistry } from '../registry/resources.js';
 import type { Store } from '../registry/store.js';
 import type { ResourceDefinition } from '../registry/types.js';
 import { decodeBody } from './deps.js';
+import { decodeProtobufObject } from '../codec/protobuf/decode.js';
 import type { ResourceRequestInfo } from './request-info.js';
 import { bodyMediaType, type BodyFormat, type Negotiated } from './negotiation/media.js';
 import type { WatchHub } from '../watch/hub.js';
@@ -57,6 +58,11 @@ export interface DecodedBody {
 export async function decodeObjectBody(scope: Scope): Promise<DecodedBody> {
   const ct = bodyMediaType(scope.request.headers.get('Content-Type'));
   const cbor = !!scope.core.featureGates['CBORServingAndStorage'];
+  if (ct.full === 'application/vnd.kubernetes.protobuf' && !(scope.def as { custom?: boolean }).custom) {
+    // kubectl's typed clients send protobuf; the engine works in JSON (answers stay JSON)
+    const decoded = decodeProtobufObject(await readBody(scope), { expectKind: scope.def.kind, expectApiVersion: scope.def.group ? `${scope.def.group}/${scope.def.version}` : scope.def.version });
+    return { value: decoded.object, duplicates: [], format: 'json' };
+  }
   if (!ct.format || (ct.format === 'cbor' && !cbor)) {
     throw unsupportedMediaType(cbor ? 'application/json, application/yaml, application/cbor' : 'application/json, application/yaml, application/vnd.kubernetes.protobuf');
   }

@@ -106,7 +106,7 @@ suite('kubectl (foundation)', () => {
     expect((await k.kubectl(['create', 'configmap', 'lit-cm', '-n', 'lit', '--from-literal=a=b', '--from-literal=c=d'])).stdout).toBe(
       'configmap/lit-cm created\n',
     );
-    const cm = JSON.parse((await k.kubectl(['get', 'cm', 'lit-cm', '-n', 'lit', '-o', 'json'])).stdout);
+    const cm = JSON.parse((await k.kubectl(['get', 'cm', 'lit-cm', '-n', 'lit', '-o', 'json', '--show-managed-fields'])).stdout);
     expect(cm.data).toEqual({ a: 'b', c: 'd' });
     expect(cm.metadata.managedFields?.[0]?.manager).toBe('kubectl-create');
   });
