@@ -126,6 +126,8 @@ const W = (spec?: Record<string, unknown>, more: Record<string, unknown> = {}): 
 const A = (m: string, at: number | undefined, f: Record<string, unknown>) => mf(m, 'Apply', at, f as never, AV);
 const U = (m: string, at: number | undefined, f: Record<string, unknown>, sub?: string) => mf(m, 'Update', at, f as never, AV, sub);
 const spec = (f: Record<string, unknown>) => ({ 'f:spec': f });
+const LAST = 'kubectl.kubernetes.io/last-applied-configuration';
+const LAST_VALUE = '{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"annotations":{},"name":"w","namespace":"default"},"spec":{"image":"a","replicas":1}}\n';
 
 const cases: Case[] = [
   // ---- scalars and structs ------------------------------------------------------------------------
@@ -704,6 +706,43 @@ const cases: Case[] = [
       A('a2', 2, spec({ 'f:image': {} })),
       U('u1', 3, { 'f:metadata': { 'f:labels': { '.': {}, 'f:l1': {} } } }),
       ...Array.from({ length: 9 }, (_, k) => U(`u${k + 2}`, k + 4, { 'f:metadata': { 'f:labels': { [`f:l${k + 2}`]: {} } } })),
+    ],
+  },
+  // ---- kubectl: client-side apply -> server-side apply ---------------------------------------------
+  {
+    name: 'kubectl may take over fields of its last-applied annotation that still match the live object',
+    ops: [
+      update('kubectl-client-side-apply', W({ replicas: 1, image: 'a' }, { metadata: { ...base.metadata, annotations: { [LAST]: LAST_VALUE } } })),
+      apply('kubectl', W({ replicas: 2, image: 'a' })),
+    ],
+    object: W({ replicas: 2, image: 'a' }, {
+      metadata: {
+        ...base.metadata,
+        annotations: { [LAST]: '{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w","namespace":"default"},"spec":{"image":"a","replicas":2}}\n' },
+      },
+    }),
+    managed: [
+      A('kubectl', 2, spec({ 'f:image': {}, 'f:replicas': {} })),
+      U('kubectl-client-side-apply', 1, { 'f:metadata': { 'f:annotations': { '.': {}, [`f:${LAST}`]: {} } }, 'f:spec': { 'f:image': {} } }),
+    ],
+  },
+  {
+    name: 'kubectl still conflicts on fields that changed since its last client-side apply',
+    ops: [
+      update('kubectl-client-side-apply', W({ replicas: 1, image: 'a' }, { metadata: { ...base.metadata, annotations: { [LAST]: LAST_VALUE } } })),
+      update('other', (live) => ({ ...live, spec: { ...(live.spec as object), image: 'b' } })),
+      apply('kubectl', W({ replicas: 2, image: 'c' }), {
+        error: { code: 409, message: 'Apply failed with 1 conflict: conflict with "other" using example.com/v1: .spec.image' },
+      }),
+    ],
+  },
+  {
+    name: 'other managers get no last-applied allowance',
+    ops: [
+      update('kubectl-client-side-apply', W({ replicas: 1, image: 'a' }, { metadata: { ...base.metadata, annotations: { [LAST]: LAST_VALUE } } })),
+      apply('helm', W({ replicas: 2 }), {
+        error: { code: 409, message: 'Apply failed with 1 conflict: conflict with "kubectl-client-side-apply" using example.com/v1: .spec.replicas' },
+      }),
     ],
   },
   // ---- bad input ----------------------------------------------------------------------------------

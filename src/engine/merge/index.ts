@@ -10,9 +10,9 @@ import { StatusError, type Status } from '../errors.js';
 import type { Schema, SchemaRegistry } from '../schema/types.js';
 import { FieldSet } from '../fieldpath/set.js';
 import { pathToString, type Path } from '../fieldpath/element.js';
-import { isMap } from '../fieldpath/value.js';
+import { goJSON, isMap } from '../fieldpath/value.js';
 import { SchemaConverter, type TypeRef } from '../typed/schema.js';
-import { validate } from '../typed/ops.js';
+import { compare, toFieldSet, validate } from '../typed/ops.js';
 import { zeroObject } from '../typed/zero.js';
 import {
   capUpdateManagers,
@@ -259,6 +259,65 @@ export function applyPatch(type: ObjectType, live: KubeObject | null, config: Ku
 
   const liveObj: JsonObject = live ? withoutManagedFields(live) : {};
 
+  // lastAppliedManager / lastAppliedUpdater: kubectl's own server-side applies upgrade from client-side apply
+  let result: KubeObject;
+  try {
+    result = applyCore(type, liveObj, cfg, managed, opts, opts.force);
+  } catch (e) {
+    if (!(e instanceof ConflictsError)) throw e;
+    if (opts.manager !== 'kubectl') throw conflictError(e.conflicts);
+    const allowed = allowedConflictsFromLastApplied(type, live, opts.apiVersion);
+    if (!allowed) throw conflictError(e.conflicts);
+    const remaining = e.conflicts.filter((c) => !allowed.has(c.path));
+    if (remaining.length > 0) throw conflictError(remaining);
+    result = applyCore(type, liveObj, cfg, managed, opts, true);
+  }
+  if (opts.manager === 'kubectl') updateLastApplied(result, config);
+  return result;
+}
+
+const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+
+/**
+ * Conflicts kubectl may override when it moves from client-side to server-side apply: the fields of the
+ * last-applied annotation whose values still match the live object.
+ */
+function allowedConflictsFromLastApplied(type: ObjectType, live: KubeObject | null, apiVersion: string): FieldSet | undefined {
+  const raw = live?.metadata?.annotations?.[LAST_APPLIED];
+  if (!raw) return undefined;
+  let last: unknown;
+  try {
+    last = JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
+  if (!isMap(last) || last.apiVersion !== apiVersion) return undefined;
+  if (validate(type.root, last, false).length > 0) return undefined;
+  const set = toFieldSet(type.root, last);
+  const cmp = compare(type.root, last, live as JsonObject);
+  return set.difference(cmp.modified).difference(cmp.added).difference(cmp.removed);
+}
+
+/** After a successful apply by kubectl, an existing last-applied annotation is rewritten from the config. */
+function updateLastApplied(obj: KubeObject, config: KubeObject): void {
+  const annotations = obj.metadata?.annotations;
+  if (!annotations || !annotations[LAST_APPLIED]) return;
+  const c = clone(config);
+  if (c.metadata?.annotations) {
+    delete c.metadata.annotations[LAST_APPLIED];
+    if (Object.keys(c.metadata.annotations).length === 0) delete c.metadata.annotations;
+  }
+  // encoding/json of the unstructured map (sorted keys), as json.Encoder writes it (trailing newline)
+  const value = goJSON(c as JsonValue) + '\n';
+  annotations[LAST_APPLIED] = value;
+  let total = 0;
+  for (const [k, v] of Object.entries(annotations)) total += k.length + v.length;
+  if (total > 256 * 1024) delete annotations[LAST_APPLIED]; // ValidateAnnotationsSize
+}
+
+/** skipNonApplied -> capManagers -> buildManagerInfo -> managedFieldsUpdater -> stripMeta -> structured merge. */
+function applyCore(type: ObjectType, liveObj: JsonObject, cfg: KubeObject, managedIn: Managed, opts: ManagedOptions, force: boolean): KubeObject {
+  let managed = managedIn;
   // skipNonAppliedManager: an object without managers first gets its existing fields recorded
   if (managed.fields.size === 0) {
     managed = trackUpdate(type, type.zero(), liveObj, managed, 'before-first-apply', opts);
@@ -277,13 +336,7 @@ export function applyPatch(type: ObjectType, live: KubeObject | null, config: Ku
 
   const id = managerIdentifier({ manager: opts.manager || 'unknown', operation: 'Apply', subresource: opts.subresource });
   const updater = new Updater(type.root, ignoredSet(opts));
-  let res: ReturnType<Updater['apply']>;
-  try {
-    res = updater.apply(liveObj, cfg as JsonObject, opts.apiVersion, managed.fields, id, opts.force);
-  } catch (e) {
-    if (e instanceof ConflictsError) throw conflictError(e.conflicts);
-    throw e;
-  }
+  const res = updater.apply(liveObj, cfg as JsonObject, opts.apiVersion, managed.fields, id, force);
   const out: Managed = { fields: res.managers, times: new Map(managed.times) };
   let object: KubeObject;
   if (res.object !== undefined) {
