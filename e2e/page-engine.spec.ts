@@ -70,12 +70,20 @@ test('?cluster= selects another cluster', async ({ page, baseURL }) => {
   await expect(page.getByLabel('base_url')).toHaveValue(`${baseURL}/clusters/dev`);
 });
 
-test('an in-page engine next to the service worker on the same cluster is reported', async ({ page, context }) => {
+test('the service worker and an in-page engine in another tab see each other\'s writes', async ({ page, context }) => {
   await openShell(page);
   await expect(page.getByTestId('engine-mode')).toHaveText('service worker');
-  await expect(page.getByRole('button', { name: 'kube-system', exact: true })).toBeVisible();
-  await expect(page.getByTestId('engines-warning')).toHaveCount(0);
   const tab = await context.newPage();
   await openShell(tab, '/?engine=page');
-  await expect(tab.getByTestId('engines-warning')).toContainText('2 engines serve cluster “default” in this browser at once');
+  await expect(tab.getByTestId('engine-mode')).toContainText('in-page engine');
+
+  const path = '/api/v1/namespaces/default/configmaps';
+  expect((await shellFetch(tab, path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: configMap('from-page', { by: 'page' }) })).status).toBe(201);
+  const seen = await shellFetch(page, `${path}/from-page`);
+  expect(seen.status).toBe(200);
+  expect(seen.body).toMatchObject({ data: { by: 'page' } });
+
+  expect((await shellFetch(page, path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: configMap('from-worker', { by: 'sw' }) })).status).toBe(201);
+  expect(names((await shellFetch(tab, path)).body)).toEqual(['from-page', 'from-worker']);
+  expect(names((await shellFetch(page, path)).body)).toEqual(['from-page', 'from-worker']);
 });

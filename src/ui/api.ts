@@ -90,17 +90,6 @@ export function connect(): Promise<ApiConnection> {
   return connection;
 }
 
-/**
- * How many engines in this browser currently serve `cluster` (holders of its Web Lock: the service worker
- * and in-page engines of any tab); undefined without Web Locks. More than one means each engine sees the
- * others' writes only after it restarts.
- */
-export async function engineCount(cluster: string): Promise<number | undefined> {
-  if (!navigator.locks) return undefined;
-  const { held = [] } = await navigator.locks.query();
-  return held.filter((l) => l.name === `kube-engine:${cluster}`).length; // clusterLockName() in src/hosts/sw/clusters.ts
-}
-
 /** Sends `path` (e.g. `/api/v1/namespaces`) to the current cluster's API. */
 export async function apiFetch(path: string, init?: RequestInit): Promise<Response> {
   const conn = await connect();

@@ -2,7 +2,7 @@
 // namespace, read over the HTTP API only.
 import { useCallback, useEffect, useId, useState } from 'react';
 import type { ApiConnection } from './api.js';
-import { apiGetJson, engineCount } from './api.js';
+import { apiGetJson } from './api.js';
 import {
   listPath,
   listableResources,
@@ -73,20 +73,17 @@ function Cluster({ conn }: { conn: ApiConnection }) {
   const [refreshes, setRefreshes] = useState(0);
   const refresh = useCallback(() => setRefreshes((n) => n + 1), []);
 
-  const [engines, setEngines] = useState<number | undefined>(undefined);
-
   useEffect(() => {
     const abort = new AbortController();
     apiGetJson<ListView>('/api/v1/namespaces', abort.signal).then(
       (list) => {
         const names = (list.items ?? []).map((i) => i.metadata?.name ?? '').filter(Boolean);
         setNamespaces({ state: 'ok', value: names });
-        void engineCount(conn.cluster).then(setEngines, () => undefined);
       },
       (err: unknown) => !abort.signal.aborted && setNamespaces({ state: 'error', message: errorText(err) }),
     );
     return () => abort.abort();
-  }, [refreshes, conn.cluster]);
+  }, [refreshes]);
 
   useEffect(() => {
     const abort = new AbortController();
@@ -101,13 +98,6 @@ function Cluster({ conn }: { conn: ApiConnection }) {
   return (
     <>
       <ConnectionPanel conn={conn} />
-      {engines !== undefined && engines > 1 && (
-        <p role="alert" className="error" data-testid="engines-warning">
-          {engines} engines serve cluster “{conn.cluster}” in this browser at once (the service worker and in-page
-          engines of other tabs). Each one sees the others’ changes only after it restarts: close the other tabs
-          or use another cluster name.
-        </p>
-      )}
       <div className="columns">
         <nav aria-labelledby="namespaces-heading" className="namespaces">
           <h2 id="namespaces-heading">Namespaces</h2>

@@ -45,6 +45,7 @@ describe('createClusterEngines', () => {
     const opened: string[] = [];
     const engines = createClusterEngines({
       host: 'page',
+      channel: null,
       openStorage: (cluster) => {
         opened.push(cluster);
         return createMemoryStorage();
@@ -71,7 +72,7 @@ describe('createClusterEngines', () => {
   });
 
   it('answers an invalid cluster name with a 400 Status', async () => {
-    const engines = createClusterEngines({ host: 'page', openStorage: () => createMemoryStorage() });
+    const engines = createClusterEngines({ host: 'page', channel: null, openStorage: () => createMemoryStorage() });
     const res = await engines.handle({ cluster: 'A_B', basePath: '/clusters/A_B', invalid: true }, new Request('http://localhost/clusters/A_B/api'));
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({
@@ -90,6 +91,7 @@ describe('createClusterEngines', () => {
     let lose: (() => void) | undefined;
     const engines = createClusterEngines({
       host: 'page',
+      channel: null,
       openStorage: (_cluster, onLost): Storage => {
         attempts++;
         if (attempts === 1) throw new Error('disk on fire');
@@ -111,5 +113,99 @@ describe('createClusterEngines', () => {
     expect((await engines.handle(route, new Request(url('/api')))).status).toBe(200);
     expect(attempts).toBe(3);
     await engines.closeAll();
+  });
+});
+
+describe('several engines over one database', () => {
+  const route = { cluster: 'default', basePath: '/clusters/default' };
+  const url = (path: string) => `http://localhost/clusters/default${path}`;
+  const tick = () => new Promise((r) => setTimeout(r, 30));
+
+  /** One database shared by two hosts; each engine gets its own "connection" whose close() is local. */
+  function sharedDatabase() {
+    const db = createMemoryStorage();
+    const opens = { a: 0, b: 0 };
+    const connect = (host: 'a' | 'b') => (): Storage => {
+      opens[host]++;
+      return { ...bind(db), close: async () => undefined };
+    };
+    return { connect, opens };
+  }
+  function bind(s: Storage): Storage {
+    return {
+      revision: () => s.revision(),
+      compactedRevision: () => s.compactedRevision(),
+      get: (k) => s.get(k),
+      list: (p) => s.list(p),
+      write: (o, t) => s.write(o, t),
+      events: (a) => s.events(a),
+      compact: (t) => s.compact(t),
+      close: () => s.close(),
+    };
+  }
+  const post = (name: string, data: Record<string, string>, method = 'POST', path = '/api/v1/namespaces/default/configmaps') =>
+    new Request(url(path), {
+      method,
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data }),
+    });
+  const dataOf = async (res: Response) => ((await res.json()) as { data?: Record<string, string> }).data;
+  const namesOf = async (res: Response) =>
+    ((await res.json()) as { items: { metadata: { name: string } }[] }).items.map((i) => i.metadata.name);
+
+  it('see each other\'s writes through the peer channel and the revision check', async () => {
+    const { connect, opens } = sharedDatabase();
+    const name = `test-engines-${Math.random()}`;
+    const a = createClusterEngines({ host: 'service-worker', openStorage: connect('a'), channel: new BroadcastChannel(name) });
+    const b = createClusterEngines({ host: 'page', openStorage: connect('b'), channel: new BroadcastChannel(name) });
+    try {
+      expect((await a.handle(route, new Request(url('/api/v1/namespaces')))).status).toBe(200);
+      expect((await b.handle(route, new Request(url('/api/v1/namespaces')))).status).toBe(200);
+      await tick();
+
+      expect((await b.handle(route, post('from-b', { v: '1' }))).status).toBe(201);
+      const seen = await a.handle(route, new Request(url('/api/v1/namespaces/default/configmaps/from-b')));
+      expect(seen.status).toBe(200);
+      expect(await dataOf(seen)).toEqual({ v: '1' });
+
+      const current = (await (await a.handle(route, new Request(url('/api/v1/namespaces/default/configmaps/from-b')))).json()) as {
+        metadata: { resourceVersion: string };
+      };
+      const put = new Request(url('/api/v1/namespaces/default/configmaps/from-b'), {
+        method: 'PUT',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'from-b', resourceVersion: current.metadata.resourceVersion }, data: { v: '2' } }),
+      });
+      expect((await a.handle(route, put)).status).toBe(200);
+      expect(await dataOf(await b.handle(route, new Request(url('/api/v1/namespaces/default/configmaps/from-b'))))).toEqual({ v: '2' });
+
+      // No waiting for the channel: the per-request revision check alone keeps the reader current.
+      expect((await b.handle(route, post('quick', { q: '1' }))).status).toBe(201);
+      expect(await namesOf(await a.handle(route, new Request(url('/api/v1/namespaces/default/configmaps'))))).toEqual(['from-b', 'quick']);
+      expect(opens.a).toBeGreaterThan(1);
+      expect(opens.b).toBeGreaterThan(1);
+    } finally {
+      await a.closeAll();
+      await b.closeAll();
+    }
+  });
+
+  it('without a channel, an engine whose commit skipped revisions starts afresh', async () => {
+    const { connect, opens } = sharedDatabase();
+    const a = createClusterEngines({ host: 'page', openStorage: connect('a'), channel: null });
+    const b = createClusterEngines({ host: 'page', openStorage: connect('b'), channel: null });
+    try {
+      expect((await a.handle(route, new Request(url('/api')))).status).toBe(200);
+      expect((await b.handle(route, post('from-b', { v: '1' }))).status).toBe(201);
+      // a does not know yet (no peer channel) ...
+      expect((await a.handle(route, new Request(url('/api/v1/namespaces/default/configmaps/from-b')))).status).toBe(404);
+      // ... until its own commit lands two revisions ahead of what it had seen.
+      expect((await a.handle(route, post('from-a', { v: '1' }))).status).toBe(201);
+      expect(await namesOf(await a.handle(route, new Request(url('/api/v1/namespaces/default/configmaps'))))).toEqual(['from-a', 'from-b']);
+      expect(opens.a).toBe(2);
+    } finally {
+      await a.closeAll();
+      await b.closeAll();
+    }
   });
 });

@@ -3,6 +3,15 @@
 // IndexedDB database, created on first use and kept for the life of the host (DESIGN.md 1). The engine
 // keeps everything that matters in IndexedDB, so a host that is stopped and started again only has to
 // recreate the engine.
+//
+// Several engines can serve one database at once: the service worker and in-page engines of other tabs
+// (`?engine=page`, or browsers without service workers, where every tab runs its own). IndexedDB
+// serialises their writes, but each engine answers reads from its in-memory view, which does not see the
+// others' writes. So the hosts keep each other coherent over a BroadcastChannel: an engine announces
+// itself and its commits; an engine that learns of a newer revision than its own is retired (its watches
+// end, and clients resume from their last resourceVersion, as after a worker restart) and the next
+// request starts a fresh one from the database. Once a peer is known, every request also compares the
+// database's revision with the engine's before it is served.
 import type { Storage } from '../../engine/storage/interface.js';
 import { createApiServer, type ApiServer } from '../../engine/server.js';
 import { badRequest, internalError, type StatusError } from '../../engine/errors.js';
@@ -17,30 +26,6 @@ export const DEFAULT_CLUSTER = 'default';
 /** The IndexedDB database holding one cluster. */
 export function clusterDatabaseName(cluster: string): string {
   return `kube-cluster-${cluster}`;
-}
-
-/**
- * Name of the shared Web Lock every browser engine holds while it serves a cluster. The engine keeps a
- * cache of its database and does not see writes made by another engine over the same database, so the UI
- * counts the holders (`navigator.locks.query()`) to warn when a service worker and an in-page engine (or
- * two in-page engines in two tabs) serve one cluster at the same time.
- */
-export function clusterLockName(cluster: string): string {
-  return `kube-engine:${cluster}`;
-}
-
-interface LockManagerLike {
-  request(name: string, options: { mode: 'shared' }, callback: () => Promise<void>): Promise<unknown>;
-}
-
-/** Holds the cluster's shared lock until the returned function is called (no-op without Web Locks). */
-function holdClusterLock(cluster: string): () => void {
-  const locks = (globalThis as { navigator?: { locks?: LockManagerLike } }).navigator?.locks;
-  if (!locks) return () => undefined;
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  locks.request(clusterLockName(cluster), { mode: 'shared' }, () => held).catch(() => undefined);
-  return release;
 }
 
 export interface ClusterRoute {
@@ -69,6 +54,27 @@ export function routeCluster(url: URL, appBase: URL): (ClusterRoute & { invalid?
 
 export type BrowserHost = 'service-worker' | 'page';
 
+/** The BroadcastChannel name the browser hosts use to keep their engines coherent. */
+export const ENGINES_CHANNEL = 'kube-engines';
+
+/** What the hosts need of a BroadcastChannel (injectable for tests). */
+export interface PeerChannel {
+  postMessage(message: unknown): void;
+  addEventListener(type: 'message', listener: (event: { data: unknown }) => void): void;
+  close?(): void;
+}
+
+type PeerMessage =
+  | { type: 'hello' | 'here'; cluster: string; from: string }
+  | { type: 'wrote'; cluster: string; revision: number; from: string };
+
+function isPeerMessage(v: unknown): v is PeerMessage {
+  if (typeof v !== 'object' || v === null) return false;
+  const m = v as Record<string, unknown>;
+  if (typeof m.cluster !== 'string' || typeof m.from !== 'string') return false;
+  return m.type === 'hello' || m.type === 'here' || (m.type === 'wrote' && typeof m.revision === 'number');
+}
+
 export interface ClusterEnginesOptions {
   host: BrowserHost;
   /**
@@ -77,6 +83,8 @@ export interface ClusterEnginesOptions {
    * the next request starts a new one.
    */
   openStorage?: (cluster: string, onLost: () => void) => Storage | Promise<Storage>;
+  /** Channel to the other engines of this origin; default `new BroadcastChannel(ENGINES_CHANNEL)`, null = none. */
+  channel?: PeerChannel | null;
 }
 
 export interface ClusterEngines {
@@ -84,7 +92,7 @@ export interface ClusterEngines {
   engine(route: ClusterRoute): Promise<ApiServer>;
   /** Answers one API request addressed to `route`; never rejects (failures become Status responses). */
   handle(route: ClusterRoute & { invalid?: true }, request: Request): Promise<Response>;
-  /** Closes every engine created so far. */
+  /** Closes every engine created so far, and the peer channel. */
   closeAll(): Promise<void>;
 }
 
@@ -99,53 +107,169 @@ function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+/** One engine over one storage connection, with what the host tracks about it. */
+interface Running {
+  server: ApiServer;
+  /** The raw storage, to read the database's current revision. */
+  storage: Storage;
+  /** Newest revision this engine has seen: loaded at start, then its own commits. */
+  known: number;
+  /** Writes of this engine in progress (the database may be ahead of `known` meanwhile). */
+  writing: number;
+  /** Set when a commit skipped revisions: another engine wrote in between. */
+  stale: boolean;
+  /** Requests being handled (a retired engine is closed when the last one is done). */
+  inflight: number;
+  retired: boolean;
+  closed: boolean;
+}
+
+/** Wraps a storage so that the host sees the revisions the engine loads and commits. */
+function observe(inner: Storage, run: Pick<Running, 'known' | 'writing' | 'stale'>, loading: () => boolean, committed: (revision: number) => void): Storage {
+  return {
+    async revision() {
+      const r = await inner.revision();
+      if (loading() && r > run.known) run.known = r;
+      return r;
+    },
+    compactedRevision: () => inner.compactedRevision(),
+    get: (key) => inner.get(key),
+    list: (prefix) => inner.list(prefix),
+    async write(ops, time) {
+      run.writing++;
+      try {
+        const result = await inner.write(ops, time);
+        if (result.ok && result.events.length > 0) {
+          if (result.revision !== run.known + 1) run.stale = true;
+          if (result.revision > run.known) run.known = result.revision;
+          committed(result.revision);
+        }
+        return result;
+      } finally {
+        run.writing--;
+      }
+    },
+    events: (after) => inner.events(after),
+    compact: (beforeTime) => inner.compact(beforeTime),
+    close: () => inner.close(),
+  };
+}
+
+function defaultChannel(): PeerChannel | null {
+  const BC = (globalThis as { BroadcastChannel?: new (name: string) => PeerChannel }).BroadcastChannel;
+  return BC ? new BC(ENGINES_CHANNEL) : null;
+}
+
+function hostId(): string {
+  const c = (globalThis as { crypto?: { randomUUID?: () => string } }).crypto;
+  return c?.randomUUID ? c.randomUUID() : `${Date.now()}-${Math.random()}`;
+}
+
 export function createClusterEngines(options: ClusterEnginesOptions): ClusterEngines {
   const openStorage =
     options.openStorage ??
     ((cluster: string, onLost: () => void) => openIdbStorage({ name: clusterDatabaseName(cluster), onClose: onLost }));
-  const engines = new Map<string, Promise<ApiServer>>();
+  const channel = options.channel === undefined ? defaultChannel() : options.channel;
+  const self = hostId();
+  /** Engines by cluster name: starting or running. */
+  const engines = new Map<string, Promise<Running>>();
+  /** Engines that have started, by cluster name (for synchronous access from channel messages). */
+  const running = new Map<string, Running>();
+  /** Clusters another engine of this origin has been seen serving. */
+  const peers = new Set<string>();
 
-  function drop(key: string, pending: Promise<ApiServer>): void {
-    if (engines.get(key) !== pending) return;
-    engines.delete(key);
-    pending.then((server) => server.close()).catch(() => undefined);
+  function post(message: PeerMessage): void {
+    try {
+      channel?.postMessage(message);
+    } catch {
+      // a closed channel: nothing to tell
+    }
   }
 
-  async function start(route: ClusterRoute, onLost: () => void): Promise<ApiServer> {
-    const storage = await openStorage(route.cluster, onLost);
+  function closeWhenIdle(run: Running): void {
+    if (run.inflight > 0 || run.closed) return;
+    run.closed = true;
+    void run.server.close().catch(() => undefined);
+  }
+
+  /** Takes the cluster's engine out of service; the next request starts a new one. */
+  function retire(cluster: string, run: Running): void {
+    if (run.retired) return;
+    run.retired = true;
+    if (running.get(cluster) === run) {
+      running.delete(cluster);
+      engines.delete(cluster);
+    }
+    closeWhenIdle(run);
+  }
+
+  channel?.addEventListener('message', (event) => {
+    const m = event.data;
+    if (!isPeerMessage(m) || m.from === self) return;
+    peers.add(m.cluster);
+    if (m.type === 'hello' && engines.has(m.cluster)) post({ type: 'here', cluster: m.cluster, from: self });
+    const run = running.get(m.cluster);
+    if (m.type === 'wrote' && run && m.revision > run.known) retire(m.cluster, run);
+  });
+
+  async function start(route: ClusterRoute, lost: () => void): Promise<Running> {
+    const raw = await openStorage(route.cluster, lost);
+    const tracked = { known: 0, writing: 0, stale: false };
+    let loading = true;
+    const storage = observe(raw, tracked, () => loading, (revision) => {
+      post({ type: 'wrote', cluster: route.cluster, revision, from: self });
+    });
     const server = createApiServer({ storage, env: systemEnv(), basePath: route.basePath, host: options.host });
-    const release = holdClusterLock(route.cluster);
+    const run: Running = Object.assign(tracked, { server, storage: raw, inflight: 0, retired: false, closed: false });
     try {
       await server.ready;
     } catch (err) {
-      release();
       await server.close().catch(() => undefined); // also closes the storage
       throw err;
     }
-    const close = server.close.bind(server);
-    return {
-      handle: (request) => server.handle(request),
-      ready: server.ready,
-      close: async () => {
-        release();
-        await close();
-      },
-    };
+    loading = false;
+    post({ type: 'hello', cluster: route.cluster, from: self });
+    return run;
   }
 
-  function engine(route: ClusterRoute): Promise<ApiServer> {
-    const key = route.basePath;
-    let pending = engines.get(key);
+  function engineOf(route: ClusterRoute): Promise<Running> {
+    const cluster = route.cluster;
+    let pending = engines.get(cluster);
     if (!pending) {
-      const started: Promise<ApiServer> = start(route, () => drop(key, started));
-      engines.set(key, started);
-      // A failed start is not cached: the next request tries again.
-      started.catch(() => {
-        if (engines.get(key) === started) engines.delete(key);
+      const started: Promise<Running> = start(route, () => {
+        void started.then((run) => retire(cluster, run), () => undefined);
       });
+      engines.set(cluster, started);
+      started.then(
+        (run) => {
+          if (engines.get(cluster) === started) running.set(cluster, run);
+        },
+        // A failed start is not cached: the next request tries again.
+        () => {
+          if (engines.get(cluster) === started) engines.delete(cluster);
+        },
+      );
       pending = started;
     }
     return pending;
+  }
+
+  /** The engine to serve a request with: a fresh one when the current one missed another engine's writes. */
+  async function current(route: ClusterRoute): Promise<Running> {
+    let run = await engineOf(route);
+    if (!run.retired && (run.stale || peers.has(route.cluster)) && run.writing === 0) {
+      let behind = run.stale;
+      if (!behind) {
+        try {
+          behind = (await run.storage.revision()) > run.known;
+        } catch {
+          behind = true; // the connection is gone
+        }
+      }
+      if (behind) retire(route.cluster, run);
+    }
+    if (run.retired) run = await engineOf(route);
+    return run;
   }
 
   async function handle(route: ClusterRoute & { invalid?: true }, request: Request): Promise<Response> {
@@ -154,24 +278,30 @@ export function createClusterEngines(options: ClusterEnginesOptions): ClusterEng
         badRequest(`invalid cluster name "${route.cluster}": must be a lowercase DNS label (${CLUSTER_NAME_PATTERN.source})`),
       );
     }
-    let server: ApiServer;
+    let run: Running;
     try {
-      server = await engine(route);
+      run = await current(route);
     } catch (err) {
       return statusResponse(internalError(`cluster "${route.cluster}" could not be started: ${messageOf(err)}`));
     }
+    run.inflight++;
     try {
-      return await server.handle(request);
+      return await run.server.handle(request);
     } catch (err) {
       return statusResponse(internalError(messageOf(err)));
+    } finally {
+      run.inflight--;
+      if (run.retired) closeWhenIdle(run);
     }
   }
 
   async function closeAll(): Promise<void> {
     const all = [...engines.values()];
     engines.clear();
-    await Promise.all(all.map(async (p) => (await p.catch(() => undefined))?.close()));
+    running.clear();
+    channel?.close?.();
+    await Promise.all(all.map(async (p) => (await p.catch(() => undefined))?.server.close()));
   }
 
-  return { engine, handle, closeAll };
+  return { engine: async (route) => (await engineOf(route)).server, handle, closeAll };
 }
