@@ -17,9 +17,9 @@ if (!browser.launchOptions) {
 
 const serverCommand =
   process.env.KUBE_E2E_DEV === '1'
-    ? `npx vite --port ${PORT} --strictPort`
+    ? `npx vite --host 127.0.0.1 --port ${PORT} --strictPort`
     : `npx vite build --outDir ${OUT_DIR} --emptyOutDir --logLevel warn && ` +
-      `npx vite preview --outDir ${OUT_DIR} --port ${PORT} --strictPort`;
+      `npx vite preview --outDir ${OUT_DIR} --host 127.0.0.1 --port ${PORT} --strictPort`;
 
 export default defineConfig({
   testDir: 'e2e',
