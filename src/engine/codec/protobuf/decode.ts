@@ -93,7 +93,7 @@ export function decodeProtobufObject(bytes: Uint8Array, opts: ProtobufDecodeOpti
   }
   let body: Record<string, unknown>;
   try {
-    body = decodeStruct(messageDef(id), env.raw) as Record<string, unknown>;
+    body = decodeMessage(id, env.raw) as Record<string, unknown>;
   } catch (e) {
     if (e instanceof ProtoError) throw typed(e.message);
     throw e;
@@ -353,14 +353,14 @@ function isEmpty(v: unknown, f: FieldDef): boolean {
   if (t.k === 'map') return Object.keys(v as object).length === 0;
   if (t.k === 'message') {
     // a struct is never empty; a named slice (ExtraValue) is when it has no items
-    return messageDef(t.id).kind === 'slice' && Array.isArray(v) && v.length === 0;
+    return messageDef(t.id).kind === 'slice' && (v as unknown[]).length === 0;
   }
   return v === '' || v === 0 || v === false;
 }
 
-function decodeSlice(def: Extract<MessageDef, { kind: 'slice' }>, data: Uint8Array): unknown {
+/** A Go named slice; these are only map values, which gogo starts as an empty non-nil slice (`[]`). */
+function decodeSlice(def: Extract<MessageDef, { kind: 'slice' }>, data: Uint8Array): unknown[] {
   const items: unknown[] = [];
-  let any = false;
   const r = new Reader(data);
   while (!r.done()) {
     const { num, wire } = readTag(r, def.name);
@@ -370,9 +370,8 @@ function decodeSlice(def: Extract<MessageDef, { kind: 'slice' }>, data: Uint8Arr
     }
     if (wire !== expectedWire(def.elem)) throw wrongWire(wire, 'Items');
     items.push(valueOf(def.elem, r));
-    any = true;
   }
-  return any ? items : null;
+  return items;
 }
 
 // ---------------------------------------------------------------------------------------------------------

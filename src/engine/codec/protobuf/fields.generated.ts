@@ -4,7 +4,7 @@
 // MESSAGES[pkg][Name] lists a message's fields in Go struct order as `json=number:type[:flags]` joined by ';'.
 // type: s string, b bool, i int32, l int64, u uint32, U uint64, d double, f float, y bytes, a message
 // (`Name` in the same package or `pkg.Name`), `[T]` repeated, `{K,V}` map. flags: ? omitempty,
-// * Go pointer, ^ inline (fields written at the parent's level). `=[T]` is a Go named slice (wrapper message).
+// * Go pointer, ^ inline (fields written at the parent's level). `[T]` alone is a Go named slice (wrapper message).
 // Not listed (the decoder knows them): meta/v1.Time, meta/v1.MicroTime, meta/v1.Duration, meta/v1.FieldsV1, resource.Quantity, intstr.IntOrString, runtime.RawExtension.
 
 export const MESSAGES: Record<string, Record<string, string>> = {
@@ -62,7 +62,7 @@ export const MESSAGES: Record<string, Record<string, string>> = {
 },
 "authentication/v1": {
 "BoundObjectReference": "kind=1:s:?;apiVersion=2:s:?;name=3:s:?;uid=4:s:?",
-"ExtraValue": "=[s]",
+"ExtraValue": "[s]",
 "SelfSubjectReview": "metadata=1:meta/v1.ObjectMeta:?;status=2:SelfSubjectReviewStatus:?",
 "SelfSubjectReviewStatus": "userInfo=1:UserInfo:?",
 "TokenRequest": "metadata=1:meta/v1.ObjectMeta:?;spec=2:TokenRequestSpec;status=3:TokenRequestStatus:?",
@@ -74,7 +74,7 @@ export const MESSAGES: Record<string, Record<string, string>> = {
 "UserInfo": "username=1:s:?;uid=2:s:?;groups=3:[s]:?;extra=4:{s,ExtraValue}:?"
 },
 "authorization/v1": {
-"ExtraValue": "=[s]",
+"ExtraValue": "[s]",
 "FieldSelectorAttributes": "rawSelector=1:s:?;requirements=2:[meta/v1.FieldSelectorRequirement]:?",
 "LabelSelectorAttributes": "rawSelector=1:s:?;requirements=2:[meta/v1.LabelSelectorRequirement]:?",
 "LocalSubjectAccessReview": "metadata=1:meta/v1.ObjectMeta:?;spec=2:SubjectAccessReviewSpec;status=3:SubjectAccessReviewStatus:?",
@@ -147,7 +147,7 @@ export const MESSAGES: Record<string, Record<string, string>> = {
 "CertificateSigningRequestCondition": "type=1:s;status=6:s;reason=2:s:?;message=3:s:?;lastUpdateTime=4:meta/v1.Time:?;lastTransitionTime=5:meta/v1.Time:?",
 "CertificateSigningRequestSpec": "request=1:y;signerName=7:s;expirationSeconds=8:i:?*;usages=5:[s]:?;username=2:s:?;uid=3:s:?;groups=4:[s]:?;extra=6:{s,ExtraValue}:?",
 "CertificateSigningRequestStatus": "conditions=1:[CertificateSigningRequestCondition]:?;certificate=2:y:?",
-"ExtraValue": "=[s]"
+"ExtraValue": "[s]"
 },
 "coordination/v1": {
 "Lease": "metadata=1:meta/v1.ObjectMeta:?;spec=2:LeaseSpec:?",

@@ -73,8 +73,8 @@ export function messageDef(id: string): MessageDef {
   } else {
     const enc = MESSAGES[pkg]?.[name];
     if (enc === undefined) throw new Error(`protobuf: no table for message ${id}`);
-    if (enc.startsWith('=')) {
-      def = { kind: 'slice', id, name, elem: parseType(pkg, enc.slice(2, -1)) };
+    if (enc.startsWith('[')) {
+      def = { kind: 'slice', id, name, elem: parseType(pkg, enc.slice(1, -1)) };
     } else {
       const fields: FieldDef[] = [];
       for (const part of enc === '' ? [] : enc.split(';')) {
