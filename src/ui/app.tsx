@@ -177,7 +177,7 @@ function ConnectionPanel({ conn }: { conn: ApiConnection }) {
         </p>
       ) : (
         <p className="hint">
-          No service worker serves base_url here; from the devtools console use{' '}
+          This page sends its requests to the engine running in the page; from the devtools console use{' '}
           <code>await (await playground.apiFetch('/api/v1/namespaces')).json()</code>
         </p>
       )}
