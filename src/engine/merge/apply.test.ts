@@ -708,6 +708,26 @@ const cases: Case[] = [
       ...Array.from({ length: 9 }, (_, k) => U(`u${k + 2}`, k + 4, { 'f:metadata': { 'f:labels': { [`f:l${k + 2}`]: {} } } })),
     ],
   },
+  {
+    name: 'dropping the last label removes the map but keeps the server-set metadata',
+    ops: [
+      update('creator', { ...base, metadata: { ...base.metadata, resourceVersion: '7', creationTimestamp: '2026-01-01T00:00:00Z' } }),
+      apply('m1', { ...base, metadata: { ...base.metadata, labels: { a: '1' } } }),
+      apply('m1', W({ image: 'x' })),
+    ],
+    object: { ...base, metadata: { ...base.metadata, resourceVersion: '7', creationTimestamp: '2026-01-01T00:00:00Z' }, spec: { image: 'x' } },
+    managed: [A('m1', 3, spec({ 'f:image': {} }))],
+  },
+  {
+    name: 'a label shared with an updater survives its applier dropping it',
+    ops: [
+      apply('m1', { ...base, metadata: { ...base.metadata, labels: { a: '1', b: '2' } } }),
+      update('m2', (live) => ({ ...live, metadata: { ...live.metadata, labels: { a: '1', b: '3' } } })),
+      apply('m1', W({ image: 'x' })),
+    ],
+    object: { ...base, metadata: { ...base.metadata, labels: { b: '3' } }, spec: { image: 'x' } },
+    managed: [A('m1', 3, spec({ 'f:image': {} })), U('m2', 2, { 'f:metadata': { 'f:labels': { 'f:b': {} } } })],
+  },
   // ---- kubectl: client-side apply -> server-side apply ---------------------------------------------
   {
     name: 'kubectl may take over fields of its last-applied annotation that still match the live object',

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { Schema } from '../schema/types.js';
+import type { JsonValue } from '../object.js';
 import { builtins } from '../resources/generated/builtins.js';
 import { pathToString } from '../fieldpath/element.js';
 import { SchemaConverter, type Atom, type TypeRef } from './schema.js';
@@ -122,7 +123,7 @@ describe('typed operations', () => {
   });
 
   test('removeItems and ensureNamedFieldsAreMembers', () => {
-    const live = { items: [{ name: 'a', v: '1' }, { name: 'b' }], s: { a: 'x' } };
+    const live: JsonValue = { items: [{ name: 'a', v: '1' }, { name: 'b' }], s: { a: 'x' } };
     const rm = FieldSet.fromFieldsV1({ 'f:items': { 'k:{"name":"a","proto":"TCP"}': {} }, 'f:s': { 'f:a': {} } });
     expect(removeItems(ref, live, rm)).toEqual({ items: [{ name: 'b' }], s: null });
     expect(paths(ensureNamedFieldsAreMembers(rm, ref))).toEqual(['.items', '.s', '.items[name="a",proto="TCP"]', '.s.a']);
