@@ -21,6 +21,8 @@ export interface BuiltinBehaviour {
   nameValidator?: NameValidator;
   /** Apply the core API's rule that unqualified finalizer names must be standard ones (default true). */
   kubeFinalizerNames?: boolean;
+  /** Skip ValidateObjectMeta on create (core v1 Events are validated by their legacy rules only). */
+  skipObjectMeta?: boolean;
   default?: ResourceStrategy['default'];
   prepareForCreate?: ResourceStrategy['prepareForCreate'];
   prepareForUpdate?: ResourceStrategy['prepareForUpdate'];
@@ -51,8 +53,8 @@ function strategyOf(f: BuiltinResourceFacts, b: BuiltinBehaviour): ResourceStrat
   const kubeFinalizers = b.kubeFinalizerNames ?? true;
   const s: ResourceStrategy = {
     validate(obj, ctx) {
-      const errs = validateObjectMeta(obj.metadata, { namespaced: f.namespaced, nameValidator });
-      if (kubeFinalizers) errs.push(...validateKubeFinalizerNames(obj.metadata));
+      const errs = b.skipObjectMeta ? [] : validateObjectMeta(obj.metadata, { namespaced: f.namespaced, nameValidator });
+      if (kubeFinalizers && !b.skipObjectMeta) errs.push(...validateKubeFinalizerNames(obj.metadata));
       if (b.validateObject) errs.push(...b.validateObject(obj, ctx));
       return errs;
     },
