@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createCelEnv, isCompileError, isRuntimeError, type CelEnv, type CelResult } from './env.js';
 import { fromJson, toJson } from './convert.js';
 import { parse } from './parser.js';
-import { escapeProperty, schemaToCelType, unescapeProperty } from './schema-types.js';
+import { SchemaTypeProvider, escapeProperty, schemaToCelType, unescapeProperty } from './schema-types.js';
 import type { CelType } from './types.js';
 import { T, typeName } from './types.js';
 import type { Schema } from '../schema/types.js';
@@ -198,7 +198,7 @@ describe('evaluator', () => {
     ['1 % 0', 'modulus by zero'],
     ['int(1e19)', 'integer overflow'],
     ['uint(-1)', 'unsigned integer overflow'],
-    ['[1][2]', 'index out of bounds: 2'],
+    ['[1][2]', "index '2' out of range in list size '1'"],
     ['{"a": 1}["b"]', 'no such key: b'],
     ['optional.none().value()', 'optional.none() dereference'],
     ['timestamp("2024-13-01T00:00:00Z")', 'timestamp("2024-13-01T00:00:00Z") error: parsing time "2024-13-01T00:00:00Z": field out of range'],
@@ -367,6 +367,27 @@ describe('schema types', () => {
     expect(toJson(fromJson(2, t))).toBe(2);
     expect(fromJson(2, t)).toBe(2);
     expect(fromJson(2)).toBe(2n);
+  });
+});
+
+describe('built-in schemas', () => {
+  it('types a Deployment from the generated definitions', async () => {
+    const { builtins } = await import('../resources/generated/builtins.js');
+    const provider = new SchemaTypeProvider(builtins.definitions);
+    const deploy = provider.typeFor('io.k8s.api.apps.v1.Deployment')!;
+    const env = createCelEnv({ variables: { self: deploy } });
+    const p = env.compile("self.spec.replicas <= 10 && self.spec.template.spec.containers.all(c, c.image.startsWith('registry/')) && self.metadata.name.size() < 64");
+    if (isCompileError(p)) throw new Error(p.formatted);
+    const obj = {
+      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' },
+      spec: { replicas: 3, selector: {}, template: { spec: { containers: [{ name: 'a', image: 'registry/a' }] } } },
+    };
+    expect(p.evaluateJson({ self: obj })).toMatchObject({ value: true, type: 'bool' });
+    // IntOrString (format int-or-string in built-in schemas) is dyn
+    const q = env.compile("type(self.spec.strategy.rollingUpdate.maxSurge) == string");
+    if (isCompileError(q)) throw new Error(q.formatted);
+    expect(q.evaluateJson({ self: { ...obj, spec: { ...obj.spec, strategy: { rollingUpdate: { maxSurge: '25%' } } } } })).toMatchObject({ value: true });
+    expect(provider.typeFor('io.k8s.api.apps.v1.Deployment')).toBe(deploy);
   });
 });
 

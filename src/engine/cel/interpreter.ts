@@ -51,8 +51,11 @@ function charge(c: Ctx, n: number): void {
   if (c.cost > c.limit) throw new CelCostLimitError();
 }
 
-function noOverload(fn: string, args: CelValue[]): CelError {
-  return new CelError(`no such overload: ${fn}(${args.map(valueTypeName).join(', ')})`);
+// cel-go: calls without a matching overload fail with `no such overload: <function>`; logical operators and
+// the conditional with non-bool operands fail with a bare `no such overload`.
+function noOverload(fn: string, _args: CelValue[]): CelError {
+  if (fn === '_&&_' || fn === '_||_' || fn === '_?_:_') return new CelError('no such overload');
+  return new CelError(`no such overload: ${fn}`);
 }
 
 export function matchesType(v: CelValue, t: CelType): boolean {
@@ -120,7 +123,7 @@ export class Compiler {
       c.cost++;
       if (c.cost > c.limit) throw new CelCostLimitError();
       const v = c.slots[s];
-      if (v === undefined) throw new CelError(`no such attribute: ${name}`);
+      if (v === undefined) throw new CelError(`no such attribute(s): ${name}`);
       if (v instanceof CelError) throw v;
       return v;
     };

@@ -58,7 +58,8 @@ interface Sized {
 function decl(s0: Schema | undefined, defs: SchemaRegistry, resourceRoot: boolean, name: string, depth: number): Sized | undefined {
   let s = resolve(s0, defs);
   if (!s || depth > 64) return undefined;
-  if (ext<boolean>(s, 'int-or-string')) {
+  // built-in schemas spell int-or-string as a format (IntOrString), CRDs as the extension
+  if (ext<boolean>(s, 'int-or-string') || s.format === 'int-or-string') {
     const maxSize = s.maxLength !== undefined ? Math.max(0, s.maxLength) * 4 : MAX_REQUEST_SIZE_BYTES - 2;
     return { type: { kind: 'dyn', maxSize }, minSize: 1 };
   }
@@ -182,4 +183,25 @@ export function schemaToCelType(schema: Schema, defs: SchemaRegistry = {}, opts:
 /** Fields of an object type from a schema, for tooling (completion, messages). */
 export function objectFieldNames(t: CelType): string[] {
   return t.kind === 'object' ? t.fieldNames() : [];
+}
+
+/**
+ * Declares object types from a schema registry: `typeFor('io.k8s.api.core.v1.Pod')` or `typeForSchema(s)`.
+ * Types are cached per definition name, so `self` and `oldSelf` built from the same name share one type.
+ */
+export class SchemaTypeProvider {
+  private readonly cache = new Map<string, CelType | undefined>();
+  constructor(private readonly defs: SchemaRegistry = {}) {}
+  /** Type of a named definition, as a resource root (apiVersion, kind, metadata.name are accessible). */
+  typeFor(definition: string, opts: { resourceRoot?: boolean; name?: string } = {}): CelType | undefined {
+    const key = `${definition}|${opts.resourceRoot ?? true}|${opts.name ?? ''}`;
+    if (!this.cache.has(key)) {
+      const s = this.defs[definition];
+      this.cache.set(key, s ? schemaToCelType(s, this.defs, { resourceRoot: opts.resourceRoot ?? true, name: opts.name ?? definition }) : undefined);
+    }
+    return this.cache.get(key);
+  }
+  typeForSchema(schema: Schema, opts: { resourceRoot?: boolean; name?: string } = {}): CelType | undefined {
+    return schemaToCelType(schema, this.defs, opts);
+  }
 }

@@ -234,7 +234,7 @@ function indexList(l: CelValue, i: CelValue): CelValue {
     if (!Number.isInteger(i)) throw new CelError(`unsupported index value ${formatDouble(i)} in list`);
     idx = i >= 0 && i < list.length ? i : -1;
   } else throw new CelError(`unsupported index type '${valueTypeName(i)}' in list`);
-  if (idx < 0) throw new CelError(`index out of bounds: ${typeof i === 'number' ? formatDouble(i) : i instanceof CelUint ? i.v : i}`);
+  if (idx < 0) throw new CelError(`index '${typeof i === 'number' ? formatDouble(i) : i instanceof CelUint ? i.v : i}' out of range in list size '${list.length}'`);
   return list[idx];
 }
 
@@ -248,7 +248,7 @@ export function indexValue(c: CelValue, k: CelValue): CelValue {
     }
     return v;
   }
-  throw new CelError(`no such overload: _[_] applied to (${valueTypeName(c)}, ${valueTypeName(k)})`);
+  throw new CelError('no such overload');
 }
 
 function keyString(k: CelValue): string {
