@@ -175,3 +175,55 @@ test('a watch streams events through the worker', async ({ page }) => {
   expect(events.lines.length).toBeGreaterThanOrEqual(1);
   expect(JSON.parse(events.lines[0])).toMatchObject({ type: 'ADDED', object: { kind: 'ConfigMap', metadata: { name: 'watched' } } });
 });
+
+test('a watch cut by a stopped worker resumes from its last resourceVersion', async ({ page, context }) => {
+  await openShell(page);
+  const url = `${BASE}/api/v1/namespaces/default/configmaps`;
+  const rv = ((await pageFetch(page, url)).body as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+  // Open a watch and keep reading it in the page.
+  await page.evaluate(
+    ({ url, rv }) => {
+      const w = window as unknown as { watchEnded?: string };
+      void fetch(`${url}?watch=true&resourceVersion=${rv}`).then(async (res) => {
+        const reader = res.body!.getReader();
+        try {
+          for (;;) {
+            const { done } = await reader.read();
+            if (done) {
+              w.watchEnded = 'done';
+              return;
+            }
+          }
+        } catch (err) {
+          w.watchEnded = `error: ${String(err)}`;
+        }
+      });
+    },
+    { url, rv },
+  );
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('ServiceWorker.enable');
+  await cdp.send('ServiceWorker.stopAllWorkers');
+  await expect.poll(() => page.evaluate(() => (window as unknown as { watchEnded?: string }).watchEnded)).toBeTruthy();
+
+  // Written after the cut; a new watch from the last seen resourceVersion replays it from the stored history.
+  expect((await pageFetch(page, url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: configMap('after-cut', { a: '1' }) })).status).toBe(201);
+  const first = await page.evaluate(
+    async ({ url, rv }) => {
+      const abort = new AbortController();
+      const res = await fetch(`${url}?watch=true&resourceVersion=${rv}`, { signal: abort.signal });
+      const reader = res.body!.getReader();
+      const decoder = new TextDecoder();
+      let text = '';
+      while (!text.includes('\n')) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += decoder.decode(value, { stream: true });
+      }
+      abort.abort();
+      return text.split('\n')[0];
+    },
+    { url, rv },
+  );
+  expect(JSON.parse(first)).toMatchObject({ type: 'ADDED', object: { metadata: { name: 'after-cut' } } });
+});
