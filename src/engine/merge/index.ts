@@ -51,9 +51,15 @@ export interface ObjectType {
 }
 
 const typeCache = new WeakMap<SchemaRegistry, WeakMap<Schema, Map<boolean, ObjectType>>>();
+const refCache = new WeakMap<SchemaRegistry, Map<string, ObjectType>>();
 
+/** The typed schema of a kind; cached per (registry, schema object) and per (registry, `$ref` name). */
 export function objectTypeFor(schema: Schema, defs: SchemaRegistry, opts?: { customResource?: boolean }): ObjectType {
   const cr = !!opts?.customResource;
+  const pureRef = schema.$ref && Object.keys(schema).length === 1 ? `${cr}:${schema.$ref}` : undefined;
+  let byRef = refCache.get(defs);
+  if (!byRef) refCache.set(defs, (byRef = new Map()));
+  if (pureRef && byRef.has(pureRef)) return byRef.get(pureRef)!;
   let bySchema = typeCache.get(defs);
   if (!bySchema) typeCache.set(defs, (bySchema = new WeakMap()));
   let byFlag = bySchema.get(schema);
@@ -73,6 +79,7 @@ export function objectTypeFor(schema: Schema, defs: SchemaRegistry, opts?: { cus
     zero: () => clone((zero ??= zeroObject(schema, defs, cr))),
   };
   byFlag.set(cr, t);
+  if (pureRef) byRef.set(pureRef, t);
   return t;
 }
 
