@@ -267,6 +267,17 @@ describe('JSON mapping', () => {
     }));
   });
 
+  it('DeleteOptions in any served group version', () => {
+    const body = envelope('apps/v1', 'DeleteOptions', int(1, 0), msg(2, str(1, 'uid-1')), str(4, 'Foreground'), str(5, 'All'));
+    expect(JSON.stringify(decodeProtobufObject(body).object)).toBe(JSON.stringify({
+      apiVersion: 'apps/v1', kind: 'DeleteOptions',
+      gracePeriodSeconds: 0, preconditions: { uid: 'uid-1' }, propagationPolicy: 'Foreground', dryRun: ['All'],
+    }));
+    expect(decodeProtobufObject(envelope('meta.k8s.io/v1', 'DeleteOptions')).object).toStrictEqual({ apiVersion: 'meta.k8s.io/v1', kind: 'DeleteOptions' });
+    expect(errorOf(() => decodeProtobufObject(envelope('nope/v1', 'DeleteOptions'))).status.message)
+      .toBe('no kind "DeleteOptions" is registered for version "nope/v1" in scheme "pkg/api/legacyscheme/scheme.go:30"');
+  });
+
   it('without omitempty a zero scalar is written; with it, dropped', () => {
     // ServicePort.port has no omitempty, nodePort has; IntOrString targetPort is a struct (kept as 0)
     const body = envelope('v1', 'Service', msg(2, msg(1, str(1, ''), int(3, 0), msg(4), int(5, 0))));

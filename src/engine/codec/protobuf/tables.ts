@@ -96,12 +96,24 @@ export function messageDef(id: string): MessageDef {
   return def;
 }
 
-/** The message id of a top-level kind (`apps/v1`, `Deployment` -> `apps/v1.Deployment`), if tabled. */
+let groupVersions: Set<string> | undefined;
+
+/**
+ * The message id of a top-level kind (`apps/v1`, `Deployment` -> `apps/v1.Deployment`), if tabled.
+ * DeleteOptions is registered in every group version (metav1.AddToGroupVersion) and in meta.k8s.io/v1:
+ * typed clients send it as the body of a DELETE.
+ */
 export function kindMessageId(apiVersion: string, kind: string): string | undefined {
-  return Object.prototype.hasOwnProperty.call(KINDS, `${apiVersion}/${kind}`) ? KINDS[`${apiVersion}/${kind}`] : undefined;
+  const key = `${apiVersion}/${kind}`;
+  if (Object.prototype.hasOwnProperty.call(KINDS, key)) return KINDS[key];
+  if (kind === 'DeleteOptions') {
+    groupVersions ??= new Set(['meta.k8s.io/v1', ...Object.keys(KINDS).map((k) => k.slice(0, k.lastIndexOf('/')))]);
+    if (groupVersions.has(apiVersion)) return 'meta/v1.DeleteOptions';
+  }
+  return undefined;
 }
 
-/** Every `apiVersion/kind` the tables can decode. */
+/** Every `apiVersion/kind` the tables can decode (DeleteOptions aside). */
 export function protobufKinds(): string[] {
   return Object.keys(KINDS);
 }
