@@ -74,8 +74,10 @@ class Estimator {
       case 'select': {
         const op = this.cost(e.operand);
         if (e.testOnly) return op;
-        // element size of a selected field follows its declared type
-        return add(op, { min: 1, max: 1 });
+        // cel-go charges a select only on map, object and type-parameter operands (not on dyn)
+        const ot = this.typeOf(e.operand);
+        if (!this.check || (ot && (ot.kind === 'map' || ot.kind === 'object' || ot.kind === 'param'))) return add(op, { min: 1, max: 1 });
+        return op;
       }
       case 'list':
         return e.elems.reduce((acc, x) => add(acc, this.cost(x)), { min: 10, max: 10 });

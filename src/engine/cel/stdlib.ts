@@ -113,10 +113,20 @@ function relational(): CelFunctionDecl[] {
   return ops.map(([name, prefix, test]) => ({
     name,
     overloads: [
-      ...cmps.map(([suffix, a, b, cmp]) => ov(`${prefix}_${suffix}`, [a, b], T.bool, (x, y) => test(cmp(x, y)))),
+      ...cmps.map(([suffix, a, b, cmp]) => ov(`${prefix}_${suffix}`, [a, b], T.bool, (x, y) => test(cmp(x, y)),
+        suffix === 'string' || suffix === 'bytes' ? { cost: traversalCost, estimate: traversalEstimate } : {})),
       ...crossCmps.map(([suffix, a, b]) => ov(`${prefix}_${suffix}`, [a, b], T.bool, (x, y) => test(numCmp(x, y)), { minVersion: '1.29' as const })),
     ],
   }));
+}
+
+// O(min(m, n)) comparisons (strings, bytes, equality) as cel-go's runtime tracker and checker estimator charge them
+function traversalCost(args: CelValue[]): number {
+  return ceilTenth(Math.min(actualSize(args[0]), actualSize(args[1])));
+}
+function traversalEstimate([a, b]: SizeEstimate[]) {
+  const smallestMax = Math.min(a.max, b.max);
+  return { min: smallestMax > 0 ? 1 : 0, max: ceilTenth(smallestMax) };
 }
 
 const divZero = () => new CelError('division by zero');
@@ -206,8 +216,8 @@ function arithmetic(): CelFunctionDecl[] {
       name: '_==_',
       overloads: [
         ov('equals', [A, A], T.bool, (a, b) => celEquals(a, b), {
-          cost: (args) => ceilTenth(Math.min(actualSize(args[0]), actualSize(args[1]))),
-          estimate: ([a, b]) => ({ min: ceilTenth(Math.min(a.min, b.min)), max: ceilTenth(Math.min(a.max, b.max)) }),
+          cost: traversalCost,
+          estimate: traversalEstimate,
         }),
       ],
     },
@@ -215,8 +225,8 @@ function arithmetic(): CelFunctionDecl[] {
       name: '_!=_',
       overloads: [
         ov('not_equals', [A, A], T.bool, (a, b) => !celEquals(a, b), {
-          cost: (args) => ceilTenth(Math.min(actualSize(args[0]), actualSize(args[1]))),
-          estimate: ([a, b]) => ({ min: ceilTenth(Math.min(a.min, b.min)), max: ceilTenth(Math.min(a.max, b.max)) }),
+          cost: traversalCost,
+          estimate: traversalEstimate,
         }),
       ],
     },
@@ -312,7 +322,7 @@ function strings(): CelFunctionDecl[] {
       overloads: [
         mem('starts_with_string', [T.string, T.string], T.bool, (s, t) => (s as string).startsWith(t as string), {
           cost: (args) => ceilTenth(actualSize(args[0])),
-          estimate: ([s]) => trav(s),
+          estimate: ([, p]) => trav(p),
         }),
       ],
     },
@@ -321,7 +331,7 @@ function strings(): CelFunctionDecl[] {
       overloads: [
         mem('ends_with_string', [T.string, T.string], T.bool, (s, t) => (s as string).endsWith(t as string), {
           cost: (args) => ceilTenth(actualSize(args[0])),
-          estimate: ([s]) => trav(s),
+          estimate: ([, p]) => trav(p),
         }),
       ],
     },
