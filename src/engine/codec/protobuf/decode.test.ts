@@ -56,7 +56,7 @@ const bodyOf = (name: string): Uint8Array =>
 
 describe('kubectl 1.33 protobuf bodies', () => {
   it('has the captured fixtures', () => {
-    expect(fixtures.length).toBe(29);
+    expect(fixtures.length).toBe(30);
     for (const [, fx] of fixtures) expect(fx.contentType).toBe('application/vnd.kubernetes.protobuf');
   });
 
