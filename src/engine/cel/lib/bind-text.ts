@@ -30,9 +30,24 @@ const findCost = {
   resultSize: (s: SizeEstimate[]) => ({ min: 0, max: s[0]!.max }),
 };
 
+// cel-go `matches` (RE2, unanchored; a bad pattern is Go's parse error text). These overloads take the
+// ids of the standard library's, so they replace its regex translation with the RE2-faithful one.
+const matchesCost = {
+  cost: (a: CelValue[]) => Math.ceil((1 + actualSize(a[0]!)) * STRING_TRAVERSAL) * Math.ceil(actualSize(a[1]!) * REGEX_LENGTH),
+  estimate: (s: SizeEstimate[]) =>
+    costMul(sizeTimes({ min: s[0]!.min + 1, max: s[0]!.max >= MAX_U64 ? MAX_U64 : s[0]!.max + 1 }, STRING_TRAVERSAL), sizeTimes(s[1]!, REGEX_LENGTH)),
+};
+
 export const regexLibrary: CelLibrary = {
   name: 'kubernetes.regex',
   functions: [
+    {
+      name: 'matches',
+      overloads: [
+        ov('matches', [T.string, T.string], T.bool, (s, re) => regex.matches(str(s), str(re)), matchesCost),
+        mem('matches_string', [T.string, T.string], T.bool, (s, re) => regex.matches(str(s), str(re)), matchesCost),
+      ],
+    },
     { name: 'find', overloads: [mem('string_find_string', [T.string, T.string], T.string, (s, re) => regexCall(() => regex.find(str(s), str(re))), findCost)] },
     {
       name: 'findAll',
