@@ -26,8 +26,9 @@ export interface DecodeOptions {
    */
   expectKind?: string;
   /**
-   * Check `apiVersion`/`kind` types like the real decoder's first pass (default true). Set false to
-   * decode something that is not an object body (a patch document).
+   * Check `apiVersion`/`kind` types like the real decoder's first pass (a list or a scalar body, a
+   * non-string kind, `apiVersion: a/b/c` are 400s). Default: on when `expectKind` is given, else off, so
+   * that patch documents (lists for JSON patch) decode too.
    */
   interpretKind?: boolean;
 }
@@ -114,7 +115,7 @@ export function undecodableBody(inner: string, body: Uint8Array | string, expect
  */
 export function decodeBody(bytes: Uint8Array | string, mediaType: BodyMediaType, opts: DecodeOptions = {}): DecodeResult {
   const text = toText(bytes);
-  const interpret = opts.interpretKind ?? true;
+  const interpret = opts.interpretKind ?? opts.expectKind !== undefined;
   if (mediaType === 'json') {
     let parsed;
     try {
@@ -130,14 +131,16 @@ export function decodeBody(bytes: Uint8Array | string, mediaType: BodyMediaType,
       if (err) throw undecodableBody(err, bytes, opts.expectKind);
     }
     let offsets: Map<string, number> | undefined;
+    const messages = parsed.duplicates.map((p) => `duplicate field ${goQuote(p)}`);
+    const fieldOffset = (path: string) => (offsets ??= jsonFieldOffsets(text)).get(path);
     return {
       value: parsed.value,
-      duplicates: parsed.duplicates,
-      duplicateMessages: parsed.duplicates.map((p) => `duplicate field ${goQuote(p)}`),
+      duplicates: attachDuplicateInfo(parsed.duplicates, { mediaType, messages, offsets: parsed.duplicateOffsets, fieldOffset }),
+      duplicateMessages: messages,
       mediaType,
       nonIntegerNumbers: parsed.nonIntegerNumbers,
       duplicateOffsets: parsed.duplicateOffsets,
-      fieldOffset: (path: string) => (offsets ??= jsonFieldOffsets(text)).get(path),
+      fieldOffset,
     };
   }
   let docs;
@@ -155,11 +158,37 @@ export function decodeBody(bytes: Uint8Array | string, mediaType: BodyMediaType,
   }
   return {
     value: doc.value,
-    duplicates: doc.duplicates,
+    duplicates: attachDuplicateInfo(doc.duplicates, { mediaType, messages: doc.duplicateMessages }),
     duplicateMessages: doc.duplicateMessages,
     mediaType,
     nonIntegerNumbers: doc.nonIntegerNumbers,
   };
+}
+
+/**
+ * What field validation needs besides the paths (messages, offsets), carried by the `duplicates` array
+ * itself (a non-enumerable property) so that passing `result.duplicates` alone loses nothing.
+ */
+export interface DuplicateInfo {
+  mediaType: BodyMediaType;
+  messages: string[];
+  offsets?: number[];
+  fieldOffset?: (path: string) => number | undefined;
+}
+
+const INFO = Symbol.for('kube-api-playground.duplicateInfo');
+
+export function attachDuplicateInfo(paths: string[], info: DuplicateInfo): string[] {
+  Object.defineProperty(paths, INFO, { value: info, enumerable: false });
+  return paths;
+}
+
+/** The information of a DecodeResult, or of a `duplicates` array that came out of one. */
+export function duplicateInfo(d: string[] | DecodeResult): DuplicateInfo | undefined {
+  if (!Array.isArray(d)) {
+    return { mediaType: d.mediaType, messages: d.duplicateMessages, offsets: d.duplicateOffsets, fieldOffset: d.fieldOffset };
+  }
+  return (d as unknown as { [INFO]?: DuplicateInfo })[INFO];
 }
 
 /** The strict-decoding error text of YAML duplicates: `yaml: unmarshal errors:\n  line 5: ...`. */

@@ -55,10 +55,16 @@ export function sortYamlKeys(keys: string[]): string[] {
   return keys.slice().sort((x, y) => (yamlKeyLess(x, y) ? -1 : yamlKeyLess(y, x) ? 1 : 0));
 }
 
-// libyaml's is_printable
+// go-yaml's is_printable (on code points): LF, 0x20-0x7E, U+00A0-U+D7FF, U+E000-U+FFFD except the BOM.
+// Characters outside the BMP are not "printable" for it, so they end up escaped in double quotes.
 function isPrintable(cp: number): boolean {
-  return cp === 0x0a || (cp >= 0x20 && cp <= 0x7e) || cp === 0x85 || (cp >= 0xa0 && cp <= 0xd7ff) ||
-    (cp >= 0xe000 && cp <= 0xfffd && cp !== 0xfeff) || (cp >= 0x10000 && cp <= 0x10ffff);
+  return cp === 0x0a || (cp >= 0x20 && cp <= 0x7e) || (cp >= 0xa0 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd && cp !== 0xfeff);
+}
+function isBreak(cp: number): boolean {
+  return cp === 0x0a || cp === 0x0d || cp === 0x85 || cp === 0x2028 || cp === 0x2029;
+}
+function isBlank(ch: string | undefined): boolean {
+  return ch === undefined || ch === ' ' || ch === '\t';
 }
 
 interface Analysis {
@@ -68,119 +74,182 @@ interface Analysis {
   multiline: boolean;
 }
 
-/** A reduced libyaml yaml_emitter_analyze_scalar for block context. */
+/** yaml_emitter_analyze_scalar, block context. */
 function analyze(s: string): Analysis {
-  if (s === '') return { plain: false, single: true, block: false, multiline: false };
-  let plain = true;
-  let single = true;
-  let block = true;
-  let special = false;
-  let lineBreaks = false;
-  let spaceBreak = false;
-  let breakSpace = false;
-  if (s.startsWith('---') || s.startsWith('...')) plain = false;
+  if (s === '') return { plain: true, single: true, block: false, multiline: false };
   const chars = Array.from(s);
-  const first = chars[0];
-  const second = chars[1];
-  if ('#,[]{}&*!|>\'"%@`'.includes(first)) plain = false;
-  if ((first === '?' || first === ':' || first === '-') && (second === undefined || second === ' ' || second === '\n')) plain = false;
+  let blockIndicators = s.startsWith('---') || s.startsWith('...');
+  let lineBreaks = false;
+  let special = false;
+  let leadingSpace = false;
+  let leadingBreak = false;
+  let trailingSpace = false;
+  let trailingBreak = false;
+  let breakSpace = false;
+  let spaceBreak = false;
+  let prevSpace = false;
+  let prevBreak = false;
+  let precededByWs = true;
   for (let i = 0; i < chars.length; i++) {
     const ch = chars[i];
     const cp = ch.codePointAt(0)!;
-    const next = chars[i + 1];
-    const prev = chars[i - 1];
+    const followedByWs = isBlank(chars[i + 1]);
+    if (i === 0) {
+      if ('#,[]{}&*!|>\'"%@`'.includes(ch)) blockIndicators = true;
+      else if ((ch === '?' || ch === ':' || ch === '-') && followedByWs) blockIndicators = true;
+    } else if (ch === ':' && followedByWs) blockIndicators = true;
+    else if (ch === '#' && precededByWs) blockIndicators = true;
     if (!isPrintable(cp)) special = true;
-    if (ch === ':' && (next === undefined || next === ' ' || next === '\n')) plain = false;
-    if (ch === '#' && (prev === ' ' || prev === '\n')) plain = false;
-    if (ch === '\n') {
+    if (ch === ' ') {
+      if (i === 0) leadingSpace = true;
+      if (i === chars.length - 1) trailingSpace = true;
+      if (prevBreak) breakSpace = true;
+      prevSpace = true;
+      prevBreak = false;
+    } else if (isBreak(cp)) {
       lineBreaks = true;
-      if (prev === ' ') spaceBreak = true;
-      if (next === ' ') breakSpace = true;
+      if (i === 0) leadingBreak = true;
+      if (i === chars.length - 1) trailingBreak = true;
+      if (prevSpace) spaceBreak = true;
+      prevSpace = false;
+      prevBreak = true;
+    } else {
+      prevSpace = false;
+      prevBreak = false;
     }
+    precededByWs = ch === ' ' || ch === '\t' || isBreak(cp) || cp === 0;
   }
-  const leadingSpace = first === ' ';
-  const leadingBreak = first === '\n';
-  const trailingSpace = chars[chars.length - 1] === ' ';
-  const trailingBreak = chars[chars.length - 1] === '\n';
+  let plain = true;
+  let single = true;
+  let block = true;
   if (leadingSpace || leadingBreak || trailingSpace || trailingBreak) plain = false;
   if (trailingSpace) block = false;
   if (breakSpace) plain = single = false;
   if (spaceBreak || special) plain = single = block = false;
   if (lineBreaks) plain = false;
+  if (blockIndicators) plain = false;
   return { plain, single, block, multiline: lineBreaks };
 }
 
-/** Folds a scalar's text at single spaces once the column passes 80 (go-yaml's write_plain/quoted). */
-function fold(text: string, startColumn: number, indent: number): string {
+const ESCAPES: Record<number, string> = {
+  0x00: '0', 0x07: 'a', 0x08: 'b', 0x09: 't', 0x0a: 'n', 0x0b: 'v', 0x0c: 'f', 0x0d: 'r', 0x1b: 'e',
+  0x22: '"', 0x5c: '\\', 0x85: 'N', 0xa0: '_', 0x2028: 'L', 0x2029: 'P',
+};
+
+function hexUpper(n: number, w: number): string {
+  return n.toString(16).toUpperCase().padStart(w, '0');
+}
+
+/**
+ * Writes a plain, single- or double-quoted scalar like go-yaml's emitter, folding at a space once the
+ * column passes 80 (allowBreaks is false for keys). `column` is where the scalar starts, `indent` the
+ * indentation of continuation lines.
+ */
+function writeFlowScalar(s: string, style: 'plain' | 'single' | 'double', column: number, indent: number, allowBreaks: boolean): string {
+  const chars = Array.from(s);
   let out = '';
-  let column = startColumn;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (ch === ' ' && text[i - 1] !== ' ' && column > BEST_WIDTH && i + 1 < text.length && text[i + 1] !== ' ' && i > 0) {
-      out += `\n${' '.repeat(indent)}`;
-      column = indent;
+  let col = column;
+  const put = (t: string) => {
+    out += t;
+    col += Array.from(t).length;
+  };
+  const newline = () => {
+    out += `\n${' '.repeat(indent)}`;
+    col = indent;
+  };
+  if (style === 'single') put("'");
+  if (style === 'double') put('"');
+  let spaces = false;
+  for (let i = 0; i < chars.length; i++) {
+    const ch = chars[i];
+    const cp = ch.codePointAt(0)!;
+    if (style === 'double' && (!isPrintable(cp) || cp === 0xfeff || isBreak(cp) || ch === '"' || ch === '\\')) {
+      const e = ESCAPES[cp];
+      if (e !== undefined) put(`\\${e}`);
+      else if (cp <= 0xff) put(`\\x${hexUpper(cp, 2)}`);
+      else if (cp <= 0xffff) put(`\\u${hexUpper(cp, 4)}`);
+      else put(`\\U${hexUpper(cp, 8)}`);
+      spaces = false;
       continue;
     }
-    out += ch;
-    column++;
+    if (ch === ' ') {
+      const inner = i > 0 && i < chars.length - 1;
+      const canBreak =
+        allowBreaks && !spaces && col > BEST_WIDTH &&
+        (style === 'plain' ? chars[i + 1] !== ' ' : style === 'single' ? inner && chars[i + 1] !== ' ' : inner);
+      if (canBreak) {
+        newline();
+        if (style === 'double' && chars[i + 1] === ' ') put('\\');
+      } else put(' ');
+      spaces = true;
+      continue;
+    }
+    put(style === 'single' && ch === "'" ? "''" : ch);
+    spaces = false;
   }
+  if (style === 'single') put("'");
+  if (style === 'double') put('"');
   return out;
 }
 
-function doubleQuote(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const cp = ch.codePointAt(0)!;
-    switch (ch) {
-      case '"': out += '\\"'; continue;
-      case '\\': out += '\\\\'; continue;
-      case '\0': out += '\\0'; continue;
-      case '\x07': out += '\\a'; continue;
-      case '\b': out += '\\b'; continue;
-      case '\t': out += '\\t'; continue;
-      case '\n': out += '\\n'; continue;
-      case '\v': out += '\\v'; continue;
-      case '\f': out += '\\f'; continue;
-      case '\r': out += '\\r'; continue;
-      case '\x1b': out += '\\e'; continue;
-      case '\x85': out += '\\N'; continue;
-      case '\xa0': out += '\\_'; continue;
-      case '\u2028': out += '\\L'; continue;
-      case '\u2029': out += '\\P'; continue;
-    }
-    if (!isPrintable(cp) || cp === 0xfeff) {
-      if (cp <= 0xff) out += `\\x${cp.toString(16).toUpperCase().padStart(2, '0')}`;
-      else if (cp <= 0xffff) out += `\\u${cp.toString(16).toUpperCase().padStart(4, '0')}`;
-      else out += `\\U${cp.toString(16).toUpperCase().padStart(8, '0')}`;
-    } else out += ch;
+const DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const TIMESTAMP =
+  /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[Tt](\d{1,2}):(\d{1,2}):(\d{1,2})(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)| (\d{1,2}):(\d{1,2}):(\d{1,2})(?:\.\d+)?)?$/;
+
+/** go-yaml's parseTimestamp (the formats it accepts). */
+function isTimestamp(s: string): boolean {
+  const m = TIMESTAMP.exec(s);
+  if (!m) return false;
+  const y = Number(m[1]);
+  const mo = Number(m[2]);
+  const d = Number(m[3]);
+  if (mo < 1 || mo > 12 || d < 1) return false;
+  const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+  if (d > (mo === 2 && !leap ? 28 : DAYS[mo - 1])) return false;
+  const h = m[4] ?? m[7];
+  if (h !== undefined) {
+    const mi = m[5] ?? m[8];
+    const se = m[6] ?? m[9];
+    if (Number(h) > 23 || Number(mi) > 59 || Number(se) > 59) return false;
   }
-  return out + '"';
+  return true;
 }
 
+/** Strings go-yaml writes double-quoted because, plain, they would read back as another type. */
 function needsTypeQuotes(s: string): boolean {
   if (typeof resolvePlainScalar(s) !== 'string') return true;
   if (s === '<<') return true;
-  // timestamps resolve to !!timestamp in go-yaml, so they are quoted when written
-  if (/^\d{4}-\d\d?-\d\d?(?:(?:[Tt]|[ \t]+)\d\d?:\d\d:\d\d(?:\.\d*)?(?:[ \t]*(?:Z|[-+]\d\d?(?::\d\d)?))?)?$/.test(s)) return true;
-  // base 60 floats (1:20) are quoted for YAML 1.1 readers
+  const c = s[0];
+  if ((c === '+' || c === '-' || (c >= '0' && c <= '9')) && isTimestamp(s)) return true;
   if (/^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$/.test(s)) return true;
   return false;
 }
 
-/** A string scalar in a value position; `column` is where it starts, `indent` the block indent of its parent. */
+/** A string scalar; `column` is where it starts, `indent` the indentation of its continuation lines. */
 function stringScalar(s: string, column: number, indent: number, isKey: boolean): string {
-  if (needsTypeQuotes(s)) return fold(doubleQuote(s), column, indent);
   const a = analyze(s);
-  if (a.plain) return isKey ? s : fold(s, column, indent);
-  if (a.multiline && a.block && !isKey) return literal(s, indent);
-  if (a.single) return isKey ? `'${s.replace(/'/g, "''")}'` : fold(`'${s.replace(/'/g, "''")}'`, column, indent);
-  return isKey ? doubleQuote(s) : fold(doubleQuote(s), column, indent);
+  // encoder: newline -> literal; would resolve to another type -> double quoted; else plain.
+  // emitter: plain not allowed -> single quoted; single not allowed -> double; literal not allowed
+  // (or a key) -> double.
+  let style: 'plain' | 'single' | 'double' | 'literal';
+  if (s.includes('\n')) style = 'literal';
+  else if (needsTypeQuotes(s)) style = 'double';
+  else style = 'plain';
+  if (isKey && a.multiline) style = 'double';
+  if (style === 'plain') {
+    if (!a.plain) style = 'single';
+    else if (s === '' && isKey) style = 'single';
+  }
+  if (style === 'single' && !a.single) style = 'double';
+  if (style === 'literal' && (!a.block || isKey)) style = 'double';
+  if (style === 'literal') return literal(s, indent);
+  return writeFlowScalar(s, style, column, indent, !isKey);
 }
 
 function literal(s: string, indent: number): string {
   let chomp = '';
   if (!s.endsWith('\n')) chomp = '-';
-  else if (s.endsWith('\n\n') || s === '\n') chomp = '+';
+  else if (s === '\n' || s.endsWith('\n\n')) chomp = '+';
   const indicator = s.startsWith(' ') || s.startsWith('\n') ? '2' : '';
   const body = chomp === '-' ? s : s.slice(0, -1);
   const pad = ' '.repeat(indent);

@@ -382,6 +382,55 @@ describe('fieldValidationResult: the real v1.33 answers (field_validation_test.g
       'unknown field "spec.foo"', 'duplicate field "metadata.labels.x"',
     ]);
   });
+  it('the duplicates array alone carries what ordering and YAML messages need', () => {
+    const dec = decodeBody(invalidBodyJSON, 'json');
+    const unknown = findUnknownFields(dec.value, deployment, defs);
+    expect(fieldValidationResult(unknown, dec.duplicates, 'Warn', deployCtx)).toEqual(fieldValidationResult(unknown, dec, 'Warn', deployCtx));
+    const y = decodeBody(invalidBodyYAML, 'yaml');
+    expect(fieldValidationResult([], y.duplicates, 'Warn', deployCtx).warnings[0]).toBe('line 5: key "name" already set in map');
+  });
+  it('server-side apply: only the duplicates, in go-yaml words, even for a JSON body', () => {
+    const applyInvalidBody = `{
+		"apiVersion": "apps/v1",
+		"kind": "Deployment",
+		"metadata": {
+			"name": "x",
+			"labels": {"app": "nginx"}
+		},
+		"spec": {
+			"paused": false,
+			"paused": true,
+			"selector": {
+				"matchLabels": {
+					"app": "nginx"
+				}
+			},
+			"template": {
+				"metadata": {
+					"labels": {
+						"app": "nginx"
+					}
+				},
+				"spec": {
+					"containers": [{
+						"name":  "nginx",
+						"image": "nginx:latest",
+						"imagePullPolicy": "Never",
+						"imagePullPolicy": "Always"
+					}]
+				}
+			}
+		}
+	}`;
+    const dec = decodeBody(applyInvalidBody, 'yaml');
+    const ctx = { kind: 'Deployment', version: 'v1', operation: 'patch' as const, patchType: 'apply' as const };
+    const e = strictError(() => fieldValidationResult(['spec.foo'], dec, 'Strict', ctx));
+    expect(e.status.code).toBe(400);
+    expect(e.message).toBe('error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal errors:\n  line 10: key "paused" already set in map\n  line 27: key "imagePullPolicy" already set in map');
+    expect(fieldValidationResult(['spec.foo'], dec.duplicates, 'Warn', ctx).warnings).toEqual([
+      'line 10: key "paused" already set in map', 'line 27: key "imagePullPolicy" already set in map',
+    ]);
+  });
   it('nothing to report gives no warnings even at Strict', () => {
     expect(fieldValidationResult([], [], 'Strict', deployCtx).warnings).toEqual([]);
   });

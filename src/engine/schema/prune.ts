@@ -15,7 +15,7 @@
 import { badRequest, StatusError, type Status } from '../errors.js';
 import { clone } from '../object.js';
 import { ext, resolve, type Schema, type SchemaRegistry } from './types.js';
-import type { DecodeResult } from '../codec/decode.js';
+import { duplicateInfo, type DecodeResult } from '../codec/decode.js';
 import { goQuote, goJsonMarshal, goPrintV, compareGoStrings } from '../codec/go-format.js';
 
 export interface UnknownFieldOptions {
@@ -220,8 +220,11 @@ export interface FieldValidationContext {
   customResource?: boolean;
   /** Media type of a create/update body; taken from a DecodeResult when one is given. */
   mediaType?: 'json' | 'yaml';
-  /** For patch: which patch type. */
-  patchType?: 'json' | 'merge' | 'strategic';
+  /**
+   * For patch: which patch type. `apply` (server-side apply) reports only the duplicates of the YAML/JSON
+   * body, in go-yaml's words (the real apply handler strictly decodes the body into a map).
+   */
+  patchType?: 'json' | 'merge' | 'strategic' | 'apply';
   /**
    * For a json or merge patch: the patched object, printed (as Go marshals it) in the Strict 422.
    * For a strategic merge patch: the patch document, printed as Go's %+v of a map.
@@ -249,31 +252,32 @@ function under(path: string, prefix: string): boolean {
  * test/integration/apiserver/field_validation_test.go expectations of v1.33).
  */
 export function strictDecodingErrors(unknown: string[], duplicates: string[] | DecodeResult, ctx: FieldValidationContext): string[] {
-  const dec = Array.isArray(duplicates) ? undefined : duplicates;
-  const dupPaths = dec ? dec.duplicates : (duplicates as string[]);
-  const media = dec?.mediaType ?? ctx.mediaType ?? 'json';
+  const info = duplicateInfo(duplicates);
+  const dupPaths = Array.isArray(duplicates) ? duplicates : duplicates.duplicates;
+  const media = info?.mediaType ?? ctx.mediaType ?? 'json';
+  const yamlDups = (msgs: string[]) => (msgs.length ? [`yaml: unmarshal errors:\n  ${msgs.join('\n  ')}`] : []);
   const unknownErrs = unknown.map((p) => `unknown field ${goQuote(p)}`);
   const jsonDupErrs = (paths: string[]) => paths.map((p) => `duplicate field ${goQuote(p)}`);
 
   if (ctx.operation === 'patch') {
+    if (ctx.patchType === 'apply' || (ctx.patchType === undefined && media === 'yaml')) {
+      return yamlDups(info?.messages ?? []).map((e) => `error converting YAML to JSON: ${e}`);
+    }
     if (ctx.patchType === 'json') return [...(ctx.patchErrors ?? []), ...unknownErrs];
     return [...jsonDupErrs(dupPaths), ...unknownErrs];
   }
-  if (media === 'yaml') {
-    const msgs = dec?.duplicateMessages ?? [];
-    return [...(msgs.length ? [`yaml: unmarshal errors:\n  ${msgs.join('\n  ')}`] : []), ...unknownErrs];
-  }
+  if (media === 'yaml') return [...yamlDups(info?.messages ?? []), ...unknownErrs];
   if (ctx.customResource) return [...jsonDupErrs(dupPaths), ...unknownErrs];
 
   // built-in kind, JSON body: one typed decoding pass meets both kinds in document order; a duplicated
   // unknown key, or anything inside an unknown field, is reported only as the unknown field
   const dups = dupPaths
-    .map((p, i) => ({ p, off: dec?.duplicateOffsets?.[i] }))
+    .map((p, i) => ({ p, off: info?.offsets?.[i] }))
     .filter((d) => !unknown.some((u) => under(d.p, u)));
   const events: { text: string; off: number; seq: number }[] = [];
-  unknown.forEach((p, i) => events.push({ text: `unknown field ${goQuote(p)}`, off: dec?.fieldOffset?.(p) ?? Infinity, seq: i }));
+  unknown.forEach((p, i) => events.push({ text: `unknown field ${goQuote(p)}`, off: info?.fieldOffset?.(p) ?? Infinity, seq: i }));
   dups.forEach((d, i) => events.push({ text: `duplicate field ${goQuote(d.p)}`, off: d.off ?? -1, seq: unknown.length + i }));
-  if (!dec) {
+  if (!info?.offsets || !info.fieldOffset) {
     // without offsets: duplicates first, then unknown fields
     return [...dups.map((d) => `duplicate field ${goQuote(d.p)}`), ...unknownErrs].slice(0, MAX_STRICT_ERRORS);
   }
@@ -311,6 +315,10 @@ export function fieldValidationResult(
   const errs = strictDecodingErrors(unknown, duplicates, kindInfo);
   if (errs.length === 0) return { warnings: [] };
   if (level === 'Warn') return { warnings: warningTexts(errs) };
+  if (kindInfo.operation === 'patch' && (kindInfo.patchType === 'apply' || (kindInfo.patchType === undefined && (duplicateInfo(duplicates)?.mediaType ?? kindInfo.mediaType) === 'yaml'))) {
+    // handlers/patch.go applyPatcher: errors.NewBadRequest("error strict decoding YAML: " + err)
+    throw badRequest(`error strict decoding YAML: ${errs.join(', ')}`);
+  }
   const detail = `strict decoding error: ${errs.join(', ')}`;
   if (kindInfo.operation !== 'patch') {
     throw badRequest(`${kindInfo.bodyKind ?? kindInfo.kind} in version ${goQuote(kindInfo.version)} cannot be handled as a ${kindInfo.kind}: ${detail}`);
