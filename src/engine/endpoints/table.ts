@@ -25,11 +25,16 @@ export function ageOf(obj: KubeObject, now: number): string {
   return humanDuration(now - Date.parse(ts));
 }
 
+const CREATED_AT_DESCRIPTION =
+  'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata';
+
 const NAME_COLUMN = {
   name: 'Name',
   type: 'string',
   format: 'name',
-  description: 'Name of the object, unique within its namespace (or cluster-wide for cluster-scoped kinds).',
+  // ObjectMeta.name's documentation, as the real server's table convertors describe the column
+  description:
+    'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names',
   priority: 0,
 };
 
@@ -37,7 +42,7 @@ export function columnDefinitions(def: ResourceDefinition): Record<string, unkno
   if (!def.tableColumns?.length) {
     return [
       NAME_COLUMN,
-      { name: 'Created At', type: 'date', format: '', description: 'Time the object was created (metadata.creationTimestamp).', priority: 0 },
+      { name: 'Created At', type: 'date', format: '', description: CREATED_AT_DESCRIPTION, priority: 0 },
     ];
   }
   return [

@@ -22,17 +22,18 @@ export interface WatchRequest {
   prefix: string;
   /** Send changes with revision > this. */
   startRevision: number;
-  /** Synthetic ADDED events sent first (initial state), already filtered and presented. */
+  /** Synthetic ADDED events sent first (initial state): stored objects, already filtered. */
   initial?: KubeObject[];
   /** After the initial events, a BOOKMARK annotated k8s.io/initial-events-end (sendInitialEvents). */
   initialEventsEnd?: boolean;
   /** Selector match on a stored object. */
   matches: (obj: KubeObject) => boolean;
-  /** Object as the client sees it (version, kind). */
-  present: (obj: KubeObject) => KubeObject;
   /** A BOOKMARK event's object for a revision. */
   bookmark: (revision: number, annotations?: Record<string, string>) => KubeObject;
-  /** Final encoding of one event (JSON line, Table rows...). */
+  /**
+   * Final encoding of one event (JSON line, Table rows, CBOR...). ADDED/MODIFIED/DELETED carry the stored
+   * object (shared with the cache: never mutate); the encoder presents it in the requested version.
+   */
   encode: (event: WatchEvent) => Uint8Array;
   bookmarks: boolean;
   bookmarkIntervalMs: number;
@@ -105,15 +106,16 @@ export class WatchHub {
       if (!e.key.startsWith(req.prefix)) return;
       const now = req.matches(e.object);
       if (e.type === 'ADDED') {
-        if (now) send({ type: 'ADDED', object: req.present(e.object) });
+        if (now) send({ type: 'ADDED', object: e.object });
       } else if (e.type === 'DELETED') {
         const before = e.prevObject ? req.matches(e.prevObject) : now;
-        if (before) send({ type: 'DELETED', object: req.present(e.object) });
+        if (before) send({ type: 'DELETED', object: e.object });
       } else {
         const before = e.prevObject ? req.matches(e.prevObject) : now;
-        if (before && now) send({ type: 'MODIFIED', object: req.present(e.object) });
-        else if (now) send({ type: 'ADDED', object: req.present(e.object) });
-        else if (before) send({ type: 'DELETED', object: req.present(e.object) });
+        if (before && now) send({ type: 'MODIFIED', object: e.object });
+        else if (now) send({ type: 'ADDED', object: e.object });
+        // stops matching: DELETED with the previous content at this event's resourceVersion (cacheWatcher)
+        else if (before) send({ type: 'DELETED', object: withResourceVersion(e.prevObject ?? e.object, e.revision) });
       }
     };
 
@@ -136,7 +138,7 @@ export class WatchHub {
           backlog = req.initial ? [] : state.eventsAfter(req.startRevision);
         } catch (e) {
           if (e instanceof StorageCompactedError) {
-            send({ type: 'ERROR', object: tooOldStatus(req.startRevision, state.compactedRevision + 1) });
+            send({ type: 'ERROR', object: tooOldStatus(req.startRevision, state.compactedRevision) });
             closed = true;
             c.close();
             return;
@@ -164,7 +166,14 @@ export class WatchHub {
   }
 }
 
-/** The Status of the ERROR event sent for a start revision older than retained history. */
+function withResourceVersion(o: KubeObject, revision: number): KubeObject {
+  return { ...o, metadata: { ...(o.metadata ?? {}), resourceVersion: String(revision) } };
+}
+
+/**
+ * The Status of the ERROR event sent for a start revision older than retained history: the watch cache
+ * names the requested version and the newest one it can no longer serve (oldest retained - 1).
+ */
 export function tooOldStatus(requested: number, oldest: number): Status {
   return {
     kind: 'Status',

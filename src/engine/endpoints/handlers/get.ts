@@ -1,29 +1,39 @@
-// GET of one object (and of its status subresource) [K8S handlers/get.go].
+// GET of one object (and of its status subresource) [K8S handlers/get.go, storage/cacher Get].
+// resourceVersion: unset = Most Recent, "0" = Any, other = Not older than (a version the cluster has not
+// reached yet is waited for up to 3 s, then 504 "Too large resource version" with Retry-After).
 
-import { badRequest, tooLargeResourceVersion } from '../../errors.js';
-import { respond } from '../responders.js';
-import { parseIncludeObject, toTable } from '../table.js';
+import { StatusError, badRequest } from '../../errors.js';
+import { notFound } from '../../errors.js';
 import type { Scope } from '../scope.js';
-import { parseRevision } from './list.js';
+import { parseIncludeObject, toTable } from '../table.js';
+import { bodyResponse } from '../negotiation/encode.js';
+import { TOO_LARGE_RV_WAIT_MS, presentShallow, revisionSyntaxError, waitForRevision } from './list.js';
 
-export function handleGet(scope: Scope): Response {
+/** A malformed resourceVersion on get reaches the client as the storage layer's raw error: a 500 without reason. */
+function getRevisionError(rv: string): StatusError {
+  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: revisionSyntaxError(rv), code: 500 });
+}
+
+export async function handleGet(scope: Scope): Promise<Response> {
   const { def, core, info } = scope;
   const rv = scope.query.get('resourceVersion') ?? '';
-  if (rv !== '' && rv !== '0') {
-    // Not older than: the cache always holds the newest state; a future version cannot be served yet
-    const requested = parseRevision(rv);
-    if (requested > core.store.state.revision) throw tooLargeResourceVersion(core.store.state.revision, requested);
-  }
   if (info.subresource && info.subresource !== 'status') throw badRequest(`unsupported subresource ${info.subresource}`);
-  const obj = core.store.get(def, info.namespace, info.name);
+  if (rv !== '' && rv !== '0') {
+    if (!/^\d+$/.test(rv) || rv.length > 20) throw getRevisionError(rv);
+    const requested = Number(rv);
+    if (requested > core.store.state.revision) await waitForRevision(core, requested, TOO_LARGE_RV_WAIT_MS, scope.request.signal);
+  }
+  const item = core.store.state.get(core.store.key(def, info.namespace, info.name));
+  if (!item) throw notFound({ group: def.group, resource: def.plural }, info.name);
+  const obj = presentShallow(def, item.object);
   const neg = scope.negotiated;
   if (neg.as === 'Table') {
     const include = parseIncludeObject(scope.query);
     const meta = { resourceVersion: obj.metadata?.resourceVersion };
-    return respond(200, toTable(def, [obj], meta, core.env.clock.now(), include, neg.asVersion!, neg.asGroup!), { negotiated: neg, pretty: scope.pretty });
+    return bodyResponse(toTable(def, [obj], meta, core.env.clock.now(), include, neg.asVersion!, neg.asGroup!), neg, scope.pretty);
   }
-  if (neg.as === 'PartialObjectMetadata') {
-    return respond(200, { kind: 'PartialObjectMetadata', apiVersion: `${neg.asGroup}/${neg.asVersion}`, metadata: obj.metadata }, { negotiated: neg, pretty: scope.pretty });
+  if (neg.as === 'PartialObjectMetadata' || neg.as === 'PartialObjectMetadataList') {
+    return bodyResponse({ kind: 'PartialObjectMetadata', apiVersion: `${neg.asGroup}/${neg.asVersion}`, metadata: obj.metadata }, neg, scope.pretty);
   }
-  return respond(200, obj, { negotiated: neg, pretty: scope.pretty });
+  return bodyResponse(obj, neg, scope.pretty);
 }

@@ -1,54 +1,104 @@
-// GET on a collection: list with resourceVersion semantics, chunking and selectors [K8S handlers/get.go ListResource].
+// GET on a collection: list with resourceVersion semantics, chunking and selectors [K8S handlers/get.go
+// ListResource, storage/cacher delegator, storage/etcd3 GetList].
 
-import { StatusError, badRequest, gone, tooLargeResourceVersion } from '../../errors.js';
+import { StatusError, badRequest, fieldErr, gone, invalid, type FieldError, type Status } from '../../errors.js';
 import type { KubeObject } from '../../object.js';
-import { matchesFields, matchesLabels, objectFields, parseFieldSelector, parseLabelSelector } from '../../registry/selectors.js';
+import {
+  matchesFields,
+  matchesLabels,
+  objectFields,
+  parseFieldSelector,
+  parseLabelSelector,
+  type FieldRequirement,
+  type LabelSelector,
+} from '../../registry/selectors.js';
+import type { ClusterState } from '../../registry/state.js';
 import { StorageCompactedError, type StoredObject } from '../../storage/interface.js';
 import { groupVersion, type ResourceDefinition } from '../../registry/types.js';
-import { respond } from '../responders.js';
+import type { EngineCore, Scope } from '../scope.js';
+import { encodeJson } from '../responders.js';
 import { parseIncludeObject, toTable } from '../table.js';
-import type { Scope } from '../scope.js';
+import { bodyResponse, encodeCbor } from '../negotiation/encode.js';
 
 export interface ListQuery {
   resourceVersion: string;
   resourceVersionMatch: string;
   limit: number;
   continueToken: string;
-  labelSelector: ReturnType<typeof parseLabelSelector>;
-  fieldSelector: ReturnType<typeof parseFieldSelector>;
+  labelSelector: LabelSelector;
+  fieldSelector: FieldRequirement[];
   hasSelectors: boolean;
 }
 
+/** How long a read for a future resourceVersion waits before 504 (watch cache blockTimeout). */
+export const TOO_LARGE_RV_WAIT_MS = 3000;
+
+/** ParseResourceVersion's error text (storage.APIObjectVersioner): a field error on resourceVersion. */
+export function revisionSyntaxError(rv: string): string {
+  return `resourceVersion: Invalid value: ${JSON.stringify(rv)}: strconv.ParseUint: parsing ${JSON.stringify(rv)}: ${/^\d+$/.test(rv) ? 'value out of range' : 'invalid syntax'}`;
+}
+
+/** Parses a resourceVersion for list/watch; a bad one is the storage layer's 400. */
 export function parseRevision(rv: string): number {
-  if (!/^\d+$/.test(rv)) throw badRequest(`invalid resource version: strconv.ParseUint: parsing ${JSON.stringify(rv)}: invalid syntax`);
+  if (rv === '' || rv === '0') return 0;
+  if (!/^\d+$/.test(rv) || rv.length > 20) throw badRequest(`invalid resource version: ${revisionSyntaxError(rv)}`);
   return Number(rv);
 }
 
-/** Field-selector fields this kind supports; anything else is the real 400. */
-export function checkFieldSelector(def: ResourceDefinition, fs: ListQuery['fieldSelector']): void {
+/** Core kinds that register a field-label conversion (pkg/apis/core/v1/conversion.go) and the fields they accept. */
+const CONVERTED_KINDS: Record<string, (label: string) => string> = {
+  '/pods': (l) => `field label not supported: ${l}`,
+  '/nodes': (l) => `field label not supported: ${l}`,
+  '/replicationcontrollers': (l) => `field label not supported: ${l}`,
+  '/events': (l) => `field label not supported: ${l}`,
+  '/namespaces': (l) => `field label not supported: ${l}`,
+  '/secrets': (l) => `field label not supported: ${l}`,
+  '/services': (l) => `field label not supported: ${l}`,
+  'batch/jobs': (l) => `field label ${JSON.stringify(l)} not supported for batchv1.Job`,
+};
+
+/** Fields a kind's field selector accepts: metadata.name (+ namespace) plus the kind's selectable fields. */
+export function supportedFieldLabels(def: ResourceDefinition): Set<string> {
   const supported = new Set(['metadata.name']);
-  if (def.namespaced) supported.add('metadata.namespace');
-  // selectableFields advertises its keys on a probe object
+  const converted = CONVERTED_KINDS[`${def.group}/${def.plural}`];
+  // the default conversion (no registered function) accepts metadata.namespace even for cluster-scoped kinds
+  if (def.namespaced || (!converted && !(def as { custom?: boolean }).custom)) supported.add('metadata.namespace');
   for (const k of Object.keys(def.strategy.selectableFields?.({ metadata: {} }) ?? {})) supported.add(k);
+  return supported;
+}
+
+/** Field-selector fields this kind supports; anything else is the real 400 (ConvertFieldLabel's error). */
+export function checkFieldSelector(def: ResourceDefinition, fs: FieldRequirement[]): void {
+  const supported = supportedFieldLabels(def);
   for (const r of fs) {
-    if (!supported.has(r.field)) {
-      throw badRequest(`field label not supported: ${r.field}`);
-    }
+    if (supported.has(r.field)) continue;
+    const converted = CONVERTED_KINDS[`${def.group}/${def.plural}`];
+    if (converted) throw badRequest(converted(r.field));
+    if ((def as { custom?: boolean }).custom) throw badRequest(`field label not supported: ${r.field}`);
+    throw badRequest(`${JSON.stringify(r.field)} is not a known field selector: only "metadata.name", "metadata.namespace"`);
   }
 }
 
-export function parseListQuery(scope: Scope): ListQuery {
+function boolParam(v: string | null): boolean | undefined {
+  if (v === null) return undefined;
+  return v === 'true' || v === '1' || v === 't' || v === 'True' || v === 'TRUE';
+}
+
+/**
+ * Decodes ListOptions from the query (parameter-decoding errors are 400) and validates them
+ * (ValidateListOptions: 422 Invalid on ListOptions.meta.k8s.io, every error listed).
+ */
+export function parseListQuery(scope: Scope, watch = false): ListQuery {
   const q = scope.query;
   const limitRaw = q.get('limit');
   let limit = 0;
   if (limitRaw !== null && limitRaw !== '') {
-    if (!/^-?\d+$/.test(limitRaw)) throw badRequest(`limit: Invalid value: "${limitRaw}": must be an integer`);
+    if (!/^-?\d+$/.test(limitRaw)) throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(limitRaw)}: invalid syntax`);
     limit = Math.max(0, Number(limitRaw));
   }
   const labelSelector = parseLabelSelector(q.get('labelSelector'));
   const fieldSelector = parseFieldSelector(q.get('fieldSelector'));
-  checkFieldSelector(scope.def, fieldSelector);
-  return {
+  const lq: ListQuery = {
     resourceVersion: q.get('resourceVersion') ?? '',
     resourceVersionMatch: q.get('resourceVersionMatch') ?? '',
     limit,
@@ -57,147 +107,366 @@ export function parseListQuery(scope: Scope): ListQuery {
     fieldSelector,
     hasSelectors: labelSelector.length > 0 || fieldSelector.length > 0,
   };
+  const sie = boolParam(q.get('sendInitialEvents'));
+  const errs = watch ? validateWatchOptions(lq, sie) : validateListOptions(lq, sie);
+  if (errs.length) throw invalid({ group: 'meta.k8s.io', kind: 'ListOptions' }, '', errs);
+  checkFieldSelector(scope.def, fieldSelector);
+  return lq;
+}
+
+function validateListOptions(lq: ListQuery, sendInitialEvents: boolean | undefined): FieldError[] {
+  const errs: FieldError[] = [];
+  const match = lq.resourceVersionMatch;
+  if (match) {
+    if (!lq.resourceVersion) errs.push(fieldErr.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
+    if (lq.continueToken) errs.push(fieldErr.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
+    if (match !== 'Exact' && match !== 'NotOlderThan') errs.push(fieldErr.notSupported('resourceVersionMatch', match, ['Exact', 'NotOlderThan', '']));
+    if (match === 'Exact' && lq.resourceVersion === '0') errs.push(fieldErr.forbidden('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
+  }
+  if (sendInitialEvents !== undefined) errs.push(fieldErr.forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list'));
+  return errs;
+}
+
+function validateWatchOptions(lq: ListQuery, sendInitialEvents: boolean | undefined): FieldError[] {
+  // the WatchList gate is treated as enabled (streaming lists are served)
+  const errs: FieldError[] = [];
+  const match = lq.resourceVersionMatch;
+  if (sendInitialEvents !== undefined && match !== 'NotOlderThan') {
+    errs.push(fieldErr.forbidden('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'));
+  }
+  if (match) {
+    if (sendInitialEvents === undefined) errs.push(fieldErr.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'));
+    if (match !== 'NotOlderThan') errs.push(fieldErr.notSupported('resourceVersionMatch', match, ['NotOlderThan']));
+    if (lq.continueToken) errs.push(fieldErr.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
+  }
+  return errs;
 }
 
 export function selectorMatcher(def: ResourceDefinition, lq: ListQuery): (o: KubeObject) => boolean {
   if (!lq.hasSelectors) return () => true;
-  return (o) =>
-    matchesLabels(lq.labelSelector, o.metadata?.labels) &&
-    matchesFields(lq.fieldSelector, objectFields(o, def.namespaced, def.strategy.selectableFields));
+  const ls = lq.labelSelector;
+  const fs = lq.fieldSelector;
+  if (fs.length === 0) return (o) => matchesLabels(ls, o.metadata?.labels);
+  return (o) => matchesLabels(ls, o.metadata?.labels) && matchesFields(fs, objectFields(o, def.namespaced, def.strategy.selectableFields));
 }
 
-interface ContinueToken {
-  v: string;
-  rv: number;
-  start: string;
-}
+// ---------------------------------------------------------------------------------------------------
+// Continue tokens (storage/continue.go): base64url(JSON{v, rv, start}) without padding; rv -1 = latest.
 
 export function encodeContinue(rv: number, startKey: string): string {
   const json = JSON.stringify({ v: 'meta.k8s.io/v1', rv, start: startKey });
-  return btoa(unescape(encodeURIComponent(json))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return base64url(new TextEncoder().encode(json));
 }
 
-function decodeContinue(token: string): ContinueToken {
+function base64url(bytes: Uint8Array): string {
+  let bin = '';
+  for (let i = 0; i < bytes.length; i++) bin += String.fromCharCode(bytes[i]);
+  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function invalidToken(detail: string): StatusError {
+  return badRequest(`invalid continue token: ${detail}`);
+}
+
+/** Decodes a continue token into the start key (relative to the collection prefix) and its revision. */
+export function decodeContinue(token: string): { rv: number; start: string } {
+  const bad = /[^A-Za-z0-9_-]/.exec(token);
+  if (bad) throw invalidToken(`continue key is not valid: illegal base64 data at input byte ${bad.index}`);
+  if (token.length % 4 === 1) throw invalidToken(`continue key is not valid: illegal base64 data at input byte ${token.length - 1}`);
+  let json: string;
   try {
-    const b64 = token.replace(/-/g, '+').replace(/_/g, '/');
-    const json = decodeURIComponent(escape(atob(b64 + '='.repeat((4 - (b64.length % 4)) % 4))));
-    const t = JSON.parse(json) as ContinueToken;
-    if (t.v !== 'meta.k8s.io/v1' || typeof t.rv !== 'number' || typeof t.start !== 'string') throw new Error('bad');
-    return t;
+    const bin = atob(token.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (token.length % 4)) % 4));
+    json = new TextDecoder('utf-8', { fatal: false }).decode(Uint8Array.from(bin, (c) => c.charCodeAt(0)));
   } catch {
-    throw badRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
+    throw invalidToken('continue key is not valid: illegal base64 data at input byte 0');
   }
+  let t: { v?: unknown; rv?: unknown; start?: unknown };
+  try {
+    t = JSON.parse(json) as typeof t;
+    if (t === null || typeof t !== 'object' || Array.isArray(t)) throw new Error('not an object');
+  } catch {
+    throw invalidToken(`continue key is not valid: invalid character looking for beginning of value`);
+  }
+  if (t.v !== 'meta.k8s.io/v1') throw invalidToken(`continue key is not valid: server does not recognize this encoded version ${String(t.v ?? '')}`);
+  const rv = typeof t.rv === 'number' && Number.isInteger(t.rv) ? t.rv : 0;
+  if (rv === 0) throw invalidToken('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
+  const start = typeof t.start === 'string' ? t.start : '';
+  if (!start) throw invalidToken('continue key is not valid: encoded start key empty (version meta.k8s.io/v1)');
+  // path traversal guard: the cleaned key must equal the key
+  const key = start.startsWith('/') ? start : '/' + start;
+  if (cleanPath(key) !== key) throw invalidToken(`continue key is not valid: ${start}`);
+  return { rv, start: key.slice(1) };
 }
 
-/** Reads the collection per the spec's list table; returns the items and the list metadata. */
-export function readList(scope: Scope, lq: ListQuery): { items: KubeObject[]; meta: Record<string, unknown> } {
+function cleanPath(p: string): string {
+  const out: string[] = [];
+  for (const seg of p.split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') out.pop();
+    else out.push(seg);
+  }
+  const cleaned = '/' + out.join('/');
+  // Go's path.Clean keeps no trailing slash; a NUL-terminated start key has none anyway
+  return cleaned;
+}
+
+const INCONSISTENT_CONTINUE =
+  'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
+
+/** 410 for a continue token whose revision was compacted: carries a token that continues at the latest state. */
+function continueExpired(start: string): StatusError {
+  const st: Status = {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: { continue: encodeContinue(-1, start) } as unknown as Status['metadata'],
+    status: 'Failure',
+    message: INCONSISTENT_CONTINUE,
+    reason: 'Expired',
+    code: 410,
+  };
+  return new StatusError(st);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Waiting for a revision the cache has not seen yet (watchCache.waitUntilFreshAndBlock)
+
+/** A 504 exactly as storage.NewTooLargeResourceVersionError writes it (message prefixed by "Timeout: "). */
+export function tooLargeRV(requested: number, current: number): StatusError {
+  const st: Status = {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: `Timeout: Too large resource version: ${requested}, current: ${current}`,
+    reason: 'Timeout',
+    details: { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 },
+    code: 504,
+  };
+  return new StatusError(st, { 'Retry-After': '1' });
+}
+
+/**
+ * Resolves once the cluster's revision reaches `rv`; rejects with the 504 after `waitMs` (0: wait forever,
+ * resolving false when `signal` aborts).
+ */
+export function waitForRevision(core: EngineCore, rv: number, waitMs = TOO_LARGE_RV_WAIT_MS, signal?: AbortSignal): Promise<boolean> {
+  const state = core.store.state;
+  if (state.revision >= rv) return Promise.resolve(true);
+  return new Promise<boolean>((resolve, reject) => {
+    let timer: unknown;
+    const done = (fn: () => void) => {
+      unsubscribe();
+      if (timer !== undefined) core.env.timers.clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      fn();
+    };
+    const unsubscribe = state.subscribe(() => {
+      if (state.revision >= rv) done(() => resolve(true));
+    });
+    const onAbort = () => done(() => resolve(false));
+    signal?.addEventListener('abort', onAbort, { once: true });
+    if (waitMs > 0) timer = core.env.timers.setTimeout(() => done(() => reject(tooLargeRV(rv, state.revision))), waitMs);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Reading the collection
+
+export interface ListResult {
+  /** Stored objects (shared with the cache: never mutate). */
+  items: KubeObject[];
+  meta: { resourceVersion: string; continue?: string; remainingItemCount?: number };
+}
+
+function listExpired(): StatusError {
+  return gone('The resourceVersion for the provided list is too old.');
+}
+
+function snapshot(state: ClusterState, prefix: string, revision: number): StoredObject[] {
+  if (revision >= state.revision) return state.list(prefix);
+  return state.listAt(prefix, revision);
+}
+
+/**
+ * Reads the collection per the spec's list table and returns stored objects and the list metadata.
+ * Synchronous: a resourceVersion newer than the cluster's fails at once (readListAsync waits first).
+ */
+export function readList(scope: Scope, lq: ListQuery): ListResult {
   const { def, core } = scope;
   const state = core.store.state;
   const prefix = core.store.prefix(def, scope.info.namespace);
   const match = selectorMatcher(def, lq);
-  const rvm = lq.resourceVersionMatch;
-  if (rvm !== '' && rvm !== 'Exact' && rvm !== 'NotOlderThan') {
-    throw badRequest(`resourceVersionMatch: Unsupported value: "${rvm}": supported values: "Exact", "NotOlderThan"`);
-  }
-  if (rvm !== '' && lq.resourceVersion === '') {
-    throw badRequest(`resourceVersionMatch is forbidden unless resourceVersion is provided`);
-  }
-  if (lq.continueToken && rvm !== '') {
-    throw badRequest(`resourceVersionMatch is forbidden when continue is provided`);
-  }
-  if (lq.continueToken && lq.resourceVersion !== '' && lq.resourceVersion !== '0') {
-    throw badRequest(`specifying resource version is not allowed when using continue`);
-  }
-  if (rvm === 'Exact' && lq.resourceVersion === '0') {
-    throw badRequest(`resourceVersionMatch "exact" is forbidden for resourceVersion "0"`);
-  }
 
   let revision = state.revision;
-  let startKey = prefix;
+  let startKey = '';
   if (lq.continueToken) {
+    // Continuation: the token's revision (or the latest state for rv -1), from its start key
     const t = decodeContinue(lq.continueToken);
-    revision = t.rv;
-    startKey = prefix + t.start;
-    if (t.rv < state.oldestResumableRevision()) {
-      throw gone('The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.');
+    if (lq.resourceVersion !== '' && lq.resourceVersion !== '0') throw badRequest('specifying resource version is not allowed when using continue');
+    startKey = t.start;
+    if (t.rv > 0) {
+      if (t.rv < state.oldestResumableRevision()) throw continueExpired(t.start);
+      revision = Math.min(t.rv, state.revision);
     }
   } else if (lq.resourceVersion !== '' && lq.resourceVersion !== '0') {
     const requested = parseRevision(lq.resourceVersion);
-    if (requested > state.revision) throw tooLargeResourceVersion(state.revision, requested);
-    const exact = rvm === 'Exact' || (rvm === '' && lq.limit > 0);
+    if (requested > state.revision) throw tooLargeRV(requested, state.revision);
+    // Exact for resourceVersionMatch=Exact, and (legacy) for a limit with an rv; otherwise Not older than
+    const exact = lq.resourceVersionMatch === 'Exact' || (lq.resourceVersionMatch === '' && lq.limit > 0);
     if (exact) revision = requested;
   }
 
   let stored: StoredObject[];
   try {
-    stored = revision === state.revision ? state.list(prefix) : state.listAt(prefix, revision);
+    stored = snapshot(state, prefix, revision);
   } catch (e) {
     if (e instanceof StorageCompactedError) {
-      throw new StatusError({
-        kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
-        message: `The resourceVersion for the provided list is too old.`,
-        reason: 'Expired', code: 410,
-      });
+      if (lq.continueToken) throw continueExpired(startKey);
+      throw listExpired();
     }
     throw e;
   }
-  let from = 0;
-  if (lq.continueToken) {
-    while (from < stored.length && stored[from].key < startKey) from++;
+  let i = 0;
+  if (startKey) {
+    const from = prefix + startKey;
+    let lo = 0;
+    let hi = stored.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (stored[mid].key < from) lo = mid + 1;
+      else hi = mid;
+    }
+    i = lo;
   }
   const items: KubeObject[] = [];
-  let i = from;
   let lastKey = '';
+  const limit = lq.limit;
   for (; i < stored.length; i++) {
-    if (lq.limit > 0 && items.length >= lq.limit) break;
+    if (limit > 0 && items.length >= limit) break;
     const o = stored[i].object;
-    lastKey = stored[i].key;
-    if (match(o)) items.push(o);
+    if (!lq.hasSelectors || match(o)) {
+      items.push(o);
+      lastKey = stored[i].key;
+    }
   }
-  const meta: Record<string, unknown> = { resourceVersion: String(revision) };
-  if (lq.limit > 0 && i < stored.length) {
+  const meta: ListResult['meta'] = { resourceVersion: String(revision) };
+  if (limit > 0 && items.length >= limit && i < stored.length) {
+    // more objects follow (they may not match the selectors: the real server does not look ahead either)
     meta.continue = encodeContinue(revision, lastKey.slice(prefix.length) + '\u0000');
     if (!lq.hasSelectors) meta.remainingItemCount = stored.length - i;
   }
   return { items, meta };
 }
 
+/** readList after waiting (up to 3 s) for a resourceVersion newer than the cluster's. */
+export async function readListAsync(scope: Scope, lq: ListQuery): Promise<ListResult> {
+  if (!lq.continueToken && lq.resourceVersion !== '' && lq.resourceVersion !== '0') {
+    const requested = parseRevision(lq.resourceVersion);
+    if (requested > scope.core.store.state.revision) await waitForRevision(scope.core, requested, TOO_LARGE_RV_WAIT_MS, scope.request.signal);
+  }
+  return readList(scope, lq);
+}
+
 export function listKindOf(def: ResourceDefinition): string {
   return def.listKind || `${def.kind}List`;
 }
 
-export function handleList(scope: Scope): Response {
+function isCustom(def: ResourceDefinition): boolean {
+  return (def as { custom?: boolean }).custom === true;
+}
+
+/**
+ * A stored object as an item of a list: typed lists carry no apiVersion/kind on their items, custom resource
+ * lists carry the requested version. Shallow: shares everything below the top level with the cache.
+ */
+export function listItem(def: ResourceDefinition, o: KubeObject, gv = groupVersion(def)): KubeObject {
+  const { kind: _k, apiVersion: _a, ...rest } = o;
+  void _k;
+  void _a;
+  if (rest.metadata) rest.metadata = orderedMeta(rest.metadata);
+  if (isCustom(def)) return { kind: def.kind, apiVersion: gv, ...rest };
+  return rest;
+}
+
+/** ObjectMeta fields in the order the real server serializes them. */
+const META_ORDER = [
+  'name', 'generateName', 'namespace', 'selfLink', 'uid', 'resourceVersion', 'generation', 'creationTimestamp',
+  'deletionTimestamp', 'deletionGracePeriodSeconds', 'labels', 'annotations', 'ownerReferences', 'finalizers',
+  'managedFields',
+];
+const META_RANK = new Map(META_ORDER.map((k, i) => [k, i]));
+
+/** The metadata itself when its keys are in serialization order, else a reordered shallow copy. */
+export function orderedMeta<T extends object>(m: T): T {
+  let last = -1;
+  let ordered = true;
+  for (const k in m) {
+    const r = META_RANK.get(k) ?? 100;
+    if (r < last) {
+      ordered = false;
+      break;
+    }
+    last = r;
+  }
+  if (ordered) return m;
+  const src = m as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const k of META_ORDER) if (src[k] !== undefined) out[k] = src[k];
+  for (const k of Object.keys(src)) if (!(k in out) && src[k] !== undefined) out[k] = src[k];
+  return out as T;
+}
+
+/** The object as get/watch return it: apiVersion/kind of the requested version first. Shallow. */
+export function presentShallow(def: ResourceDefinition, o: KubeObject, gv = groupVersion(def)): KubeObject {
+  const { kind: _k, apiVersion: _a, ...rest } = o;
+  void _k;
+  void _a;
+  if (rest.metadata) rest.metadata = orderedMeta(rest.metadata);
+  return { kind: def.kind, apiVersion: gv, ...rest };
+}
+
+/** Writes the list JSON item by item without copying the cached objects. */
+export function listJson(def: ResourceDefinition, res: ListResult): string {
+  const gv = groupVersion(def);
+  const head = `{"kind":${JSON.stringify(listKindOf(def))},"apiVersion":${JSON.stringify(gv)},"metadata":${JSON.stringify(res.meta)},"items":[`;
+  const parts: string[] = new Array(res.items.length);
+  for (let i = 0; i < res.items.length; i++) parts[i] = JSON.stringify(listItem(def, res.items[i], gv));
+  return head + parts.join(',') + ']}\n';
+}
+
+export function listObject(def: ResourceDefinition, res: ListResult): Record<string, unknown> {
+  const gv = groupVersion(def);
+  return { kind: listKindOf(def), apiVersion: gv, metadata: res.meta, items: res.items.map((o) => listItem(def, o, gv)) };
+}
+
+export async function handleList(scope: Scope): Promise<Response> {
   const { def, core } = scope;
   const lq = parseListQuery(scope);
-  const { items, meta } = readList(scope, lq);
-  const custom = (def as { custom?: boolean }).custom === true;
+  const res = await readListAsync(scope, lq);
   const neg = scope.negotiated;
   if (neg.as === 'Table') {
     const include = parseIncludeObject(scope.query);
-    const objs = items.map((o) => core.store.present(def, o));
-    return respond(200, toTable(def, objs, meta, core.env.clock.now(), include, neg.asVersion!, neg.asGroup!), { negotiated: neg, pretty: scope.pretty });
+    const objs = res.items.map((o) => presentShallow(def, o));
+    return bodyResponse(toTable(def, objs, res.meta, core.env.clock.now(), include, neg.asVersion!, neg.asGroup!), neg, scope.pretty);
   }
   if (neg.as === 'PartialObjectMetadataList' || neg.as === 'PartialObjectMetadata') {
-    return respond(200, {
-      kind: 'PartialObjectMetadataList',
-      apiVersion: `${neg.asGroup}/${neg.asVersion}`,
-      metadata: meta,
-      items: items.map((o) => ({ kind: 'PartialObjectMetadata', apiVersion: `${neg.asGroup}/${neg.asVersion}`, metadata: o.metadata })),
-    }, { negotiated: neg, pretty: scope.pretty });
+    const apiVersion = `${neg.asGroup}/${neg.asVersion}`;
+    return bodyResponse(
+      {
+        kind: 'PartialObjectMetadataList',
+        apiVersion,
+        metadata: res.meta,
+        items: res.items.map((o) => ({ kind: 'PartialObjectMetadata', apiVersion, metadata: o.metadata })),
+      },
+      neg,
+      scope.pretty,
+    );
   }
-  const body = {
-    kind: listKindOf(def),
-    apiVersion: groupVersion(def),
-    metadata: meta,
-    items: items.map((o) => {
-      const p = core.store.present(def, o);
-      if (!custom) {
-        // typed lists carry no apiVersion/kind on their items
-        delete p.apiVersion;
-        delete p.kind;
-      }
-      return p;
-    }),
-  };
-  return respond(200, body, { negotiated: neg, pretty: scope.pretty });
+  if (neg.format === 'json' && !scope.pretty) {
+    return new Response(listJson(def, res), { status: 200, headers: { 'Cache-Control': 'no-cache, private', 'Content-Type': neg.contentType } });
+  }
+  if (neg.format === 'cbor') return new Response(encodeCbor(listObject(def, res)), { status: 200, headers: { 'Cache-Control': 'no-cache, private', 'Content-Type': neg.contentType } });
+  return bodyResponse(listObject(def, res), neg, scope.pretty);
 }
+
+export { encodeJson };

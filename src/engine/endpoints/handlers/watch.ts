@@ -1,73 +1,130 @@
 // GET ?watch: a chunked stream of watch events [K8S handlers/watch.go, storage/cacher].
+// Start semantics: rv unset or "0" = synthetic ADDED events for the current state, then changes; another
+// rv = changes after it (a future one is waited for); sendInitialEvents=true (with NotOlderThan) = the
+// initial ADDED events, then a BOOKMARK annotated k8s.io/initial-events-end when bookmarks were asked for.
 
 import { badRequest } from '../../errors.js';
 import type { KubeObject } from '../../object.js';
-import { groupVersion } from '../../registry/types.js';
+import { groupVersion, type ResourceDefinition } from '../../registry/types.js';
+import { zeroObject } from '../../typed/zero.js';
 import type { WatchEvent } from '../../watch/hub.js';
 import { encodeJson } from '../responders.js';
 import { parseIncludeObject, tableRow, columnDefinitions } from '../table.js';
+import { encodeCbor } from '../negotiation/encode.js';
 import type { Scope } from '../scope.js';
-import { parseListQuery, parseRevision, selectorMatcher } from './list.js';
+import { parseListQuery, parseRevision, presentShallow, selectorMatcher, waitForRevision } from './list.js';
 
 const encoder = new TextEncoder();
 
-export function handleWatch(scope: Scope): Response {
+/** Default bookmark interval when the core does not say (the real cacher: about a minute). */
+const DEFAULT_BOOKMARK_MS = 60_000;
+
+/** Encodings of stored objects shared by every watcher that asks for the same representation. */
+const encodedCache = new WeakMap<object, Map<string, Uint8Array>>();
+
+function bookmarkObject(def: ResourceDefinition, revision: number, annotations?: Record<string, string>): KubeObject {
+  const custom = (def as { custom?: boolean }).custom === true;
+  // a typed bookmark is the kind's zero value (metadata.creationTimestamp: null, spec/status structs...)
+  const zero = custom ? {} : (zeroObject(def.schema, def.definitions, false) as KubeObject);
+  const metadata: Record<string, unknown> = { resourceVersion: String(revision) };
+  if (!custom) metadata.creationTimestamp = null;
+  if (annotations) metadata.annotations = annotations;
+  const { metadata: _m, ...rest } = zero;
+  void _m;
+  return { kind: def.kind, apiVersion: groupVersion(def), metadata, ...rest } as KubeObject;
+}
+
+function boolParam(v: string | null): boolean {
+  return v === 'true' || v === '1' || v === 't' || v === 'True' || v === 'TRUE';
+}
+
+export async function handleWatch(scope: Scope): Promise<Response> {
   const { def, core, info, query } = scope;
-  const lq = parseListQuery(scope);
+  const lq = parseListQuery(scope, true);
   const state = core.store.state;
-  // single-object watch on a named path is the same as metadata.name=<name>
-  if (info.name) lq.fieldSelector.push({ field: 'metadata.name', op: '=', value: info.name });
+  // a watch on a named path is the same as the field selector metadata.name=<name>
+  if (info.name) {
+    const named = lq.fieldSelector.filter((r) => r.field === 'metadata.name');
+    if (lq.fieldSelector.length > 0 && (named.length !== 1 || named[0].op !== '=' || named[0].value !== info.name || lq.fieldSelector.length !== 1)) {
+      throw badRequest(`fieldSelector metadata.name doesn't match requested name`);
+    }
+    if (lq.fieldSelector.length === 0) lq.fieldSelector.push({ field: 'metadata.name', op: '=', value: info.name });
+  }
   lq.hasSelectors = lq.labelSelector.length > 0 || lq.fieldSelector.length > 0;
   const match = selectorMatcher(def, lq);
   const prefix = core.store.prefix(def, info.namespace);
 
-  const sendInitialEvents = query.get('sendInitialEvents');
-  const sie = sendInitialEvents === 'true' || sendInitialEvents === '1';
-  if (sendInitialEvents !== null && lq.resourceVersionMatch !== 'NotOlderThan') {
-    throw badRequest(`sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless resourceVersionMatch is set to NotOlderThan`);
-  }
-  if (sendInitialEvents === null && lq.resourceVersionMatch !== '') {
-    throw badRequest(`resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided`);
-  }
-  const bookmarks = query.get('allowWatchBookmarks') === 'true' || query.get('allowWatchBookmarks') === '1';
+  const sieRaw = query.get('sendInitialEvents');
+  const sie = sieRaw !== null && boolParam(sieRaw);
+  const bookmarks = boolParam(query.get('allowWatchBookmarks'));
   const timeoutRaw = query.get('timeoutSeconds');
-  let timeoutMs = 1800_000 + core.env.ids.int(1800) * 1000; // the real server: minRequestTimeout * (1 + rand)
+  // the real server: minRequestTimeout (30 min) * (1 + rand) when no timeoutSeconds is given
+  let timeoutMs = 1800_000 + core.env.ids.int(1800) * 1000;
   if (timeoutRaw !== null && timeoutRaw !== '') {
-    if (!/^\d+$/.test(timeoutRaw)) throw badRequest(`timeoutSeconds: Invalid value: "${timeoutRaw}": must be a non-negative integer`);
-    timeoutMs = Number(timeoutRaw) * 1000;
+    if (!/^-?\d+$/.test(timeoutRaw)) throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(timeoutRaw)}: invalid syntax`);
+    const secs = Number(timeoutRaw);
+    if (secs > 0) timeoutMs = secs * 1000;
   }
   const rv = lq.resourceVersion;
+  const requested = parseRevision(rv);
   let startRevision: number;
   let initial: KubeObject[] | undefined;
-  const snapshot = () => state.list(prefix).map((s) => s.object).filter(match).map((o) => core.store.present(def, o));
+  const snapshot = () => {
+    const out: KubeObject[] = [];
+    for (const s of state.list(prefix)) if (match(s.object)) out.push(s.object);
+    return out;
+  };
   if (sie) {
-    // streaming list: initial state at least as new as rv, then a bookmark marking its end
-    startRevision = rv !== '' && rv !== '0' ? Math.max(parseRevision(rv), state.revision) : state.revision;
+    // streaming list: the state at least as new as rv (waited for), then the end-of-initial-events bookmark
+    if (requested > state.revision) {
+      const reached = await waitForRevision(core, requested, timeoutMs, scope.request.signal).catch(() => false);
+      if (!reached) return emptyStream(scope);
+    }
+    startRevision = state.revision;
     initial = snapshot();
-  } else if (rv === '' || rv === '0') {
+  } else if (requested === 0) {
     startRevision = state.revision;
     // Get State and Start at Most Recent / Any; sendInitialEvents=false asks for no initial state
-    if (sendInitialEvents === null) initial = snapshot();
+    if (sieRaw === null) initial = snapshot();
   } else {
-    startRevision = parseRevision(rv); // Start at Exact: changes after rv, no synthetic events
+    startRevision = requested; // Start at Exact: changes after rv, no synthetic events (a future rv waits)
   }
 
   const neg = scope.negotiated;
+  const gv = groupVersion(def);
   const include = neg.as === 'Table' ? parseIncludeObject(query) : 'Object';
+  const cbor = neg.format === 'cbor';
   let firstTable = true;
+  const frame = (ev: { type: string; object: unknown }): Uint8Array => (cbor ? encodeCbor(ev) : encoder.encode(encodeJson(ev, false)));
   const encode = (ev: WatchEvent): Uint8Array => {
-    let object: unknown = ev.object;
-    if (neg.as === 'Table' && (ev.type === 'ADDED' || ev.type === 'MODIFIED' || ev.type === 'DELETED')) {
-      object = {
+    const isObject = ev.type === 'ADDED' || ev.type === 'MODIFIED' || ev.type === 'DELETED';
+    if (!isObject) return frame(ev);
+    const stored = ev.object as KubeObject;
+    if (neg.as === 'Table') {
+      const obj = presentShallow(def, stored, gv);
+      const table = {
         kind: 'Table',
         apiVersion: `${neg.asGroup}/${neg.asVersion}`,
-        metadata: { resourceVersion: (ev.object as KubeObject).metadata?.resourceVersion },
+        metadata: { resourceVersion: obj.metadata?.resourceVersion },
         columnDefinitions: firstTable ? columnDefinitions(def) : null,
-        rows: [tableRow(def, ev.object as KubeObject, core.env.clock.now(), include, neg.asVersion!, neg.asGroup!)],
+        rows: [tableRow(def, obj, core.env.clock.now(), include, neg.asVersion!, neg.asGroup!)],
       };
       firstTable = false;
+      return frame({ type: ev.type, object: table });
     }
-    return encoder.encode(encodeJson({ type: ev.type, object }, false));
+    if (neg.as === 'PartialObjectMetadata' || neg.as === 'PartialObjectMetadataList') {
+      const apiVersion = `${neg.asGroup}/${neg.asVersion}`;
+      return frame({ type: ev.type, object: { kind: 'PartialObjectMetadata', apiVersion, metadata: stored.metadata } });
+    }
+    // the same stored object is encoded once for all watchers of this version and format
+    const key = `${ev.type}|${gv}|${cbor ? 'c' : 'j'}`;
+    let m = encodedCache.get(stored);
+    const hit = m?.get(key);
+    if (hit) return hit;
+    const bytes = frame({ type: ev.type, object: presentShallow(def, stored, gv) });
+    if (!m) encodedCache.set(stored, (m = new Map()));
+    m.set(key, bytes);
+    return bytes;
   };
   const handle = core.watch.open({
     prefix,
@@ -75,21 +132,23 @@ export function handleWatch(scope: Scope): Response {
     initial,
     initialEventsEnd: sie && bookmarks,
     matches: match,
-    present: (o) => core.store.present(def, o),
-    bookmark: (revision, annotations) => {
-      const metadata: Record<string, unknown> = { resourceVersion: String(revision), creationTimestamp: null };
-      if (annotations) metadata.annotations = annotations;
-      return { kind: def.kind, apiVersion: groupVersion(def), metadata } as KubeObject;
-    },
+    bookmark: (revision, annotations) => bookmarkObject(def, revision, annotations),
     encode,
     bookmarks,
-    bookmarkIntervalMs: (core as { bookmarkIntervalMs?: number }).bookmarkIntervalMs ?? 60_000,
+    bookmarkIntervalMs: (core as { bookmarkIntervalMs?: number }).bookmarkIntervalMs ?? DEFAULT_BOOKMARK_MS,
     timeoutMs,
     signal: scope.request.signal,
   });
-  const contentType = neg.as === 'Table' ? 'application/json' : 'application/json';
-  return new Response(handle.stream, {
-    status: 200,
-    headers: { 'Content-Type': contentType, 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' },
-  });
+  return new Response(handle.stream, { status: 200, headers: watchHeaders(scope) });
+}
+
+function watchHeaders(scope: Scope): Record<string, string> {
+  const neg = scope.negotiated;
+  // a watch answers in the stream framing of the negotiated type (JSON lines, or a CBOR sequence)
+  const contentType = neg.format === 'cbor' ? 'application/cbor-seq' : neg.as ? neg.contentType : 'application/json';
+  return { 'Content-Type': contentType, 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' };
+}
+
+function emptyStream(scope: Scope): Response {
+  return new Response(new ReadableStream({ start: (c) => c.close() }), { status: 200, headers: watchHeaders(scope) });
 }
