@@ -275,6 +275,18 @@ metadata:
     expect(out.split('\n')[1].startsWith('  word')).toBe(true);
     expect((decodeBody(out, 'yaml').value as { message: string }).message).toBe(msg);
   });
+  it('folding and quoting like go-yaml v2 (plain, single, double)', () => {
+    const long = 'aaaa bbbb cccc dddd eeee ffff gggg hhhh iiii jjjj kkkk llll mmmm nnnn oooo pppp qqqq rrrr ssss tttt';
+    expect(encodeYaml({ message: long })).toBe('message: aaaa bbbb cccc dddd eeee ffff gggg hhhh iiii jjjj kkkk llll mmmm nnnn oooo\n  pppp qqqq rrrr ssss tttt\n');
+    expect(encodeYaml({ message: `*${long}` })).toBe("message: '*aaaa bbbb cccc dddd eeee ffff gggg hhhh iiii jjjj kkkk llll mmmm nnnn oooo\n  pppp qqqq rrrr ssss tttt'\n");
+    expect(encodeYaml({ message: `true ${long}\t` })).toBe('message: "true aaaa bbbb cccc dddd eeee ffff gggg hhhh iiii jjjj kkkk llll mmmm nnnn\n  oooo pppp qqqq rrrr ssss tttt\\t"\n');
+    expect(encodeYaml({ l: [{ message: long, n: 1 }] })).toBe('l:\n- message: aaaa bbbb cccc dddd eeee ffff gggg hhhh iiii jjjj kkkk llll mmmm nnnn oooo\n    pppp qqqq rrrr ssss tttt\n  "n": 1\n');
+  });
+  it('characters: astral escaped, NBSP kept, tab escaped, indicator keys quoted', () => {
+    expect(encodeYaml({ e: 'emoji 😀', nb: 'a\u00a0b', t: 'a\tb' })).toBe('e: "emoji \\U0001F600"\nnb: a\u00a0b\nt: "a\\tb"\n');
+    expect(encodeYaml({ k: { 'a: b': 1, '#x': 2, '-': 3, '- x': 4, '?x': 5 } })).toBe("k:\n  '#x': 2\n  '-': 3\n  '- x': 4\n  ?x: 5\n  'a: b': 1\n");
+    expect(encodeYaml({ d: '2024-13-01', t: '2024-02-29T10:00:00Z', v: '1:20', h: '0x1F', o: 'On' })).toBe('d: 2024-13-01\nh: "0x1F"\no: "On"\nt: "2024-02-29T10:00:00Z"\nv: "1:20"\n');
+  });
   it('round-trips through the decoder', () => {
     const obj = { a: ['yes', 'no', '0777', '1.5', '~', '', ' x', 'x ', '#c', '- d', 'a #b', '{x}', 'multi\nline\n', 'é', '\u0007'], b: { 'key with: colon': 1, '': 2, '1': 3 } };
     expect(decodeBody(encodeYaml(obj), 'yaml').value).toEqual(obj);
