@@ -3,8 +3,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { StatusError } from '../../errors.js';
-import { decodeProtobufObject, hasProtobufPrefix, goDuration, formatTime, base64 } from './decode.js';
-import { protobufKinds } from './tables.js';
+import { decodeProtobufObject, hasProtobufPrefix, goDuration, formatTime, base64, protobufKinds } from './decode.js';
 
 // ---- a tiny protobuf writer for crafted bodies ----------------------------------------------------------
 type Part = number[];

@@ -29,6 +29,8 @@ import {
 } from './reader.js';
 import { messageDef, kindMessageId, type FieldDef, type FieldType, type MessageDef, type ScalarCode } from './tables.js';
 
+export { protobufKinds } from './tables.js';
+
 export const PROTOBUF_PREFIX = new Uint8Array([0x6b, 0x38, 0x73, 0x00]);
 
 export interface ProtobufDecodeOptions {
