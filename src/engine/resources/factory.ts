@@ -7,6 +7,7 @@ import type { FieldError } from '../errors.js';
 import type { KubeObject } from '../object.js';
 import type { ResourceDefinition, ResourceStrategy, StrategyContext, TableColumn } from '../registry/types.js';
 import type { SchemaRegistry } from '../schema/types.js';
+import { checkRequired } from '../schema/validate.js';
 import {
   nameIsDNSSubdomain, validateKubeFinalizerNames, validateObjectMeta, validateObjectMetaUpdate, type NameValidator,
 } from '../util/validation.js';
@@ -23,6 +24,8 @@ export interface BuiltinBehaviour {
   kubeFinalizerNames?: boolean;
   /** Skip ValidateObjectMeta on create (core v1 Events are validated by their legacy rules only). */
   skipObjectMeta?: boolean;
+  /** Skip the schema's required-field checks (kinds whose real validation does not require them). */
+  skipRequired?: boolean;
   default?: ResourceStrategy['default'];
   prepareForCreate?: ResourceStrategy['prepareForCreate'];
   prepareForUpdate?: ResourceStrategy['prepareForUpdate'];
@@ -48,6 +51,14 @@ export function builtinFacts(group: string, version: string, plural: string): Bu
   return f;
 }
 
+/** Required-field errors of the schema that the kind's own checks did not already report. */
+function withRequired(errs: FieldError[], obj: KubeObject, f: BuiltinResourceFacts, b: BuiltinBehaviour): FieldError[] {
+  if (b.skipRequired) return errs;
+  const seen = new Set(errs.map((e) => e.field));
+  for (const e of checkRequired(obj, { $ref: f.definition }, builtinDefinitions)) if (!seen.has(e.field)) errs.push(e);
+  return errs;
+}
+
 function strategyOf(f: BuiltinResourceFacts, b: BuiltinBehaviour): ResourceStrategy {
   const nameValidator = b.nameValidator ?? nameIsDNSSubdomain;
   const kubeFinalizers = b.kubeFinalizerNames ?? true;
@@ -56,7 +67,7 @@ function strategyOf(f: BuiltinResourceFacts, b: BuiltinBehaviour): ResourceStrat
       const errs = b.skipObjectMeta ? [] : validateObjectMeta(obj.metadata, { namespaced: f.namespaced, nameValidator });
       if (kubeFinalizers && !b.skipObjectMeta) errs.push(...validateKubeFinalizerNames(obj.metadata));
       if (b.validateObject) errs.push(...b.validateObject(obj, ctx));
-      return errs;
+      return withRequired(errs, obj, f, b);
     },
     validateUpdate(obj, old, ctx) {
       const errs = validateObjectMetaUpdate(obj.metadata, old.metadata);
@@ -67,7 +78,7 @@ function strategyOf(f: BuiltinResourceFacts, b: BuiltinBehaviour): ResourceStrat
       if (ctx.subresource !== '') return errs;
       if (b.validateObject) errs.push(...b.validateObject(obj, ctx));
       if (b.validateChange) errs.push(...b.validateChange(obj, old, ctx));
-      return errs;
+      return withRequired(errs, obj, f, b);
     },
     allowCreateOnUpdate: b.allowCreateOnUpdate ?? false,
     allowUnconditionalUpdate: b.allowUnconditionalUpdate ?? true,

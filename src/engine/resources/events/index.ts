@@ -57,6 +57,7 @@ function lastSeen(ev: KubeObject, now: number): string {
 export const events = builtin('', 'v1', 'events', {
   allowCreateOnUpdate: true,
   skipObjectMeta: true,
+  skipRequired: true,
   validateObject: (obj) => legacyValidateEvent(obj, 'reportingComponent', 'involvedObject'),
   selectableFields: (obj) => {
     const io = o(obj.involvedObject);

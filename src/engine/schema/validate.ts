@@ -1,0 +1,256 @@
+// Type and required-field checks of built-in kinds against their schema.
+//
+// checkTypes reproduces the decoder error the real server returns (400 BadRequest) when a request body has a
+// value of the wrong JSON type for a built-in kind: the JSON decoder (sigs.k8s.io/json, Go's encoding/json
+// rules) reports the first such value in document order as
+//   json: cannot unmarshal <value> into Go struct field <Struct>.<json.field.path> of type <go type>
+// and the handler wraps it as `<Kind> in version "<version>" cannot be handled as a <Kind>: <error>`.
+// int-or-string fields take strings or numbers, quantities strings or numbers, RawExtension / JSON /
+// preserve-unknown-fields anything.
+//
+// checkRequired reports absent fields the schema marks required (field.Required, paths like
+// `spec.containers[0].name`), skipping status, list envelopes and scalar fields whose zero value the real
+// validation reports differently.
+
+import { badRequest, fieldErr, type FieldError, type StatusError } from '../errors.js';
+import { isPlainObject } from '../object.js';
+import { ext, resolve, type Schema, type SchemaRegistry } from './types.js';
+
+const INT_OR_STRING = 'io.k8s.apimachinery.pkg.util.intstr.IntOrString';
+const QUANTITY = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
+const TIME = 'io.k8s.apimachinery.pkg.apis.meta.v1.Time';
+const MICRO_TIME = 'io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime';
+const ANY_VALUE = new Set([
+  'io.k8s.apimachinery.pkg.runtime.RawExtension',
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSON',
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrArray',
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrBool',
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrStringArray',
+  'io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1',
+]);
+
+export const QUANTITY_FORMAT_ERROR = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+const QUANTITY_RE = /^([+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|[eE][+-]?[0-9]+)?$/;
+
+/** Go type name of a schema node, as encoding/json prints it (`int32`, `v1.Container`, `[]string`, ...). */
+export function goTypeName(s: Schema | undefined, defs: SchemaRegistry): string {
+  if (!s) return 'interface {}';
+  const ref = refName(s);
+  if (ref) {
+    const parts = ref.split('.');
+    return `${parts[parts.length - 2]}.${parts[parts.length - 1]}`;
+  }
+  switch (s.type) {
+    case 'integer':
+      return s.format === 'int32' ? 'int32' : s.format === 'int64' ? 'int64' : 'int';
+    case 'number':
+      return s.format === 'float' ? 'float32' : 'float64';
+    case 'boolean':
+      return 'bool';
+    case 'string':
+      return s.format === 'byte' ? '[]uint8' : 'string';
+    case 'array':
+      return `[]${goTypeName(s.items, defs)}`;
+    case 'object':
+      if (s.additionalProperties && typeof s.additionalProperties === 'object') return `map[string]${goTypeName(s.additionalProperties, defs)}`;
+      return 'map[string]interface {}';
+    default:
+      return 'interface {}';
+  }
+}
+
+function refName(s: Schema): string | undefined {
+  if (s.$ref) return s.$ref;
+  if (s.allOf && s.allOf.length === 1 && s.allOf[0].$ref && !s.type && !s.properties) return s.allOf[0].$ref;
+  return undefined;
+}
+
+function jsonKind(v: unknown): string {
+  if (typeof v === 'string') return 'string';
+  if (typeof v === 'number') return 'number';
+  if (typeof v === 'boolean') return 'bool';
+  if (Array.isArray(v)) return 'array';
+  return 'object';
+}
+
+interface Where {
+  struct: string;
+  path: string[];
+}
+
+class TypeMismatch {
+  constructor(readonly message: string) {}
+}
+
+function mismatch(value: string, where: Where, type: string): never {
+  if (where.struct) throw new TypeMismatch(`json: cannot unmarshal ${value} into Go struct field ${where.struct}.${where.path.join('.')} of type ${type}`);
+  throw new TypeMismatch(`json: cannot unmarshal ${value} into Go value of type ${type}`);
+}
+
+/** The offset Go's base64 decoder reports for malformed input, or -1 when the input is valid. */
+function base64ErrorOffset(s: string): number {
+  const body = s.replace(/\r|\n/g, '');
+  let i = 0;
+  for (; i < body.length; i++) {
+    const c = body[i];
+    if (c === '=') break;
+    if (!/[A-Za-z0-9+/]/.test(c)) return i;
+  }
+  const dataLen = i;
+  const pad = body.length - dataLen;
+  if (pad > 2 || body.slice(dataLen).replace(/=/g, '') !== '') return dataLen + body.slice(dataLen).search(/[^=]/);
+  if ((dataLen + pad) % 4 !== 0) return dataLen - (dataLen % 4);
+  if (pad > 0 && dataLen % 4 === 1) return dataLen - 1;
+  return -1;
+}
+
+function check(v: unknown, s: Schema | undefined, defs: SchemaRegistry, where: Where): void {
+  if (v === null || v === undefined || !s) return;
+  if (ext<boolean>(s, 'preserve-unknown-fields') === true && !s.properties) return;
+  const ref = refName(s);
+  if (ref) {
+    if (ANY_VALUE.has(ref)) return;
+    if (ref === INT_OR_STRING) {
+      if (typeof v === 'string') return;
+      if (typeof v === 'number') {
+        if (!Number.isInteger(v) || v > 2147483647 || v < -2147483648) mismatch(`number ${v}`, { struct: '', path: [] }, 'int32');
+        return;
+      }
+      mismatch(jsonKind(v), { struct: '', path: [] }, 'int32');
+    }
+    if (ref === QUANTITY) {
+      if (typeof v === 'number' && Number.isFinite(v)) return;
+      if (typeof v === 'string' && QUANTITY_RE.test(v.trim())) return;
+      throw new TypeMismatch(QUANTITY_FORMAT_ERROR);
+    }
+    if (ref === TIME || ref === MICRO_TIME) {
+      if (typeof v === 'string') {
+        if (v === '' || !Number.isNaN(Date.parse(v))) return;
+        throw new TypeMismatch(`parsing time ${JSON.stringify(v)} as "2006-01-02T15:04:05Z07:00": cannot parse ${JSON.stringify(v)} as "2006"`);
+      }
+      mismatch(jsonKind(v), { struct: '', path: [] }, 'string');
+    }
+    const target = defs[ref];
+    if (!target) return;
+    if (target.type === 'object' || target.properties) {
+      if (!isPlainObject(v)) mismatch(jsonKind(v), where, goTypeName(s, defs));
+      const structName = ref.split('.').pop()!;
+      checkStruct(v, target, defs, structName, where.path);
+      return;
+    }
+    check(v, target, defs, where);
+    return;
+  }
+  const r = resolve(s, defs) ?? s;
+  switch (r.type) {
+    case 'string':
+      if (typeof v !== 'string') mismatch(jsonKind(v), where, goTypeName(r, defs));
+      if (r.format === 'byte') {
+        const off = base64ErrorOffset(v);
+        if (off >= 0) throw new TypeMismatch(`illegal base64 data at input byte ${off}`);
+      }
+      return;
+    case 'integer':
+      if (typeof v !== 'number') mismatch(jsonKind(v), where, goTypeName(r, defs));
+      else {
+        const limit = r.format === 'int32' ? 2147483647 : Number.MAX_SAFE_INTEGER;
+        if (!Number.isInteger(v) || v > limit || v < -limit - 1) mismatch(`number ${v}`, where, goTypeName(r, defs));
+      }
+      return;
+    case 'number':
+      if (typeof v !== 'number') mismatch(jsonKind(v), where, goTypeName(r, defs));
+      return;
+    case 'boolean':
+      if (typeof v !== 'boolean') mismatch(jsonKind(v), where, 'bool');
+      return;
+    case 'array':
+      if (!Array.isArray(v)) mismatch(jsonKind(v), where, goTypeName(r, defs));
+      for (const item of v as unknown[]) check(item, r.items, defs, where);
+      return;
+    case 'object':
+      if (!isPlainObject(v)) mismatch(jsonKind(v), where, goTypeName(r, defs));
+      if (r.properties) checkStruct(v, r, defs, where.struct, where.path);
+      else if (r.additionalProperties && typeof r.additionalProperties === 'object') {
+        for (const val of Object.values(v as Record<string, unknown>)) check(val, r.additionalProperties, defs, where);
+      }
+      return;
+    default:
+      return;
+  }
+}
+
+function checkStruct(v: unknown, s: Schema, defs: SchemaRegistry, structName: string, path: string[]): void {
+  const props = s.properties ?? {};
+  for (const [k, val] of Object.entries(v as Record<string, unknown>)) {
+    const ps = props[k];
+    if (!ps) continue;
+    check(val, ps, defs, { struct: structName, path: [...path, k] });
+  }
+}
+
+/**
+ * The decoder's 400 for a body that does not fit the Go types of a built-in kind, or undefined when it fits.
+ * `schema` is the kind's root schema (usually `{ $ref: "io.k8s.api.apps.v1.Deployment" }`).
+ */
+export function checkTypes(
+  obj: unknown,
+  schema: Schema,
+  defs: SchemaRegistry,
+  kind: { group: string; version: string; kind: string },
+): StatusError | undefined {
+  try {
+    const ref = refName(schema);
+    const root = ref ? defs[ref] : schema;
+    if (!isPlainObject(obj)) mismatch(jsonKind(obj), { struct: '', path: [] }, ref ? goTypeName(schema, defs) : 'map[string]interface {}');
+    if (root) checkStruct(obj, root, defs, ref ? ref.split('.').pop()! : kind.kind, []);
+    return undefined;
+  } catch (e) {
+    if (e instanceof TypeMismatch) {
+      return badRequest(`${kind.kind} in version "${kind.version}" cannot be handled as a ${kind.kind}: ${e.message}`);
+    }
+    throw e;
+  }
+}
+
+function isSkippedDefinition(name: string | undefined): boolean {
+  if (!name) return false;
+  const short = name.split('.').pop() ?? '';
+  return /(Status|Condition|List|SystemInfo)$/.test(short);
+}
+
+function required(v: unknown, s: Schema | undefined, defs: SchemaRegistry, path: string, refName_: string | undefined, out: FieldError[]): void {
+  if (v === null || v === undefined || !s) return;
+  const ref = refName(s);
+  const r = ref ? defs[ref] : (resolve(s, defs) ?? s);
+  if (!r || ext<boolean>(r, 'preserve-unknown-fields') === true) return;
+  const name = ref ?? refName_;
+  if (r.type === 'array' || Array.isArray(v)) {
+    if (Array.isArray(v)) v.forEach((item, i) => required(item, r.items, defs, `${path}[${i}]`, undefined, out));
+    return;
+  }
+  if (!isPlainObject(v)) return;
+  if (r.properties) {
+    if (!isSkippedDefinition(name)) {
+      for (const k of r.required ?? []) {
+        const ps = r.properties[k];
+        const pr = ps ? (refName(ps) ? defs[refName(ps)!] : resolve(ps, defs)) : undefined;
+        const scalar = pr?.type === 'integer' || pr?.type === 'number' || pr?.type === 'boolean';
+        if ((v[k] === undefined || v[k] === null) && !scalar) out.push(fieldErr.required(path ? `${path}.${k}` : k, ''));
+      }
+    }
+    for (const [k, val] of Object.entries(v)) {
+      if (!path && (k === 'status' || k === 'metadata')) continue;
+      const ps = r.properties[k];
+      if (ps) required(val, ps, defs, path ? `${path}.${k}` : k, undefined, out);
+    }
+  } else if (r.additionalProperties && typeof r.additionalProperties === 'object') {
+    for (const [k, val] of Object.entries(v)) required(val, r.additionalProperties, defs, `${path}[${k}]`, undefined, out);
+  }
+}
+
+/** field.Required errors for absent fields the schema marks required (see the file comment for the scope). */
+export function checkRequired(obj: unknown, schema: Schema, defs: SchemaRegistry): FieldError[] {
+  const out: FieldError[] = [];
+  required(obj, schema, defs, '', undefined, out);
+  return out;
+}
