@@ -5,7 +5,7 @@
 import { describe, test } from 'vitest';
 import type { KubeObject } from '../object.js';
 import { builtins } from '../resources/generated/builtins.js';
-import { apply, mf, runCase, update, type Case, type SchemaSet } from './testing/fixture.js';
+import { apply, mf, runCase, scale, update, type Case, type SchemaSet } from './testing/fixture.js';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -252,12 +252,43 @@ const cases: Case[] = [
       }),
     ],
   },
+  ...[1, 2].map((times): Case => ({
+    name: `kubectl scale ${times === 1 ? 'once' : 'twice'}: one entry with subresource scale and no time owns replicas`,
+    ops: [update('kubectl-create', nginx('nginx')), scale('kubectl', withReplicas(3)), ...(times === 2 ? [scale('kubectl', withReplicas(5))] : [])],
+    managed: [
+      { manager: 'kubectl', operation: 'Update', apiVersion: 'apps/v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { 'f:replicas': {} } }, subresource: 'scale' },
+      U('kubectl-create', 1, (() => {
+        const f = kubectlCreateFields(true) as Obj;
+        delete f['f:spec']['f:replicas'];
+        return f;
+      })()),
+    ],
+  })),
+  {
+    name: 'an autoscaler writing /scale takes replicas from the applier, who then conflicts',
+    ops: [
+      apply('kubectl', web('nginx', [], 2)),
+      scale('hpa', withReplicas(4)),
+      apply('kubectl', web('nginx', [], 2), {
+        error: { code: 409, message: 'Apply failed with 1 conflict: conflict with "hpa" with subresource "scale" using apps/v1: .spec.replicas' },
+      }),
+    ],
+    managed: [
+      A('kubectl', 1, {
+        'f:spec': {
+          'f:selector': {},
+          'f:template': { 'f:metadata': { 'f:labels': { 'f:app': {} } }, 'f:spec': { 'f:containers': { 'k:{"name":"app"}': { '.': {}, 'f:image': {}, 'f:name': {} } } } },
+        },
+      }),
+      { manager: 'hpa', operation: 'Update', apiVersion: 'apps/v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { 'f:replicas': {} } }, subresource: 'scale' },
+    ],
+  },
 ];
 
 describe('server-side apply (Deployment)', () => {
   for (const c of cases) test(c.name, () => runCase(c, deployments));
   test('replicas returns to the default after its applier drops it', () => {
-    const o = runCase(cases[cases.length - 1], deployments)!;
+    const o = runCase(cases.find((c) => c.name.startsWith('reset to default'))!, deployments)!;
     if ((o.spec as Obj).replicas !== 1) throw new Error(`replicas ${(o.spec as Obj).replicas}`);
   });
 });

@@ -21,6 +21,7 @@ import {
   encodeManagedFields,
   isResetManagedFields,
   managerIdentifier,
+  parseIdentifier,
   printManager,
   type Managed,
 } from './managed.js';
@@ -395,4 +396,114 @@ function dropIntroducedNulls(v: JsonValue, live: JsonValue | undefined, cfg: Jso
     out[k] = dropIntroducedNulls(val, l, c);
   }
   return out;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// /scale
+
+let scaleType: ObjectType | undefined;
+
+/** autoscaling/v1 Scale, the object the scale subresource's field manager sees. */
+function scaleObjectType(): ObjectType {
+  if (scaleType) return scaleType;
+  const int: Schema = { type: 'integer', format: 'int32' };
+  const schema: Schema = {
+    type: 'object',
+    properties: {
+      apiVersion: { type: 'string' },
+      kind: { type: 'string' },
+      metadata: { $ref: 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' },
+      spec: { type: 'object', properties: { replicas: int } },
+      status: { type: 'object', properties: { replicas: int, selector: { type: 'string' } }, required: ['replicas'] },
+    },
+  };
+  const root = new SchemaConverter({}, false).root(schema);
+  scaleType = { root, customResource: false, zero: () => ({ metadata: { creationTimestamp: null }, spec: {}, status: { replicas: 0 } }) };
+  return scaleType;
+}
+
+function getPath(o: KubeObject | null, path: string[]): JsonValue | undefined {
+  let cur: unknown = o;
+  for (const f of path) {
+    if (!isMap(cur)) return undefined;
+    cur = cur[f];
+  }
+  return cur as JsonValue | undefined;
+}
+
+function scaleView(o: KubeObject, replicasPath: string[]): JsonObject {
+  const replicas = getPath(o, replicasPath);
+  return {
+    apiVersion: 'autoscaling/v1',
+    kind: 'Scale',
+    metadata: { name: o.metadata?.name ?? '', namespace: o.metadata?.namespace ?? '', uid: o.metadata?.uid ?? '' },
+    spec: replicas === undefined ? {} : { replicas },
+  };
+}
+
+/**
+ * managedFields of a write through the scale subresource (managedfields.ScaleHandler): the parent's owners
+ * of the replicas field are mapped to a Scale object, the write is tracked there as an Update with
+ * subresource "scale", and the result is mapped back. As in v1.33, the writer's parent entry then carries
+ * the parent's apiVersion and no time (its Scale-side identity names autoscaling/v1, which the parent's
+ * times never hold). `replicasPath` defaults to spec.replicas (a CRD's specReplicasPath otherwise).
+ */
+export function updateScaleManagedFields(live: KubeObject, next: KubeObject, opts: ManagedOptions & { replicasPath?: string[] }): KubeObject {
+  const replicasPath = opts.replicasPath ?? ['spec', 'replicas'];
+  const parentPath: Path = replicasPath.map((f) => ({ field: f }));
+  const scalePath: Path = [{ field: 'spec' }, { field: 'replicas' }];
+  const out = clone(next);
+  let parent: Managed;
+  try {
+    parent = decodeManagedFields(live.metadata?.managedFields);
+  } catch {
+    return setManagedFields(out, live.metadata?.managedFields ? clone(live.metadata.managedFields) : undefined);
+  }
+  // ToSubresource
+  let scale: Managed = emptyManaged();
+  for (const [id, vs] of parent.fields) {
+    if (!vs.set.has(parentPath)) continue;
+    // encoded as autoscaling/v1 entries and decoded again by the scale endpoint: an Update manager's
+    // identity now names autoscaling/v1 (so it never matches its parent entry again below)
+    const info = parseIdentifier(id) ?? {};
+    const sid = managerIdentifier({ ...info, apiVersion: 'autoscaling/v1' });
+    scale.fields.set(sid, { set: FieldSet.of(scalePath), apiVersion: 'autoscaling/v1', applied: vs.applied });
+    scale.times.set(sid, parent.times.get(id));
+  }
+  // the scale endpoint's field manager (an existing object without owners of replicas is not tracked)
+  if (scale.fields.size > 0) {
+    scale = trackUpdate(scaleObjectType(), scaleView(live, replicasPath), scaleView(next, replicasPath), scale, opts.manager, {
+      ...opts,
+      apiVersion: 'autoscaling/v1',
+      subresource: 'scale',
+      resetFields: undefined,
+    });
+  }
+  // ToParent
+  const result = emptyManaged();
+  const remaining = new Map(scale.fields);
+  for (const [id, vs] of parent.fields) {
+    if (!vs.set.has(parentPath)) {
+      result.fields.set(id, vs);
+      result.times.set(id, parent.times.get(id));
+      continue;
+    }
+    if (!remaining.has(id)) {
+      const s = vs.set.difference(FieldSet.of(parentPath));
+      if (!s.empty()) {
+        result.fields.set(id, { ...vs, set: s });
+        result.times.set(id, parent.times.get(id));
+      }
+    } else {
+      result.fields.set(id, vs);
+      result.times.set(id, parent.times.get(id));
+      remaining.delete(id);
+    }
+  }
+  for (const [id, vs] of remaining) {
+    if (!vs.set.has(scalePath)) continue;
+    result.fields.set(id, { set: FieldSet.of(parentPath), apiVersion: opts.apiVersion, applied: vs.applied });
+    result.times.set(id, parent.times.get(id));
+  }
+  return encodeInto(out, result);
 }

@@ -7,7 +7,7 @@ import type { JsonObject, KubeObject, ManagedFieldsEntry } from '../../object.js
 import { clone } from '../../object.js';
 import { isStatusError } from '../../errors.js';
 import type { Schema, SchemaRegistry } from '../../schema/types.js';
-import { applyPatch, objectTypeFor, updateManagedFields, type ObjectType } from '../index.js';
+import { applyPatch, objectTypeFor, updateManagedFields, updateScaleManagedFields, type ObjectType } from '../index.js';
 
 /** RFC3339 time of operation n (seconds after a fixed origin). */
 export const T = (n: number): string => new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString().replace('.000Z', 'Z');
@@ -33,15 +33,21 @@ export interface ApplyOp extends OpBase {
 export interface UpdateOp extends OpBase {
   op: 'update';
 }
+/** A write through the scale subresource: `object` is the parent after the write. */
+export interface ScaleOp extends OpBase {
+  op: 'scale';
+  replicasPath?: string[];
+}
 /** Puts an object in place without any tracking (an object from before managedFields existed). */
 export interface SeedOp {
   op: 'seed';
   object: KubeObject;
 }
-export type Op = ApplyOp | UpdateOp | SeedOp;
+export type Op = ApplyOp | UpdateOp | ScaleOp | SeedOp;
 
 export const apply = (manager: string, object: OpBase['object'], more: Partial<ApplyOp> = {}): ApplyOp => ({ op: 'apply', manager, object, ...more });
 export const update = (manager: string, object: OpBase['object'], more: Partial<UpdateOp> = {}): UpdateOp => ({ op: 'update', manager, object, ...more });
+export const scale = (manager: string, object: OpBase['object'], more: Partial<ScaleOp> = {}): ScaleOp => ({ op: 'scale', manager, object, ...more });
 export const seed = (object: KubeObject): SeedOp => ({ op: 'seed', object });
 
 export interface Case {
@@ -116,6 +122,8 @@ export function runCase(c: Case, s: SchemaSet): KubeObject | null {
       if (op.op === 'apply') {
         next = applyPatch(t, live, clone(given), { ...opts, force: !!op.force });
         s.defaulting?.(next);
+      } else if (op.op === 'scale') {
+        next = updateScaleManagedFields(live!, clone(given), { ...opts, subresource: 'scale', replicasPath: op.replicasPath });
       } else {
         const input = clone(given);
         if (input.metadata) delete input.metadata.uid;
