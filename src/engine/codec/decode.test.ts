@@ -179,6 +179,22 @@ describe('YAML decoding like sigs.k8s.io/yaml (go-yaml v2)', () => {
     expect(err(() => decodeBody('- a', 'yaml', { interpretKind: true })).message).toMatch(/^couldn't get version\/kind; json parse error: json: cannot unmarshal array into Go value of type struct/);
     expect(err(() => decodeBody('a:\n  b: [1\n', 'yaml')).message).toMatch(/^yaml: line \d+: /);
   });
+  const syntax: [string, string][] = [
+    ['a: b: c', 'yaml: mapping values are not allowed in this context'],
+    ['x: 1\na: b: c', 'yaml: line 2: mapping values are not allowed in this context'],
+    ['a: b\n  c: d', 'yaml: line 2: mapping values are not allowed in this context'],
+    ['a:\n  b: 1\n c: 2', 'yaml: line 2: did not find expected key'],
+    ['a: [1, 2', "yaml: did not find expected ',' or ']'"],
+    ['a: {b: 1', "yaml: did not find expected ',' or '}'"],
+    ['x: 1\na: \'x', 'yaml: line 2: found unexpected end of stream'],
+    ['a:\n\tb: 1', 'yaml: line 2: found character that cannot start any token'],
+    ['a: @x', 'yaml: found character that cannot start any token'],
+  ];
+  for (const [src, msg] of syntax) {
+    it(`syntax error ${JSON.stringify(src)} in go-yaml words`, () => {
+      expect(err(() => decodeBody(src, 'yaml')).message).toBe(msg);
+    });
+  }
   it('deep nesting is a 400, not a crash', () => {
     const e = err(() => decodeBody('a: ' + '['.repeat(5000) + ']'.repeat(5000), 'yaml'));
     expect(e.status.code).toBe(400);

@@ -133,7 +133,7 @@ export function parseYamlDocuments(text: string, opts: { maxDepth?: number } = {
   try {
     events = parseEvents(text, { maxDepth });
   } catch (e) {
-    throw toYamlError(e, maxDepth);
+    throw toYamlError(e, maxDepth, text);
   }
   let lineStarts: number[] | undefined;
   const lineOf = (offset: number): number => {
@@ -348,13 +348,60 @@ function atobLike(b64: string): string {
   return new TextDecoder().decode(new Uint8Array(bytes));
 }
 
-/** js-yaml errors in go-yaml's framing: `yaml: line N: <problem>` (go-yaml omits the line on line 1). */
-function toYamlError(e: unknown, maxDepth: number): YamlError {
+/** The innermost flow collection left open at the end of the text: `]` or `}` (quotes skipped roughly). */
+function openFlowCloser(text: string): string {
+  const stack: string[] = [];
+  let quote = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quote) {
+      if (c === quote) quote = '';
+      else if (c === '\\' && quote === '"') i++;
+      continue;
+    }
+    if (c === '"' || c === "'") quote = c;
+    else if (c === '[') stack.push(']');
+    else if (c === '{') stack.push('}');
+    else if ((c === ']' || c === '}') && stack.length) stack.pop();
+  }
+  return stack.pop() ?? ']';
+}
+
+/**
+ * js-yaml errors in go-yaml's words and framing. go-yaml prints `yaml: line N: <problem>`, where N is
+ * the 1-based line for scanner errors and the 0-based one for parser errors (a go-yaml quirk), and omits
+ * the line when that number is 0. js-yaml reasons are translated to go-yaml problems where the cause is
+ * clear; others keep js-yaml's reason.
+ */
+function toYamlError(e: unknown, maxDepth: number, text: string): YamlError {
   if (e instanceof RangeError) return new YamlError(`yaml: exceeded max depth of ${maxDepth}`);
-  const err = e as { reason?: string; mark?: { line: number }; message?: string };
-  let reason = err.reason ?? err.message ?? String(e);
+  const err = e as { reason?: string; mark?: { line: number; column: number; position?: number }; message?: string };
+  const reason = err.reason ?? err.message ?? String(e);
   if (/nesting exceeded maxDepth/.test(reason)) return new YamlError(`yaml: exceeded max depth of ${maxDepth}`);
-  reason = reason.replace(/^bad indentation of a mapping entry$/, 'mapping values are not allowed in this context');
-  const line = err.mark?.line ?? 0;
-  return new YamlError(line > 0 ? `yaml: line ${line + 1}: ${reason}` : `yaml: ${reason}`);
+  const idx = err.mark?.line ?? 0;
+  const at = err.mark?.position !== undefined ? text[err.mark.position] : undefined;
+  let problem = reason;
+  let scanner = true;
+  if (reason === 'bad indentation of a mapping entry') {
+    if (at === ':') problem = 'mapping values are not allowed in this context';
+    else if (at === '@' || at === '`') problem = 'found character that cannot start any token';
+    else {
+      problem = 'did not find expected key';
+      scanner = false;
+    }
+  } else if (reason === 'unexpected end of the stream within a flow collection') {
+    problem = `did not find expected ',' or '${openFlowCloser(text)}'`;
+    scanner = false;
+  } else if (/^unexpected end of the stream within a (double|single) quoted scalar$/.test(reason)) {
+    problem = 'found unexpected end of stream';
+  } else if (reason === 'tab characters must not be used in indentation') {
+    problem = 'found character that cannot start any token';
+  } else if (reason === "expected ':' after a mapping key") {
+    problem = "could not find expected ':'";
+  } else if (reason === 'end of the stream or a document separator is expected') {
+    problem = 'did not find expected <document start>';
+    scanner = false;
+  }
+  const line = scanner ? (idx > 0 ? idx + 1 : 0) : idx;
+  return new YamlError(line > 0 ? `yaml: line ${line}: ${problem}` : `yaml: ${problem}`);
 }
