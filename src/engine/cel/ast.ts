@@ -78,7 +78,8 @@ export interface ComprehensionExpr extends Base {
 
 export type Expr = LiteralExpr | IdentExpr | SelectExpr | CallExpr | ListExpr | MapExpr | StructExpr | ComprehensionExpr;
 
-export const ACCU_VAR = '@result';
+/** cel-go's accumulator variable name of macro comprehensions (parser.AccumulatorName). */
+export const ACCU_VAR = '__result__';
 
 /** Source text with a line index for offset -> line/column. */
 export class Source {

@@ -55,6 +55,8 @@ export class Checker {
     }
     const types = new Map<number, CelType>();
     for (const [id, ty] of this.types) types.set(id, this.finalize(ty));
+    // cel-go reports issues ordered by source location
+    this.issues.sort((a, b) => a.position.offset - b.position.offset);
     return { type: this.finalize(t), issues: this.issues, types, overloads: this.overloads };
   }
 
@@ -66,7 +68,7 @@ export class Checker {
   // ---- substitution ------------------------------------------------------------------------------
 
   private newParam(): CelType {
-    return T.param(`_T${this.fresh++}`);
+    return T.param(`_var${this.fresh++}`);
   }
 
   private resolve(t: CelType): CelType {
@@ -76,6 +78,30 @@ export class Checker {
       t = b;
     }
     return t;
+  }
+
+  /** Type name for messages: substituted, free type variables printed as `_varN` (cel-go). */
+  private show(t: CelType): string {
+    return typeName(this.substituteFree(t, 0));
+  }
+
+  private substituteFree(t: CelType, depth: number): CelType {
+    const r = this.resolve(t);
+    if (depth > 64) return r;
+    switch (r.kind) {
+      case 'list':
+        return { ...r, elem: this.substituteFree(r.elem, depth + 1) };
+      case 'map':
+        return { ...r, key: this.substituteFree(r.key, depth + 1), value: this.substituteFree(r.value, depth + 1) };
+      case 'optional':
+        return T.optional(this.substituteFree(r.param, depth + 1));
+      case 'type':
+        return r.param ? T.typeOf(this.substituteFree(r.param, depth + 1)) : r;
+      case 'opaque':
+        return r.params && r.params.length ? { ...r, params: r.params.map((p) => this.substituteFree(p, depth + 1)) } : r;
+      default:
+        return r;
+    }
   }
 
   /** Fully substituted type; free parameters become dyn. */
@@ -209,7 +235,7 @@ export class Checker {
     }
     if (this.assignable(next, cur)) return next;
     if (!this.opts.homogeneousAggregateLiterals) return T.dyn;
-    this.error(node, `expected type '${typeName(this.finalize(cur))}' but found '${typeName(this.finalize(next))}'`);
+    this.error(node, `expected type '${this.show(cur)}' but found '${this.show(next)}'`);
     return cur;
   }
 
@@ -246,7 +272,7 @@ export class Checker {
           if (opt.has(i)) {
             const r = this.resolve(t);
             if (r.kind === 'optional') t = r.param;
-            else if (r.kind !== 'dyn' && r.kind !== 'error') this.error(x, `expected type 'optional_type' but found '${typeName(this.finalize(t))}'`);
+            else if (r.kind !== 'dyn' && r.kind !== 'error') this.error(x, `expected type 'optional_type' but found '${this.show(t)}'`);
           }
           elem = this.join(elem, t, x);
         });
@@ -258,14 +284,14 @@ export class Checker {
           const k = this.expr(en.key);
           const kr = this.resolve(k);
           if (!['string', 'int', 'uint', 'bool', 'dyn', 'param', 'error'].includes(kr.kind)) {
-            this.error(en.key, `unsupported map key type: ${typeName(this.finalize(k))}`);
+            this.error(en.key, `unsupported map key type: ${this.show(k)}`);
           }
           kt = this.join(kt, k, en.key);
           let v = this.expr(en.value);
           if (en.optional) {
             const r = this.resolve(v);
             if (r.kind === 'optional') v = r.param;
-            else if (r.kind !== 'dyn' && r.kind !== 'error') this.error(en.value, `expected type 'optional_type' but found '${typeName(this.finalize(v))}'`);
+            else if (r.kind !== 'dyn' && r.kind !== 'error') this.error(en.value, `expected type 'optional_type' but found '${this.show(v)}'`);
           }
           vt = this.join(vt, v, en.value);
         }
@@ -326,7 +352,7 @@ export class Checker {
       case 'param':
         return T.dyn;
       case 'map':
-        if (!this.assignable(r.key, T.string)) return this.error(node, `type '${typeName(this.finalize(r))}' does not support field selection`);
+        if (!this.assignable(r.key, T.string)) return this.error(node, `type '${this.show(r)}' does not support field selection`);
         return r.value;
       case 'object': {
         const f = r.field(field);
@@ -336,7 +362,7 @@ export class Checker {
       case 'optional':
         return T.optional(this.fieldType(r.param, field, node));
       default:
-        return this.error(node, `type '${typeName(this.finalize(r))}' does not support field selection`);
+        return this.error(node, `type '${this.show(r)}' does not support field selection`);
     }
   }
 
@@ -359,7 +385,7 @@ export class Checker {
       case 'param':
         break;
       default:
-        this.error(e.iterRange, `expression of type '${typeName(this.finalize(rt))}' cannot be range of a comprehension (must be list, map, or dynamic)`);
+        this.error(e.iterRange, `expression of type '${this.show(rt)}' cannot be range of a comprehension (must be list, map, or dynamic)`);
     }
     const accuType = this.expr(e.accuInit);
     const accuScope = new Map<string, CelType>([[e.accuVar, accuType]]);
@@ -368,9 +394,9 @@ export class Checker {
     if (e.iterVar2) iterScope.set(e.iterVar2, it2);
     this.scopes.push(iterScope);
     const cond = this.expr(e.loopCond);
-    if (!this.assignable(T.bool, cond)) this.error(e.loopCond, `expected type 'bool' but found '${typeName(this.finalize(cond))}'`);
+    if (!this.assignable(T.bool, cond)) this.error(e.loopCond, `expected type 'bool' but found '${this.show(cond)}'`);
     const step = this.expr(e.loopStep);
-    if (!this.assignable(accuType, step)) this.error(e.loopStep, `expected type '${typeName(this.finalize(accuType))}' but found '${typeName(this.finalize(step))}'`);
+    if (!this.assignable(accuType, step)) this.error(e.loopStep, `expected type '${this.show(accuType)}' but found '${this.show(step)}'`);
     this.scopes.pop();
     const res = this.expr(e.result);
     this.scopes.pop();
@@ -381,25 +407,27 @@ export class Checker {
     switch (e.fn) {
       case '_&&_':
       case '_||_': {
+        // cel-go: each operand must be assignable to bool, reported at the operand
+        let ok = true;
         for (const a of e.args) {
           const t = this.expr(a);
           if (!this.assignable(T.bool, t)) {
-            const ts = e.args.map((x) => typeName(this.finalize(this.types.get(x.id) ?? T.dyn)));
-            return this.error(e, `found no matching overload for '${e.fn}' applied to '(${ts.join(', ')})'`);
+            this.error(a, `expected type 'bool' but found '${this.show(t)}'`);
+            ok = false;
           }
         }
-        return T.bool;
+        return ok ? T.bool : T.error;
       }
       case '_?_:_': {
         const c = this.expr(e.args[0]);
         const a = this.expr(e.args[1]);
         const b = this.expr(e.args[2]);
         if (!this.assignable(T.bool, c)) {
-          return this.error(e, `found no matching overload for '_?_:_' applied to '(${[c, a, b].map((x) => typeName(this.finalize(x))).join(', ')})'`);
+          return this.error(e, `found no matching overload for '_?_:_' applied to '(${[c, a, b].map((x) => this.show(x)).join(', ')})'`);
         }
         if (this.assignable(a, b)) return this.containsDyn(b) && !this.containsDyn(a) ? b : a;
         if (this.assignable(b, a)) return b;
-        return this.error(e, `found no matching overload for '_?_:_' applied to '(${[c, a, b].map((x) => typeName(this.finalize(x))).join(', ')})'`);
+        return this.error(e, `found no matching overload for '_?_:_' applied to '(${[c, a, b].map((x) => this.show(x)).join(', ')})'`);
       }
       case '@not_strictly_false':
         this.expr(e.args[0]);
@@ -424,12 +452,12 @@ export class Checker {
         const r = this.resolve(ot);
         const inner = this.resolve(r.kind === 'optional' ? r.param : ot);
         if (inner.kind === 'list') {
-          if (!this.assignable(T.int, kt)) return this.error(e, `found no matching overload for '_[?_]' applied to '(${typeName(this.finalize(ot))}, ${typeName(this.finalize(kt))})'`);
+          if (!this.assignable(T.int, kt)) return this.error(e, `found no matching overload for '_[?_]' applied to '(${this.show(ot)}, ${this.show(kt)})'`);
           return T.optional(inner.elem);
         }
         if (inner.kind === 'map') return T.optional(inner.value);
         if (inner.kind === 'dyn' || inner.kind === 'param' || inner.kind === 'error') return T.optional(T.dyn);
-        return this.error(e, `found no matching overload for '_[?_]' applied to '(${typeName(this.finalize(ot))}, ${typeName(this.finalize(kt))})'`);
+        return this.error(e, `found no matching overload for '_[?_]' applied to '(${this.show(ot)}, ${this.show(kt)})'`);
       }
       case 'cel.@mapInsert': {
         const ts = e.args.map((a) => this.expr(a));
@@ -450,7 +478,7 @@ export class Checker {
         if (e.fn === 'or') {
           if (this.assignable(tt, at)) return tt;
         } else if (this.assignable(tt.param, at)) return tt.param;
-        return this.error(e, `found no matching overload for '${e.fn}' applied to '${typeName(this.finalize(tt))}.(${typeName(this.finalize(at))})'`);
+        return this.error(e, `found no matching overload for '${e.fn}' applied to '${this.show(tt)}.(${this.show(at)})'`);
       }
       if (tt.kind === 'dyn') return T.dyn;
     }
@@ -504,14 +532,14 @@ export class Checker {
       matched.push(o.id);
       const rt = inst(o.result);
       if (!result) result = rt;
-      else if (typeName(this.finalize(result)) !== typeName(this.finalize(rt))) result = T.dyn;
+      else if (this.show(result) !== this.show(rt)) result = T.dyn;
       if (matched.length > 1) {
         // keep bindings of the first match only when several match with dyn arguments
         this.undo(mark);
       }
     }
     if (!result) {
-      const ts = argTypes.map((t) => typeName(this.finalize(t)));
+      const ts = argTypes.map((t) => this.show(t));
       const shown = member ? `${ts[0]}.(${ts.slice(1).join(', ')})` : `(${ts.join(', ')})`;
       return this.error(e, `found no matching overload for '${name}' applied to '${shown}'`);
     }

@@ -32,6 +32,8 @@ export interface CelEnvOptions {
   costLimit?: number;
   /** Mixed-type list/map literals are compile errors (default true, as in Kubernetes). */
   homogeneousAggregateLiterals?: boolean;
+  /** Accept backtick-quoted field names (off in Kubernetes 1.33; the conformance suite uses them). */
+  identEscapeSyntax?: boolean;
   /** Skip type checking (expressions are evaluated dynamically; only parse errors are reported). */
   disableCheck?: boolean;
 }
@@ -143,7 +145,7 @@ export function createCelEnv(opts: CelEnvOptions = {}): CelEnv {
   }
   const limit = opts.costLimit ?? PER_CALL_LIMIT;
   const optionalSyntax = versionAtLeast(version, '1.29');
-  const parseOpts = { optionalSyntax, twoVarComprehensions: versionAtLeast(version, '1.33') };
+  const parseOpts = { optionalSyntax, twoVarComprehensions: versionAtLeast(version, '1.33'), identEscapeSyntax: !!opts.identEscapeSyntax };
 
   const checkExpr = (expr: string): { ast: Expr; check?: CheckResult } | CelCompileError => {
     const pr = parse(expr, parseOpts);

@@ -29,6 +29,8 @@ export interface ParseOptions {
   /** Enables `.?`, `[?`, `?key:` optional syntax and optMap/optFlatMap (1.29+). */
   optionalSyntax?: boolean;
   maxRecursionDepth?: number;
+  /** Backtick-quoted field names (`a.\`b-c\``); cel-go opt-in, not enabled by Kubernetes 1.33. */
+  identEscapeSyntax?: boolean;
   /** Maximum expression length in code points (cel-go default 100,000). */
   maxLength?: number;
 }
@@ -105,7 +107,7 @@ function lex(text: string): Token[] {
         if (!triple && (text[i] === '\n' || text[i] === '\r')) break;
         i++;
       }
-      if (!closed) throw new ParseError(start, i - start, `token recognition error at: '${text.slice(start, i + 1)}'`);
+      if (!closed) throw new ParseError(start, i - start, `Syntax error: token recognition error at: '${text.slice(start, i + 1)}'`);
       const body = text.slice(bodyStart, i);
       i += delim.length;
       const value = raw ? (bytes ? utf8(body) : body) : unescape(body, bytes, start);
@@ -154,7 +156,7 @@ function lex(text: string): Token[] {
       // backtick-quoted identifiers (field names with special characters, cel-go >= 0.22)
       i++;
       while (i < n && text[i] !== '`') i++;
-      if (i >= n) throw new ParseError(start, 1, `token recognition error at: '${text.slice(start)}'`);
+      if (i >= n) throw new ParseError(start, 1, `Syntax error: token recognition error at: '${text.slice(start)}'`);
       i++;
       toks.push({ kind: 'ident', text: text.slice(start, i), value: 'quoted', offset: start, end: i });
       continue;
@@ -163,7 +165,7 @@ function lex(text: string): Token[] {
     const two = text.substr(i, 2);
     if (TWO_CHAR_OPS.has(two)) op = two;
     else if (ONE_CHAR_OPS.has(c)) op = c;
-    if (!op) throw new ParseError(start, 1, `token recognition error at: '${c}'`);
+    if (!op) throw new ParseError(start, 1, `Syntax error: token recognition error at: '${String.fromCodePoint(text.codePointAt(i)!)}'`);
     i += op.length;
     toks.push({ kind: 'op', text: op, offset: start, end: i });
   }
@@ -283,7 +285,7 @@ export class Parser {
       this.toks = lex(text);
       const e = this.expr();
       const t = this.peek();
-      if (t.kind !== 'eof') throw this.err(t, `mismatched input '${t.text}' expecting <EOF>`);
+      if (t.kind !== 'eof') throw this.err(t, `Syntax error: mismatched input '${t.text}' expecting <EOF>`);
       return { expr: e, errors: [], source: this.src, nextId: this.id };
     } catch (e) {
       if (e instanceof ParseError) {
@@ -313,7 +315,7 @@ export class Parser {
   private expect(text: string): Token {
     const t = this.peek();
     if (t.kind === 'op' && t.text === text) return this.next();
-    throw this.err(t, `mismatched input '${t.text}' expecting '${text}'`);
+    throw this.err(t, `Syntax error: mismatched input '${t.text}' expecting '${text}'`);
   }
   private nid(): number {
     return this.id++;
@@ -428,6 +430,7 @@ export class Parser {
       return { kind: 'literal', id: this.nid(), offset, length, value: new CelUint(v) };
     }
     const d = t.value as number;
+    if (!Number.isFinite(d)) throw new ParseError(offset, length, 'invalid double literal');
     return { kind: 'literal', id: this.nid(), offset, length, value: neg ? -d : d };
   }
 
@@ -442,7 +445,12 @@ export class Parser {
       if (t.text === '.' || t.text === '.?') {
         this.next();
         const id = this.next();
-        if (id.kind !== 'ident') throw this.err(id, `no viable alternative at input '${t.text}${id.text}'`);
+        if (id.kind !== 'ident') throw this.err(id, `Syntax error: no viable alternative at input '${t.text}${id.text}'`);
+        if (id.text === 'true' || id.text === 'false' || id.text === 'null' || id.text === 'in') {
+          throw this.err(id, `Syntax error: mismatched input '${id.text}' expecting IDENTIFIER`);
+        }
+        // backtick-escaped field names need an option Kubernetes does not enable
+        if (id.value === 'quoted' && !this.opts.identEscapeSyntax) throw this.err(id, "unsupported syntax: '`'");
         const name = this.identName(id);
         if (t.text === '.?') {
           if (!this.opts.optionalSyntax) throw this.err(t, `unsupported syntax '.?'`);
@@ -505,9 +513,9 @@ export class Parser {
         const name = t.text;
         if (name === 'true' || name === 'false') return { kind: 'literal', id: this.nid(), offset: t.offset, length: t.end - t.offset, value: name === 'true' };
         if (name === 'null') return { kind: 'literal', id: this.nid(), offset: t.offset, length: 4, value: null };
-        if (name === 'in') throw this.err(t, `mismatched input 'in' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}`);
+        if (name === 'in') throw this.err(t, `Syntax error: mismatched input 'in' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}`);
         if (RESERVED.has(name)) throw this.err(t, `reserved identifier: ${name}`);
-        if (t.value === 'quoted') throw this.err(t, `mismatched input '${t.text}'`);
+        if (t.value === 'quoted') throw this.err(t, `Syntax error: mismatched input '${t.text}'`);
         if (this.isOp('(')) {
           const open = this.next();
           const args = this.args(')');
@@ -558,7 +566,7 @@ export class Parser {
         if (t.text === '.') {
           // leading dot: root-scoped identifier
           const id = this.next();
-          if (id.kind !== 'ident') throw this.err(id, `no viable alternative at input '.${id.text}'`);
+          if (id.kind !== 'ident') throw this.err(id, `Syntax error: no viable alternative at input '.${id.text}'`);
           if (this.isOp('(')) {
             const open = this.next();
             const args = this.args(')');
@@ -566,10 +574,10 @@ export class Parser {
           }
           return { kind: 'ident', id: this.nid(), offset: t.offset, length: id.end - t.offset, name: '.' + id.text };
         }
-        throw this.err(t, `mismatched input '${t.text}' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}`);
+        throw this.err(t, `Syntax error: mismatched input '${t.text}' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}`);
       }
       case 'eof':
-        throw this.err(t, `mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}`);
+        throw this.err(t, `Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}`);
     }
   }
 
@@ -578,7 +586,7 @@ export class Parser {
     while (!this.isOp('}')) {
       const q = this.accept('?');
       const id = this.next();
-      if (id.kind !== 'ident') throw this.err(id, `mismatched input '${id.text}' expecting IDENTIFIER`);
+      if (id.kind !== 'ident') throw this.err(id, `Syntax error: mismatched input '${id.text}' expecting IDENTIFIER`);
       const colon = this.expect(':');
       const v = this.expr();
       fields.push({ name: this.identName(id), value: v, optional: !!q, offset: colon.offset });
@@ -618,8 +626,13 @@ export class Parser {
     return { kind: 'literal', id: this.nid(), offset, length: 0, value };
   }
 
+  // cel-go macro argument errors: quantifiers say "argument must be a simple name", map/filter say
+  // "argument is not an identifier".
   private varName(e: Expr, macro: string): string {
-    if (e.kind !== 'ident') throw new ParseError(e.offset, e.length, `${macro}() variable name must be a simple identifier`);
+    if (e.kind !== 'ident') {
+      const msg = macro === 'map' || macro === 'filter' ? 'argument is not an identifier' : 'argument must be a simple name';
+      throw new ParseError(e.offset, e.length, msg);
+    }
     return e.name;
   }
 
@@ -632,15 +645,20 @@ export class Parser {
     const acc = () => this.ident(ACCU_VAR, o);
     const notStrictlyFalse = (e: Expr) => this.call('@not_strictly_false', o, [e]);
     const two = this.opts.twoVarComprehensions;
-    const checkVars = (a: string, b: string, m: string) => {
-      if (a === b) throw new ParseError(o, 1, `duplicate variable name: ${a}`);
-      if (a === ACCU_VAR || b === ACCU_VAR) throw new ParseError(o, 1, `${m}() variable name cannot be ${ACCU_VAR}`);
+    const checkIter = (v: string) => {
+      if (v === ACCU_VAR) throw new ParseError(args[0].offset, args[0].length, 'iteration variable overwrites accumulator variable');
+      return v;
+    };
+    const checkVars = (a: string, b: string, _m: string) => {
+      if (a === b) throw new ParseError(args[1].offset, args[1].length, `duplicate variable name: ${a}`);
+      if (a === ACCU_VAR) throw new ParseError(args[0].offset, args[0].length, 'iteration variable overwrites accumulator variable');
+      if (b === ACCU_VAR) throw new ParseError(args[1].offset, args[1].length, 'iteration variable overwrites accumulator variable');
     };
     switch (name) {
       case 'all':
       case 'exists': {
         if (args.length === 2) {
-          const v = this.varName(args[0], name);
+          const v = checkIter(this.varName(args[0], name));
           if (name === 'all') return comp(v, this.lit(true, o), notStrictlyFalse(acc()), this.call('_&&_', o, [acc(), args[1]]), acc(), name);
           return comp(v, this.lit(false, o), notStrictlyFalse(this.call('!_', o, [acc()])), this.call('_||_', o, [acc(), args[1]]), acc(), name);
         }
@@ -655,7 +673,7 @@ export class Parser {
       case 'exists_one':
       case 'existsOne': {
         if (args.length === 2 && name === 'exists_one') {
-          const v = this.varName(args[0], name);
+          const v = checkIter(this.varName(args[0], name));
           const step = this.call('_?_:_', o, [args[1], this.call('_+_', o, [acc(), this.lit(1n, o)]), acc()]);
           return comp(v, this.lit(0n, o), this.lit(true, o), step, this.call('_==_', o, [acc(), this.lit(1n, o)]), name);
         }
@@ -669,7 +687,7 @@ export class Parser {
       }
       case 'map': {
         if (args.length === 2 || args.length === 3) {
-          const v = this.varName(args[0], name);
+          const v = checkIter(this.varName(args[0], name));
           const f = args[args.length - 1];
           const add = this.call('_+_', o, [acc(), this.listOf([f], o)]);
           const step = args.length === 3 ? this.call('_?_:_', o, [args[1], add, acc()]) : add;
@@ -679,7 +697,7 @@ export class Parser {
       }
       case 'filter': {
         if (args.length === 2) {
-          const v = this.varName(args[0], name);
+          const v = checkIter(this.varName(args[0], name));
           const add = this.call('_+_', o, [acc(), this.listOf([this.ident(v, o)], o)]);
           return comp(v, this.listOf([], o), this.lit(true, o), this.call('_?_:_', o, [args[1], add, acc()]), acc(), name);
         }
@@ -721,7 +739,7 @@ export class Parser {
       case 'optMap':
       case 'optFlatMap': {
         if (args.length === 2 && this.opts.optionalSyntax) {
-          const v = this.varName(args[0], name);
+          const v = checkIter(this.varName(args[0], name));
           // target.hasValue() ? optional.of(bind(v, target.value(), f)) : optional.none()   (optFlatMap: no optional.of)
           const bind: ComprehensionExpr = {
             kind: 'comprehension', id: this.nid(), offset: o, length: 1, iterVar: '#unused', iterRange: this.listOf([], o),
