@@ -136,7 +136,8 @@ class Lookup {
     if (s.type === 'number') return 'float64';
     if (s.type === 'boolean') return 'bool';
     if (s.type === 'string') return 'string';
-    return 'interface';
+    // a named definition without a type (JSON, JSONSchemaPropsOrBool) is a Go struct with custom decoding
+    return this.name ? 'struct' : 'interface';
   }
 
   forStruct(key: string): [Lookup, PatchMeta] {

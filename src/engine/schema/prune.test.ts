@@ -218,6 +218,21 @@ describe('findUnknownFields (built-in kinds)', () => {
     const cr = defs['io.k8s.api.apps.v1.ControllerRevision'];
     expect(findUnknownFields({ data: { anything: { goes: 1 } }, revision: 1, nope: 1 }, cr, defs)).toEqual(['nope']);
   });
+  it('empty structs (CustomResourceSubresourceStatus) have no known fields; JSON members are opaque', () => {
+    const crd = defs['io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition'];
+    const obj = {
+      spec: {
+        versions: [{
+          name: 'v1',
+          subresources: { status: { foo: 1 } },
+          schema: { openAPIV3Schema: { type: 'object', default: { any: { thing: 1 } }, 'x-kubernetes-preserve-unknown-fields': true, items: { type: 'string', bogus: 1 } } },
+        }],
+      },
+    };
+    expect(findUnknownFields(obj, crd, defs)).toEqual([
+      'spec.versions[0].subresources.status.foo',
+    ]);
+  });
   it('pruneUnknownFields drops them without touching the input', () => {
     const obj = { metadata: { name: 'a', nope: 1 }, spec: { replicas: 2, foo: { a: 1 } } };
     expect(pruneUnknownFields(obj, deployment, defs)).toEqual({ metadata: { name: 'a' }, spec: { replicas: 2 } });

@@ -75,10 +75,31 @@ function keysOf(o: Record<string, unknown>, sorted: boolean): string[] {
   return sorted ? ks.sort(compareGoStrings) : ks;
 }
 
+// Types whose Go decoding takes any JSON (a custom UnmarshalJSON keeping the raw bytes). Other
+// `type: object` definitions without properties are empty structs: every key in them is unknown.
+const OPAQUE_DEFINITIONS = new Set([
+  'io.k8s.apimachinery.pkg.runtime.RawExtension',
+  'io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1',
+]);
+
+/** resolve() that also tells whether an opaque definition was crossed. */
+function resolveTyped(s: Schema | undefined, defs: SchemaRegistry): { sch: Schema | undefined; opaque: boolean } {
+  let cur = s;
+  let opaque = false;
+  for (let i = 0; cur && i < 32; i++) {
+    if (cur.$ref) {
+      if (OPAQUE_DEFINITIONS.has(cur.$ref)) opaque = true;
+      cur = defs[cur.$ref];
+    } else if (cur.allOf && cur.allOf.length === 1 && !cur.type && !cur.properties) cur = cur.allOf[0];
+    else break;
+  }
+  return { sch: cur, opaque };
+}
+
 /** Typed (built-in) walk: records undeclared keys; with `drop`, deletes them. */
 function walkTyped(v: unknown, s: Schema | undefined, defs: SchemaRegistry, path: string, out: string[], sorted: boolean, drop: boolean): void {
-  const sch = resolve(s, defs);
-  if (!sch || v === null || typeof v !== 'object') return;
+  const { sch, opaque } = resolveTyped(s, defs);
+  if (!sch || opaque || v === null || typeof v !== 'object') return;
   if (ext(sch, 'preserve-unknown-fields')) return;
   if (Array.isArray(v)) {
     if (!sch.items) return;
@@ -87,7 +108,9 @@ function walkTyped(v: unknown, s: Schema | undefined, defs: SchemaRegistry, path
   }
   const props = sch.properties;
   const ap = sch.additionalProperties;
-  if (!props && (ap === undefined || ap === true)) return; // opaque (RawExtension, FieldsV1, JSON)
+  // no type at all (JSON, JSONSchemaPropsOrBool...): custom decoding, anything goes
+  if (!props && ap === undefined && sch.type === undefined) return;
+  if (ap === true) return;
   const o = v as Record<string, unknown>;
   for (const k of keysOf(o, sorted)) {
     if (props && Object.prototype.hasOwnProperty.call(props, k)) walkTyped(o[k], props[k], defs, join(path, k), out, sorted, drop);
