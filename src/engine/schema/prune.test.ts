@@ -207,6 +207,7 @@ describe('findUnknownFields (built-in kinds)', () => {
     { name: 'document order', obj: { spec: { zeta: 1, alpha: 2 } }, want: ['spec.zeta', 'spec.alpha'] },
     { name: 'sorted order', obj: { spec: { zeta: 1, template: { zz: 1 }, alpha: 2 } }, sortKeys: true, want: ['spec.alpha', 'spec.template.zz', 'spec.zeta'] },
     { name: 'null values are fine', obj: { spec: null, metadata: { labels: null } }, want: [] },
+    { name: 'wrong JSON types are not unknown fields', obj: { spec: { replicas: { a: 1 }, selector: [{ x: 1 }], template: { spec: { containers: { name: 'x' } } } } }, want: [] },
     { name: 'case sensitive', obj: { spec: { Replicas: 1 } }, want: ['spec.Replicas'] },
   ];
   for (const c of cases) {

@@ -101,6 +101,8 @@ function walkTyped(v: unknown, s: Schema | undefined, defs: SchemaRegistry, path
   const { sch, opaque } = resolveTyped(s, defs);
   if (!sch || opaque || v === null || typeof v !== 'object') return;
   if (ext(sch, 'preserve-unknown-fields')) return;
+  // a value of the wrong JSON type is a decoding (type) error elsewhere, not unknown fields
+  if (Array.isArray(v) ? sch.type !== 'array' : sch.type !== undefined && sch.type !== 'object') return;
   if (Array.isArray(v)) {
     if (!sch.items) return;
     for (let i = 0; i < v.length; i++) walkTyped(v[i], sch.items, defs, `${path}[${i}]`, out, sorted, drop);
