@@ -10,27 +10,27 @@ export const IP_TYPE = T.opaque('net.IP');
 export const CIDR_TYPE = T.opaque('net.CIDR');
 
 export class IPValue extends CelOpaque {
-  readonly celType = IP_TYPE;
+  override readonly celType = IP_TYPE;
   constructor(readonly addr: ip.IPAddr) {
     super();
   }
-  equals(other: CelValue): boolean {
+  override equals(other: CelValue): boolean {
     return other instanceof IPValue && ip.ipEquals(this.addr, other.addr);
   }
-  toString(): string {
+  override toString(): string {
     return ip.ipToString(this.addr);
   }
 }
 
 export class CIDRValue extends CelOpaque {
-  readonly celType = CIDR_TYPE;
+  override readonly celType = CIDR_TYPE;
   constructor(readonly prefix: cidr.CIDR) {
     super();
   }
-  equals(other: CelValue): boolean {
+  override equals(other: CelValue): boolean {
     return other instanceof CIDRValue && cidr.cidrEquals(this.prefix, other.prefix);
   }
-  toString(): string {
+  override toString(): string {
     return cidr.cidrToString(this.prefix);
   }
 }

@@ -76,14 +76,14 @@ function clampLimit(n: bigint): number {
 export const URL_TYPE = T.opaque('kubernetes.URL');
 
 export class URLValue extends CelOpaque {
-  readonly celType = URL_TYPE;
+  override readonly celType = URL_TYPE;
   constructor(readonly url: U.URLValue) {
     super();
   }
-  equals(other: CelValue): boolean {
+  override equals(other: CelValue): boolean {
     return other instanceof URLValue && U.urlEquals(this.url, other.url);
   }
-  toString(): string {
+  override toString(): string {
     return U.urlToString(this.url);
   }
 }

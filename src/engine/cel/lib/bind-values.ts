@@ -15,14 +15,14 @@ const parseCost = { cost: (a: CelValue[]) => traversal(a[0]!) };
 export const QUANTITY_TYPE = T.opaque('kubernetes.Quantity');
 
 export class QuantityValue extends CelOpaque {
-  readonly celType = QUANTITY_TYPE;
+  override readonly celType = QUANTITY_TYPE;
   constructor(readonly q: Q.Quantity) {
     super();
   }
-  equals(other: CelValue): boolean {
+  override equals(other: CelValue): boolean {
     return other instanceof QuantityValue && Q.quantityEquals(this.q, other.q);
   }
-  toString(): string {
+  override toString(): string {
     return Q.quantityToString(this.q);
   }
 }
@@ -86,14 +86,14 @@ export const quantityLibrary: CelLibrary = {
 export const SEMVER_TYPE = T.opaque('kubernetes.Semver');
 
 export class SemverValue extends CelOpaque {
-  readonly celType = SEMVER_TYPE;
+  override readonly celType = SEMVER_TYPE;
   constructor(readonly v: SV.Semver) {
     super();
   }
-  equals(other: CelValue): boolean {
+  override equals(other: CelValue): boolean {
     return other instanceof SemverValue && SV.semverEquals(this.v, other.v);
   }
-  toString(): string {
+  override toString(): string {
     return SV.semverToString(this.v);
   }
 }
@@ -143,11 +143,11 @@ export const FORMAT_TYPE = T.opaque('kubernetes.NamedFormat');
 const MAX_NAME_FORMAT_REGEX_SIZE = 128;
 
 export class FormatValue extends CelOpaque {
-  readonly celType = FORMAT_TYPE;
+  override readonly celType = FORMAT_TYPE;
   constructor(readonly f: F.NamedFormat) {
     super();
   }
-  equals(other: CelValue): boolean {
+  override equals(other: CelValue): boolean {
     return other instanceof FormatValue && other.f.name === this.f.name;
   }
 }
