@@ -36,3 +36,587 @@ describe('list basics', () => {
     expect(r.text.endsWith(']}\n')).toBe(true);
   });
 });
+
+// ---------------------------------------------------------------------------------------------------
+// helpers
+
+interface Watch {
+  res: Response;
+  /** Waits for `n` more events (fails after 2 s of real time). */
+  take(n: number): Promise<any[]>;
+  /** Resolves true when the stream has ended. */
+  ended(): Promise<boolean>;
+  close(): void;
+}
+
+async function watch(path: string, headers: Record<string, string> = {}): Promise<Watch> {
+  const ac = new AbortController();
+  const res = await c.server.handle(new Request(`http://127.0.0.1${path}`, { headers, signal: ac.signal }));
+  expect(res.status).toBe(200);
+  const reader = res.body!.getReader();
+  const dec = new TextDecoder();
+  let buf = '';
+  let done = false;
+  const queue: any[] = [];
+  const pump = async (): Promise<void> => {
+    const r = await reader.read();
+    if (r.done) {
+      done = true;
+      return;
+    }
+    buf += dec.decode(r.value, { stream: true });
+    let i: number;
+    while ((i = buf.indexOf('\n')) >= 0) {
+      queue.push(JSON.parse(buf.slice(0, i)));
+      buf = buf.slice(i + 1);
+    }
+  };
+  const withTimeout = <T>(p: Promise<T>, what: string) =>
+    Promise.race([p, new Promise<T>((_, rej) => setTimeout(() => rej(new Error(`timed out waiting for ${what}; got ${JSON.stringify(queue)}`)), 2000))]);
+  return {
+    res,
+    async take(n) {
+      await withTimeout(
+        (async () => {
+          while (queue.length < n && !done) await pump();
+        })(),
+        `${n} events`,
+      );
+      if (queue.length < n) throw new Error(`stream ended with ${JSON.stringify(queue)}`);
+      return queue.splice(0, n);
+    },
+    async ended() {
+      await withTimeout(
+        (async () => {
+          while (!done) await pump();
+        })(),
+        'the end of the stream',
+      );
+      return queue.length === 0;
+    },
+    close: () => ac.abort(),
+  };
+}
+
+const tick = () => new Promise((r) => setImmediate(r));
+const rvOf = (o: any) => o.metadata.resourceVersion as string;
+const namesOf = (r: any) => r.body.items.map((i: any) => i.metadata.name);
+
+async function update(name: string, data: Record<string, string>, labels?: Record<string, string>): Promise<any> {
+  const cur = (await c.req('GET', `${CM}/${name}`)).body;
+  cur.data = data;
+  if (labels) cur.metadata.labels = labels;
+  const r = await c.req('PUT', `${CM}/${name}`, cur);
+  expect(r.status).toBe(200);
+  return r.body;
+}
+
+function invalidListOptions(message: string, causes: { reason: string; message: string; field: string }[]) {
+  return {
+    kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
+    message: `ListOptions.meta.k8s.io "" is invalid: ${message}`,
+    reason: 'Invalid', details: { group: 'meta.k8s.io', kind: 'ListOptions', causes }, code: 422,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+
+describe('resourceVersion semantics of list', () => {
+  it('unset and "0" serve the latest state; another value without limit is Not older than', async () => {
+    const a = await create('a');
+    await create('b');
+    for (const q of ['', '?resourceVersion=0', `?resourceVersion=${rvOf(a)}`, `?resourceVersion=${rvOf(a)}&resourceVersionMatch=NotOlderThan`]) {
+      const r = await c.req('GET', CM + q);
+      expect(r.body.metadata.resourceVersion).toBe('6');
+      expect(namesOf(r)).toEqual(['a', 'b']);
+    }
+  });
+
+  it('Exact (resourceVersionMatch=Exact, or legacy limit with a resourceVersion) serves the snapshot at that version', async () => {
+    const a = await create('a');
+    await create('b');
+    await update('a', { a: '2' });
+    await c.req('DELETE', `${CM}/b`);
+    await create('c');
+    for (const q of [`?resourceVersion=${rvOf(a)}&resourceVersionMatch=Exact`, `?resourceVersion=${rvOf(a)}&limit=10`]) {
+      const r = await c.req('GET', CM + q);
+      expect(r.status).toBe(200);
+      expect(r.body.metadata).toEqual({ resourceVersion: rvOf(a) });
+      expect(namesOf(r)).toEqual(['a']);
+      expect(r.body.items[0].data).toEqual({ a: '1' });
+      expect(rvOf(r.body.items[0])).toBe(rvOf(a));
+    }
+    const b = await c.req('GET', `${CM}?resourceVersion=6&resourceVersionMatch=Exact`);
+    expect(namesOf(b)).toEqual(['a', 'b']);
+  });
+
+  it('an Exact version older than retained history is 410 Expired', async () => {
+    c = await testClient(createMemoryStorage(), { historyWindowMs: 1000 });
+    const a = await create('a');
+    await update('a', { a: '2' });
+    await c.env.advance(5000);
+    const r = await c.req('GET', `${CM}?resourceVersion=${rvOf(a)}&resourceVersionMatch=Exact`);
+    expect(r.status).toBe(410);
+    expect(r.body).toEqual({
+      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
+      message: 'The resourceVersion for the provided list is too old.', reason: 'Expired', code: 410,
+    });
+  });
+
+  it('invalid combinations are 422 on ListOptions with the real messages', async () => {
+    let r = await c.req('GET', `${CM}?resourceVersionMatch=NotOlderThan`);
+    expect(r.status).toBe(422);
+    expect(r.body).toEqual(
+      invalidListOptions('resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided', [
+        { reason: 'FieldValueForbidden', message: 'Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided', field: 'resourceVersionMatch' },
+      ]),
+    );
+    r = await c.req('GET', `${CM}?resourceVersionMatch=Exact&resourceVersion=0`);
+    expect(r.body.message).toBe('ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"');
+    r = await c.req('GET', `${CM}?resourceVersionMatch=Newest&resourceVersion=3`);
+    expect(r.body.message).toBe('ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Unsupported value: "Newest": supported values: "Exact", "NotOlderThan", ""');
+    r = await c.req('GET', `${CM}?resourceVersionMatch=Exact&continue=abc`);
+    expect(r.body.message).toBe(
+      'ListOptions.meta.k8s.io "" is invalid: [resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided, resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden when continue is provided]',
+    );
+    r = await c.req('GET', `${CM}?sendInitialEvents=true`);
+    expect(r.status).toBe(422);
+    expect(r.body.message).toBe('ListOptions.meta.k8s.io "" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is forbidden for list');
+  });
+
+  it('a resourceVersion with continue is 400; a malformed one is 400 on list and 500 on get', async () => {
+    await create('a');
+    await create('b');
+    const first = await c.req('GET', `${CM}?limit=1`);
+    const r = await c.req('GET', `${CM}?limit=1&continue=${first.body.metadata.continue}&resourceVersion=5`);
+    expect(r.status).toBe(400);
+    expect(r.body).toEqual({
+      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
+      message: 'specifying resource version is not allowed when using continue', reason: 'BadRequest', code: 400,
+    });
+    // "0" is allowed with continue
+    expect((await c.req('GET', `${CM}?limit=1&continue=${first.body.metadata.continue}&resourceVersion=0`)).status).toBe(200);
+    const bad = await c.req('GET', `${CM}?resourceVersion=abc`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toBe('invalid resource version: resourceVersion: Invalid value: "abc": strconv.ParseUint: parsing "abc": invalid syntax');
+    const g = await c.req('GET', `${CM}/a?resourceVersion=abc`);
+    expect(g.status).toBe(500);
+    expect(g.body).toEqual({
+      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
+      message: 'resourceVersion: Invalid value: "abc": strconv.ParseUint: parsing "abc": invalid syntax', code: 500,
+    });
+  });
+
+  it('a version newer than the cluster: get and list wait 3 s, then 504 Too large resource version with Retry-After', async () => {
+    await create('a');
+    for (const path of [`${CM}?resourceVersion=50`, `${CM}/a?resourceVersion=50`, `${CM}?resourceVersion=50&resourceVersionMatch=Exact`]) {
+      let settled = false;
+      const p = c.req('GET', path).then((r) => ((settled = true), r));
+      await tick();
+      await c.env.advance(2900);
+      expect(settled).toBe(false);
+      await c.env.advance(200);
+      const r = await p;
+      expect(r.status).toBe(504);
+      expect(r.headers.get('Retry-After')).toBe('1');
+      expect(r.body).toEqual({
+        kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
+        message: 'Timeout: Too large resource version: 50, current: 5', reason: 'Timeout',
+        details: { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 },
+        code: 504,
+      });
+    }
+  });
+
+  it('a future version reached while waiting is served', async () => {
+    await create('a');
+    const p = c.req('GET', `${CM}?resourceVersion=6`);
+    await c.env.advance(1000);
+    await create('b');
+    const r = await p;
+    expect(r.status).toBe(200);
+    expect(namesOf(r)).toEqual(['a', 'b']);
+    const g = c.req('GET', `${CM}/a?resourceVersion=7`);
+    await create('c');
+    expect((await g).status).toBe(200);
+  });
+});
+
+describe('chunked lists', () => {
+  it('limit/continue walk a consistent snapshot with remainingItemCount, constant resourceVersion', async () => {
+    for (const n of ['a', 'b', 'c', 'd', 'e']) await create(n);
+    const first = await c.req('GET', `${CM}?limit=2`);
+    expect(first.body.kind).toBe('ConfigMapList');
+    expect(namesOf(first)).toEqual(['a', 'b']);
+    expect(first.body.metadata.resourceVersion).toBe('9');
+    expect(first.body.metadata.remainingItemCount).toBe(3);
+    const token = first.body.metadata.continue;
+    expect(JSON.parse(Buffer.from(token, 'base64url').toString())).toEqual({ v: 'meta.k8s.io/v1', rv: 9, start: 'b\u0000' });
+    expect(Object.keys(first.body.metadata)).toEqual(['resourceVersion', 'continue', 'remainingItemCount']);
+    // changes after the first chunk are not shown
+    await c.req('DELETE', `${CM}/c`);
+    await update('d', { a: 'changed' });
+    await create('bb');
+    const second = await c.req('GET', `${CM}?limit=2&continue=${token}`);
+    expect(namesOf(second)).toEqual(['c', 'd']);
+    expect(second.body.items[1].data).toEqual({ a: '1' });
+    expect(second.body.metadata.resourceVersion).toBe('9');
+    expect(second.body.metadata.remainingItemCount).toBe(1);
+    const last = await c.req('GET', `${CM}?limit=2&continue=${second.body.metadata.continue}`);
+    expect(namesOf(last)).toEqual(['e']);
+    expect(last.body.metadata).toEqual({ resourceVersion: '9' });
+    // exactly at the end: no continue either
+    const exact = await c.req('GET', `${CM}?limit=6`);
+    expect(exact.body.metadata).toEqual({ resourceVersion: '12' });
+  });
+
+  it('omits remainingItemCount with selectors', async () => {
+    for (const n of ['a', 'b', 'c', 'd']) await create(n, { app: n < 'c' ? 'x' : 'y' });
+    const r = await c.req('GET', `${CM}?limit=1&labelSelector=app%3Dx`);
+    expect(namesOf(r)).toEqual(['a']);
+    expect(r.body.metadata.continue).toBeTruthy();
+    expect(r.body.metadata.remainingItemCount).toBeUndefined();
+    const r2 = await c.req('GET', `${CM}?limit=1&labelSelector=app%3Dx&continue=${r.body.metadata.continue}`);
+    expect(namesOf(r2)).toEqual(['b']);
+  });
+
+  it('a malformed continue token is a 400', async () => {
+    let r = await c.req('GET', `${CM}?limit=1&continue=!!!`);
+    expect(r.status).toBe(400);
+    expect(r.body.message).toBe('invalid continue token: continue key is not valid: illegal base64 data at input byte 0');
+    const tok = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
+    r = await c.req('GET', `${CM}?limit=1&continue=${tok({ v: 'meta.k8s.io/v1', rv: 0, start: 'a' })}`);
+    expect(r.body.message).toBe('invalid continue token: continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
+    r = await c.req('GET', `${CM}?limit=1&continue=${tok({ v: 'meta.k8s.io/v1', rv: 3, start: '' })}`);
+    expect(r.body.message).toBe('invalid continue token: continue key is not valid: encoded start key empty (version meta.k8s.io/v1)');
+    r = await c.req('GET', `${CM}?limit=1&continue=${tok({ v: 'v2', rv: 3, start: 'a' })}`);
+    expect(r.body.message).toBe('invalid continue token: continue key is not valid: server does not recognize this encoded version v2');
+    r = await c.req('GET', `${CM}?limit=1&continue=${tok({ v: 'meta.k8s.io/v1', rv: 3, start: '../../secrets' })}`);
+    expect(r.body.message).toBe('invalid continue token: continue key is not valid: ../../secrets');
+  });
+
+  it('a token whose version was compacted is 410 with a token that continues at the latest state', async () => {
+    c = await testClient(createMemoryStorage(), { historyWindowMs: 1000 });
+    for (const n of ['a', 'b', 'c']) await create(n);
+    const first = await c.req('GET', `${CM}?limit=1`);
+    await update('a', { a: '2' });
+    await create('d');
+    await c.env.advance(5000);
+    const r = await c.req('GET', `${CM}?limit=1&continue=${first.body.metadata.continue}`);
+    expect(r.status).toBe(410);
+    const next = Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv: -1, start: 'a\u0000' })).toString('base64url');
+    expect(r.body).toEqual({
+      kind: 'Status', apiVersion: 'v1', metadata: { continue: next }, status: 'Failure',
+      message:
+        'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.',
+      reason: 'Expired', code: 410,
+    });
+    const rest = await c.req('GET', `${CM}?limit=10&continue=${next}`);
+    expect(rest.status).toBe(200);
+    expect(namesOf(rest)).toEqual(['b', 'c', 'd']);
+    expect(rest.body.metadata.resourceVersion).toBe('9');
+  });
+});
+
+describe('selectors', () => {
+  it('label selectors: =, ==, !=, in, notin, exists, !key', async () => {
+    await create('a', { app: 'web', tier: 'front' });
+    await create('b', { app: 'db' });
+    await create('c', { tier: 'back' });
+    const sel = async (s: string) => namesOf(await c.req('GET', `${CM}?labelSelector=${encodeURIComponent(s)}`));
+    expect(await sel('app=web')).toEqual(['a']);
+    expect(await sel('app==db')).toEqual(['b']);
+    expect(await sel('app!=web')).toEqual(['b', 'c']);
+    expect(await sel('app in (web,db)')).toEqual(['a', 'b']);
+    expect(await sel('app notin (web)')).toEqual(['b', 'c']);
+    expect(await sel('tier')).toEqual(['a', 'c']);
+    expect(await sel('!tier')).toEqual(['b']);
+    expect(await sel('app,tier=front')).toEqual(['a']);
+  });
+
+  it('field selectors: metadata.name, metadata.namespace and per-kind fields', async () => {
+    await create('a');
+    await create('b');
+    await c.req('POST', '/api/v1/namespaces/kube-system/configmaps', cm('a'));
+    const sel = async (path: string, s: string) => (await c.req('GET', `${path}?fieldSelector=${encodeURIComponent(s)}`)).body.items.map((i: any) => `${i.metadata.namespace ?? ''}/${i.metadata.name}`);
+    expect(await sel(CM, 'metadata.name=a')).toEqual(['default/a']);
+    expect(await sel('/api/v1/configmaps', 'metadata.name==a')).toEqual(['default/a', 'kube-system/a']);
+    expect(await sel('/api/v1/configmaps', 'metadata.namespace!=default')).toEqual(['kube-system/a']);
+    await c.req('POST', '/api/v1/namespaces/default/secrets', { metadata: { name: 's1' }, type: 'Opaque' });
+    await c.req('POST', '/api/v1/namespaces/default/secrets', { metadata: { name: 's2' }, type: 'kubernetes.io/basic-auth', stringData: { username: 'u', password: 'p' } });
+    expect(await sel('/api/v1/namespaces/default/secrets', 'type=kubernetes.io/basic-auth')).toEqual(['default/s2']);
+    const pod = (name: string, node?: string) => ({ metadata: { name }, spec: { ...(node ? { nodeName: node } : {}), containers: [{ name: 'c', image: 'nginx' }] } });
+    expect((await c.req('POST', '/api/v1/namespaces/default/pods', pod('p1', 'node-1'))).status).toBe(201);
+    expect((await c.req('POST', '/api/v1/namespaces/default/pods', pod('p2'))).status).toBe(201);
+    expect(await sel('/api/v1/pods', 'spec.nodeName=node-1')).toEqual(['default/p1']);
+    expect(await sel('/api/v1/pods', 'spec.nodeName=')).toEqual(['default/p2']);
+    expect(await sel('/api/v1/pods', 'status.phase=Pending')).toEqual(['default/p1', 'default/p2']);
+    expect(await sel('/api/v1/namespaces', 'metadata.name=kube-public')).toEqual(['/kube-public']);
+  });
+
+  it('unsupported field labels are 400 with the message of the kind', async () => {
+    const err = async (path: string, s: string) => {
+      const r = await c.req('GET', `${path}?fieldSelector=${encodeURIComponent(s)}`);
+      expect(r.status).toBe(400);
+      expect(r.body.reason).toBe('BadRequest');
+      return r.body.message;
+    };
+    expect(await err(CM, 'data.a=1')).toBe('"data.a" is not a known field selector: only "metadata.name", "metadata.namespace"');
+    expect(await err('/api/v1/pods', 'spec.foo=x')).toBe('field label not supported: spec.foo');
+    expect(await err('/api/v1/namespaces', 'metadata.namespace=x')).toBe('field label not supported: metadata.namespace');
+    expect(await err('/apis/batch/v1/jobs', 'spec.x=1')).toBe('field label "spec.x" not supported for batchv1.Job');
+    expect(await err(CM, 'metadata.name')).toBe("invalid selector: 'metadata.name'; can't understand 'metadata.name'");
+    const w = await c.req('GET', `${CM}?watch=true&fieldSelector=data.a%3D1`);
+    expect(w.status).toBe(400);
+  });
+});
+
+describe('watch', () => {
+  it('rv unset: synthetic ADDED for the current state, then changes as they happen', async () => {
+    await create('a');
+    const w = await watch(`${CM}?watch=true`);
+    expect(w.res.headers.get('Content-Type')).toBe('application/json');
+    const [added] = await w.take(1);
+    expect(added.type).toBe('ADDED');
+    expect(added.object).toMatchObject({ kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: 'a', resourceVersion: '5' } });
+    await update('a', { a: '2' });
+    await create('b');
+    await c.req('DELETE', `${CM}/a`);
+    const evs = await w.take(3);
+    expect(evs.map((e) => [e.type, e.object.metadata.name, e.object.metadata.resourceVersion])).toEqual([
+      ['MODIFIED', 'a', '6'],
+      ['ADDED', 'b', '7'],
+      ['DELETED', 'a', '8'],
+    ]);
+    expect(evs[2].object.data).toEqual({ a: '2' });
+    w.close();
+  });
+
+  it('from a resourceVersion: only later changes, no synthetic events; no gap after a list', async () => {
+    await create('a');
+    const list = await c.req('GET', CM);
+    await create('b'); // between the list and the watch
+    const w = await watch(`${CM}?watch=true&resourceVersion=${list.body.metadata.resourceVersion}`);
+    await update('a', { a: '3' });
+    const evs = await w.take(2);
+    expect(evs.map((e) => [e.type, e.object.metadata.name])).toEqual([
+      ['ADDED', 'b'],
+      ['MODIFIED', 'a'],
+    ]);
+    w.close();
+  });
+
+  it('a future resourceVersion waits for it', async () => {
+    await create('a');
+    const w = await watch(`${CM}?watch=true&resourceVersion=6`);
+    await create('b'); // rv 6: not after 6
+    await create('c'); // rv 7
+    const [e] = await w.take(1);
+    expect([e.type, e.object.metadata.name]).toEqual(['ADDED', 'c']);
+    w.close();
+  });
+
+  it('selector transitions: stops matching = DELETED (previous content, new rv), starts matching = ADDED', async () => {
+    await create('a', { app: 'x' });
+    const w = await watch(`${CM}?watch=true&resourceVersion=5&labelSelector=app%3Dx`);
+    await update('a', { a: '2' }, { app: 'y' });
+    await update('a', { a: '3' }, { app: 'x' });
+    await update('a', { a: '4' }, { app: 'x' });
+    const evs = await w.take(3);
+    expect(evs.map((e) => [e.type, e.object.metadata.labels.app, e.object.data.a, e.object.metadata.resourceVersion])).toEqual([
+      ['DELETED', 'x', '1', '6'],
+      ['ADDED', 'x', '3', '7'],
+      ['MODIFIED', 'x', '4', '8'],
+    ]);
+    w.close();
+  });
+
+  it('watches one object through its path or metadata.name', async () => {
+    await create('a');
+    await create('b');
+    const w1 = await watch(`${CM}/a?watch=true`);
+    const w2 = await watch(`${CM}?watch=true&fieldSelector=metadata.name%3Db`);
+    expect((await w1.take(1))[0].object.metadata.name).toBe('a');
+    expect((await w2.take(1))[0].object.metadata.name).toBe('b');
+    await update('b', { a: '9' });
+    await update('a', { a: '9' });
+    expect((await w1.take(1))[0]).toMatchObject({ type: 'MODIFIED', object: { metadata: { name: 'a' } } });
+    expect((await w2.take(1))[0]).toMatchObject({ type: 'MODIFIED', object: { metadata: { name: 'b' } } });
+    const mismatch = await c.req('GET', `${CM}/a?watch=true&fieldSelector=metadata.name%3Db`);
+    expect(mismatch.status).toBe(400);
+    expect(mismatch.body.message).toBe("fieldSelector metadata.name doesn't match requested name");
+    w1.close();
+    w2.close();
+  });
+
+  it('bookmarks at the configured interval carry only the resourceVersion (typed zero value)', async () => {
+    (c.server.engine as { bookmarkIntervalMs: number }).bookmarkIntervalMs = 1000;
+    await create('a');
+    const w = await watch(`${CM}?watch=true&resourceVersion=5&allowWatchBookmarks=true`);
+    await create('b');
+    await w.take(1);
+    await c.env.advance(1000);
+    const [bm] = await w.take(1);
+    expect(bm).toEqual({ type: 'BOOKMARK', object: { kind: 'ConfigMap', apiVersion: 'v1', metadata: { resourceVersion: '6', creationTimestamp: null } } });
+    const wp = await watch(`/api/v1/pods?watch=true&resourceVersion=6&allowWatchBookmarks=true`);
+    await c.env.advance(1000);
+    expect((await wp.take(1))[0].object).toEqual({ kind: 'Pod', apiVersion: 'v1', metadata: { resourceVersion: '6', creationTimestamp: null }, spec: { containers: null }, status: {} });
+    // no bookmarks unless asked for
+    const plain = await watch(`${CM}?watch=true&resourceVersion=6`);
+    await c.env.advance(3000);
+    await create('c');
+    expect((await plain.take(1))[0].type).toBe('ADDED');
+    w.close();
+    wp.close();
+    plain.close();
+  });
+
+  it('sendInitialEvents: ADDED for the state, then the initial-events-end bookmark', async () => {
+    await create('a');
+    await create('b');
+    const w = await watch(`${CM}?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true`);
+    const evs = await w.take(3);
+    expect(evs.map((e) => e.type)).toEqual(['ADDED', 'ADDED', 'BOOKMARK']);
+    expect(evs[2].object).toEqual({
+      kind: 'ConfigMap', apiVersion: 'v1',
+      metadata: { resourceVersion: '6', creationTimestamp: null, annotations: { 'k8s.io/initial-events-end': 'true' } },
+    });
+    await create('c');
+    expect((await w.take(1))[0]).toMatchObject({ type: 'ADDED', object: { metadata: { name: 'c' } } });
+    w.close();
+    // sendInitialEvents=false with rv 0: no initial state
+    const w2 = await watch(`${CM}?watch=true&sendInitialEvents=false&resourceVersionMatch=NotOlderThan&resourceVersion=0`);
+    await create('d');
+    expect((await w2.take(1))[0].object.metadata.name).toBe('d');
+    w2.close();
+  });
+
+  it('watch option validation is 422 with the real messages', async () => {
+    let r = await c.req('GET', `${CM}?watch=true&sendInitialEvents=true`);
+    expect(r.status).toBe(422);
+    expect(r.body.message).toBe('ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan');
+    r = await c.req('GET', `${CM}?watch=true&resourceVersion=3&resourceVersionMatch=NotOlderThan`);
+    expect(r.body.message).toBe('ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided');
+    r = await c.req('GET', `${CM}?watch=true&resourceVersion=3&resourceVersionMatch=Exact&sendInitialEvents=true`);
+    expect(r.body.message).toBe(
+      'ListOptions.meta.k8s.io "" is invalid: [resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan, resourceVersionMatch: Unsupported value: "Exact": supported values: "NotOlderThan"]',
+    );
+  });
+
+  it('timeoutSeconds ends the stream cleanly', async () => {
+    const w = await watch(`${CM}?watch=true&resourceVersion=4&timeoutSeconds=5`);
+    await c.env.advance(4999);
+    await create('a');
+    expect((await w.take(1))[0].type).toBe('ADDED');
+    await c.env.advance(1);
+    expect(await w.ended()).toBe(true);
+    expect(c.server.engine.watch.count).toBe(0);
+  });
+
+  it('a version older than retained history gets one ERROR event with the 410 Status, then the stream ends', async () => {
+    c = await testClient(createMemoryStorage(), { historyWindowMs: 1000 });
+    await create('a');
+    await update('a', { a: '2' });
+    await c.env.advance(5000);
+    const w = await watch(`${CM}?watch=true&resourceVersion=2`);
+    const [e] = await w.take(1);
+    expect(e).toEqual({
+      type: 'ERROR',
+      object: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'too old resource version: 2 (6)', reason: 'Expired', code: 410 },
+    });
+    expect(await w.ended()).toBe(true);
+    // the latest version itself is still a valid start
+    const ok = await watch(`${CM}?watch=true&resourceVersion=6`);
+    await create('b');
+    expect((await ok.take(1))[0].type).toBe('ADDED');
+    ok.close();
+  });
+
+  it('many watchers get the same bytes; closing the client ends the watch', async () => {
+    const ws = await Promise.all([0, 1, 2].map(() => watch(`${CM}?watch=true&resourceVersion=4`)));
+    expect(c.server.engine.watch.count).toBe(3);
+    await create('a');
+    const got = await Promise.all(ws.map((w) => w.take(1)));
+    expect(got[0]).toEqual(got[2]);
+    for (const w of ws) w.close();
+    await tick();
+    expect(c.server.engine.watch.count).toBe(0);
+  });
+});
+
+describe('representations', () => {
+  it('pretty JSON and YAML lists', async () => {
+    await create('a');
+    const p = await c.req('GET', `${CM}?pretty=true`);
+    expect(p.text).toMatch(/^\{\n  "kind": "ConfigMapList",\n  "apiVersion": "v1",\n  "metadata": \{\n    "resourceVersion": "5"\n  \},\n  "items": \[\n    \{\n      "metadata": \{\n        "name": "a",/);
+    const y = await c.raw('GET', CM, undefined, { Accept: 'application/yaml' });
+    expect(y.headers.get('Content-Type')).toBe('application/yaml');
+    expect(await y.text()).toMatch(/^apiVersion: v1\nitems:\n- data:\n    a: "1"\n  metadata:\n    creationTimestamp: "2025-01-01T00:00:00Z"\n/);
+  });
+
+  it('Table for list, get and watch: v1, v1beta1, svc spelling, includeObject', async () => {
+    await create('a', { app: 'x' });
+    await create('b');
+    const T = 'application/json;as=Table;g=meta.k8s.io;v=v1';
+    const t = await c.req('GET', `${CM}?limit=1`, undefined, { Accept: `${T}, application/json` });
+    expect(t.headers.get('Content-Type')).toBe(T);
+    expect(t.body.kind).toBe('Table');
+    expect(t.body.columnDefinitions.map((x: any) => x.name)).toEqual(['Name', 'Data', 'Age']);
+    expect(t.body.rows).toEqual([
+      { cells: ['a', 1, '0s'], object: { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: expect.objectContaining({ name: 'a', labels: { app: 'x' } }) } },
+    ]);
+    expect(t.body.metadata).toEqual({ resourceVersion: '6', continue: expect.any(String), remainingItemCount: 1 });
+    const none = await c.req('GET', `${CM}?includeObject=None`, undefined, { Accept: T });
+    expect(none.body.rows[0]).toEqual({ cells: ['a', 1, '0s'] });
+    const obj = await c.req('GET', `${CM}/a?includeObject=Object`, undefined, { Accept: 'application/json;as=Table;g=meta.k8s.io;v=v1beta1' });
+    expect(obj.body.apiVersion).toBe('meta.k8s.io/v1beta1');
+    expect(obj.body.rows[0].object).toMatchObject({ kind: 'ConfigMap', apiVersion: 'v1', data: { a: '1' } });
+    const svc = await c.req('GET', CM, undefined, { Accept: 'application/json;as=Table;g=meta.svc.io;v=v1' });
+    expect(svc.body.apiVersion).toBe('meta.svc.io/v1');
+    const bad = await c.req('GET', `${CM}?includeObject=All`, undefined, { Accept: T });
+    expect(bad.status).toBe(400);
+    const def = await c.req('GET', '/apis/rbac.authorization.k8s.io/v1/clusterroles', undefined, { Accept: T });
+    expect(def.body.columnDefinitions.map((x: any) => [x.name, x.type])).toEqual([['Name', 'string'], ['Created At', 'date']]);
+    const w = await watch(`${CM}?watch=true&resourceVersion=6`, { Accept: T });
+    await update('a', { a: '1', b: '2' });
+    await update('b', { a: '3' });
+    const [e1, e2] = await w.take(2);
+    expect(e1).toMatchObject({ type: 'MODIFIED', object: { kind: 'Table', apiVersion: 'meta.k8s.io/v1', metadata: { resourceVersion: '7' }, rows: [{ cells: ['a', 2, '0s'] }] } });
+    expect(e1.object.columnDefinitions.map((x: any) => x.name)).toEqual(['Name', 'Data', 'Age']);
+    expect(e2.object.columnDefinitions).toBeNull();
+    w.close();
+  });
+
+  it('406 when nothing is acceptable (protobuf only, CBOR with the gate off); Accept lists fall back in order', async () => {
+    for (const accept of ['application/vnd.kubernetes.protobuf', 'application/cbor', 'text/html', 'application/json;as=Table;g=meta.k8s.io;v=v2']) {
+      const r = await c.req('GET', CM, undefined, { Accept: accept });
+      expect(r.status).toBe(406);
+      expect(r.body).toEqual({
+        kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
+        message: 'only the following media types are accepted: application/json, application/yaml', reason: 'NotAcceptable', code: 406,
+      });
+    }
+    const r = await c.req('GET', CM, undefined, { Accept: 'application/vnd.kubernetes.protobuf;q=1, application/yaml;q=0.5, application/json;q=0.9' });
+    expect(r.headers.get('Content-Type')).toBe('application/json');
+  });
+
+  it('CBOR behind CBORServingAndStorage: get, list and a cbor-seq watch', async () => {
+    c = await testClient(createMemoryStorage(), { featureGates: { CBORServingAndStorage: true } });
+    await create('a');
+    const g = await c.raw('GET', `${CM}/a`, undefined, { Accept: 'application/cbor' });
+    expect(g.headers.get('Content-Type')).toBe('application/cbor');
+    const bytes = new Uint8Array(await g.arrayBuffer());
+    expect([...bytes.slice(0, 3)]).toEqual([0xd9, 0xd9, 0xf7]);
+    expect(cborDecode(bytes.slice(3))).toMatchObject({ kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: 'a' }, data: { a: '1' } });
+    const l = await c.raw('GET', CM, undefined, { Accept: 'application/cbor' });
+    expect(cborDecode(new Uint8Array(await l.arrayBuffer()).slice(3))).toMatchObject({ kind: 'ConfigMapList', items: [{ metadata: { name: 'a' } }] });
+    const ac = new AbortController();
+    const w = await c.server.handle(new Request(`http://x${CM}?watch=true&resourceVersion=5`, { headers: { Accept: 'application/cbor-seq' }, signal: ac.signal }));
+    expect(w.headers.get('Content-Type')).toBe('application/cbor-seq');
+    const reader = w.body!.getReader();
+    await create('b');
+    const { value } = await reader.read();
+    expect(cborDecode(value!.slice(3))).toMatchObject({ type: 'ADDED', object: { kind: 'ConfigMap', metadata: { name: 'b' } } });
+    ac.abort();
+  });
+});
