@@ -94,6 +94,9 @@ function lex(text: string): Token[] {
           break;
         }
         if (text[i] === '\\' && !raw) {
+          const bad = badEscape(text, i);
+          // cel-go's lexer fails on the literal: the error names the text up to the offending character
+          if (bad >= 0) throw new ParseError(start, 1, `Syntax error: token recognition error at: '${text.slice(start, bad + 1)}'`);
           i += 2;
           continue;
         }
@@ -171,6 +174,28 @@ function lex(text: string): Token[] {
   }
   toks.push({ kind: 'eof', text: '<EOF>', offset: n, end: n });
   return toks;
+}
+
+/** Index of the character that makes the escape at `i` invalid, or -1 when it is valid. */
+function badEscape(text: string, i: number): number {
+  const e = text[i + 1];
+  if (e === undefined) return i;
+  if ('abfnrtv\\\'"?`'.includes(e)) return -1;
+  const hexRun = (from: number, n: number): number => {
+    for (let k = 0; k < n; k++) if (!isHex(text[from + k] ?? '')) return from + k;
+    return -1;
+  };
+  if (e === 'x' || e === 'X') return hexRun(i + 2, 2);
+  if (e === 'u') return hexRun(i + 2, 4);
+  if (e === 'U') return hexRun(i + 2, 8);
+  if (e >= '0' && e <= '3') {
+    for (let k = 2; k <= 3; k++) {
+      const ch = text[i + k] ?? '';
+      if (!(ch >= '0' && ch <= '7')) return i + k;
+    }
+    return -1;
+  }
+  return i + 1;
 }
 
 function isStrStart(text: string, i: number): boolean {
@@ -614,9 +639,8 @@ export class Parser {
       if (a.kind !== 'select' || a.testOnly) throw new ParseError(a.offset, a.length, 'invalid argument to has() macro');
       return { ...a, id: this.nid(), testOnly: true, offset };
     }
-    const c = this.call(name, offset, args);
-    c.length = nameOffset - offset || 1;
-    return c;
+    void nameOffset;
+    return this.call(name, offset, args);
   }
 
   private ident(name: string, offset: number): Expr {
