@@ -301,6 +301,7 @@ metadata:
   it('characters: astral escaped, NBSP kept, tab escaped, indicator keys quoted', () => {
     expect(encodeYaml({ e: 'emoji 😀', nb: 'a\u00a0b', t: 'a\tb' })).toBe('e: "emoji \\U0001F600"\nnb: a\u00a0b\nt: "a\\tb"\n');
     expect(encodeYaml({ k: { 'a: b': 1, '#x': 2, '-': 3, '- x': 4, '?x': 5 } })).toBe("k:\n  '#x': 2\n  '-': 3\n  '- x': 4\n  ?x: 5\n  'a: b': 1\n");
+    expect(encodeYaml({ a: '...', b: '..', c: 'a.b/c-d=e+f' })).toBe("a: '...'\nb: ..\nc: a.b/c-d=e+f\n");
     expect(encodeYaml({ d: '2024-13-01', t: '2024-02-29T10:00:00Z', v: '1:20', h: '0x1F', o: 'On' })).toBe('d: 2024-13-01\nh: "0x1F"\no: "On"\nt: "2024-02-29T10:00:00Z"\nv: "1:20"\n');
   });
   it('round-trips through the decoder', () => {

@@ -13,16 +13,21 @@ import { resolvePlainScalar } from './yaml.js';
 const BEST_WIDTH = 80;
 
 function isLetter(ch: string): boolean {
+  const c = ch.charCodeAt(0);
+  if (c < 0x80) return (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
   return /\p{L}/u.test(ch);
 }
 function isDigitCh(ch: string): boolean {
+  const c = ch.charCodeAt(0);
+  if (c < 0x80) return c >= 0x30 && c <= 0x39;
   return /\p{Nd}/u.test(ch);
 }
+const ASTRAL = /[\ud800-\udfff]/;
 
 /** go-yaml v2 sorter.go keyList.Less for string keys. */
 export function yamlKeyLess(a: string, b: string): boolean {
-  const ar = Array.from(a);
-  const br = Array.from(b);
+  const ar: ArrayLike<string> = ASTRAL.test(a) ? Array.from(a) : a;
+  const br: ArrayLike<string> = ASTRAL.test(b) ? Array.from(b) : b;
   for (let i = 0; i < ar.length && i < br.length; i++) {
     if (ar[i] === br[i]) continue;
     const al = isLetter(ar[i]);
@@ -75,8 +80,11 @@ interface Analysis {
 }
 
 /** yaml_emitter_analyze_scalar, block context. */
+const PLAIN_SAFE = /^[A-Za-z0-9_./][A-Za-z0-9_./=+-]*$/;
+
 function analyze(s: string): Analysis {
   if (s === '') return { plain: true, single: true, block: false, multiline: false };
+  if (PLAIN_SAFE.test(s) && !s.startsWith('...')) return { plain: true, single: true, block: true, multiline: false };
   const chars = Array.from(s);
   let blockIndicators = s.startsWith('---') || s.startsWith('...');
   let lineBreaks = false;
@@ -145,7 +153,15 @@ function hexUpper(n: number, w: number): string {
  * column passes 80 (allowBreaks is false for keys). `column` is where the scalar starts, `indent` the
  * indentation of continuation lines.
  */
+const SIMPLE = /^[\x20-\x7e]*$/;
+
 function writeFlowScalar(s: string, style: 'plain' | 'single' | 'double', column: number, indent: number, allowBreaks: boolean): string {
+  // fast path: printable ASCII that cannot reach the fold column
+  if (SIMPLE.test(s) && (!allowBreaks || column + s.length + 2 <= BEST_WIDTH)) {
+    if (style === 'plain') return s;
+    if (style === 'single') return `'${s.replace(/'/g, "''")}'`;
+    if (!/["\\]/.test(s)) return `"${s}"`;
+  }
   const chars = Array.from(s);
   let out = '';
   let col = column;
