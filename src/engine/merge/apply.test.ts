@@ -562,6 +562,38 @@ const cases: Case[] = [
     object: W({ port: 80 }),
     managed: [A('m2', undefined, spec({ 'f:port': {} })), A('m1', 1, spec({ 'f:port': {} }))],
   },
+  // ---- duplicates in live objects (allowed for updates, refused in applied configs) ----------------
+  {
+    name: 'duplicates: a duplicated set value is owned once',
+    ops: [update('u1', W({ nums: [1, 1, 3, 4] }))],
+    managed: [U('u1', 1, spec({ 'f:nums': { '.': {}, 'v:1': {}, 'v:3': {}, 'v:4': {} } }))],
+  },
+  {
+    name: 'duplicates: adding a duplicate gives the value to the writer',
+    ops: [update('u1', W({ nums: [1, 3, 4] })), update('u2', W({ nums: [1, 1, 3, 4] }))],
+    managed: [U('u1', 1, spec({ 'f:nums': { '.': {}, 'v:3': {}, 'v:4': {} } })), U('u2', 2, spec({ 'f:nums': { 'v:1': {} } }))],
+  },
+  {
+    name: 'duplicates: applying one of a duplicated value conflicts, forcing collapses the duplicates',
+    ops: [
+      update('updater', W({ nums: [1, 1, 3, 4] })),
+      apply('applier', W({ nums: [1] }), { error: { code: 409, message: 'Apply failed with 1 conflict: conflict with "updater" using example.com/v1: .spec.nums[=1]' } }),
+      apply('applier', W({ nums: [1] }), { force: true }),
+    ],
+    object: W({ nums: [1, 3, 4] }),
+    managed: [A('applier', 3, spec({ 'f:nums': { 'v:1': {} } })), U('updater', 1, spec({ 'f:nums': { '.': {}, 'v:3': {}, 'v:4': {} } }))],
+  },
+  {
+    name: 'duplicates: other values merge around untouched duplicates',
+    ops: [update('updater', W({ nums: [1, 1, 3, 4] })), apply('applier', W({ nums: [5] }))],
+    object: W({ nums: [1, 1, 3, 4, 5] }),
+    managed: [A('applier', 2, spec({ 'f:nums': { 'v:5': {} } })), U('updater', 1, spec({ 'f:nums': { '.': {}, 'v:1': {}, 'v:3': {}, 'v:4': {} } }))],
+  },
+  {
+    name: 'duplicates: a duplicated list-map item is owned whole, not field by field',
+    ops: [update('updater', W({ containers: [{ name: 'a', image: '1' }, { name: 'a', image: '2' }, { name: 'b', image: '3' }] }))],
+    managed: [U('updater', 1, spec({ 'f:containers': { '.': {}, 'k:{"name":"a"}': {}, 'k:{"name":"b"}': { '.': {}, 'f:image': {}, 'f:name': {} } } }))],
+  },
   // ---- metadata -----------------------------------------------------------------------------------
   {
     name: 'labels, annotations and finalizers are tracked; name/namespace never',
