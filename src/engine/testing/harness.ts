@@ -80,7 +80,7 @@ export async function testClient(storage: Storage, opts: Partial<ApiServerOption
   const server = createApiServer({ storage, env, host: 'test', ...opts });
   await server.ready;
   const raw = (method: string, path: string, body?: string | Uint8Array, headers: Record<string, string> = {}) =>
-    server.handle(new Request(`http://127.0.0.1${path}`, { method, body, headers }));
+    server.handle(new Request(`http://127.0.0.1${path}`, { method, body: body instanceof Uint8Array ? new Uint8Array(body) : body, headers }));
   return {
     env,
     server,

@@ -25,7 +25,7 @@ async function toRequest(req: IncomingMessage, origin: string, signal: AbortSign
     else headers.set(k, v);
   }
   const method = req.method ?? 'GET';
-  let body: Uint8Array | undefined;
+  let body: Uint8Array<ArrayBuffer> | undefined;
   if (method !== 'GET' && method !== 'HEAD') {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
