@@ -267,6 +267,12 @@ describe('findUnknownFields (custom resources)', () => {
     const s: Schema = { type: 'object', properties: { spec: { type: 'object', properties: {} } } };
     expect(findUnknownFields({ spec: { kind: 'x', metadata: {} } }, s, defs, { customResource: true })).toEqual(['spec.kind', 'spec.metadata']);
   });
+  it('without ObjectMeta in the registry, a built-in list of its fields is used', () => {
+    const obj = { metadata: { name: 'a', bogus: 1, managedFields: [{ manager: 'm', fieldsV1: { 'f:x': {} }, nope: 1 }], ownerReferences: [{ uid: 'u', x: 1 }] } };
+    expect(findUnknownFields(obj, { type: 'object' }, {}, { customResource: true })).toEqual([
+      'metadata.bogus', 'metadata.managedFields[0].nope', 'metadata.ownerReferences[0].x',
+    ]);
+  });
   it('pruneUnknownFields for custom resources', () => {
     const { value } = decodeBody(crdInvalidBody, 'json');
     const pruned = pruneUnknownFields(value, crdSchema, defs, { customResource: true }) as any;

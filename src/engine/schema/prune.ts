@@ -54,7 +54,7 @@ const FALLBACK_OBJECT_META: Schema = {
   items: {
     type: 'object',
     properties: {
-      apiVersion: { type: 'string' }, fieldsType: { type: 'string' }, fieldsV1: { type: 'object' }, manager: { type: 'string' },
+      apiVersion: { type: 'string' }, fieldsType: { type: 'string' }, fieldsV1: {}, manager: { type: 'string' },
       operation: { type: 'string' }, subresource: { type: 'string' }, time: { type: 'string' },
     },
   },
