@@ -460,14 +460,14 @@ export class Checker {
         return this.error(e, `found no matching overload for '_[?_]' applied to '(${this.show(ot)}, ${this.show(kt)})'`);
       }
       case 'cel.@mapInsert': {
+        // accumulator step of transformMap / transformMapEntry
         const ts = e.args.map((a) => this.expr(a));
         const m = this.resolve(ts[0]);
-        if (m.kind === 'map' && ts.length === 3) {
-          this.assignable(m.key, ts[1]);
-          this.assignable(m.value, ts[2]);
-        } else if (m.kind === 'map' && ts.length === 2) {
-          this.assignable(m, ts[1]);
+        let ok = m.kind === 'map' || m.kind === 'dyn' || m.kind === 'error';
+        if (ok && m.kind === 'map') {
+          ok = ts.length === 3 ? this.assignable(m.key, ts[1]) && this.assignable(m.value, ts[2]) : this.assignable(m, ts[1]);
         }
+        if (!ok) return this.error(e, `found no matching overload for 'cel.@mapInsert' applied to '(${ts.map((t) => this.show(t)).join(', ')})'`);
         return ts[0];
       }
     }
