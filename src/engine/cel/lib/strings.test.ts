@@ -169,3 +169,35 @@ describe('string.format', () => {
     ]);
   });
 });
+
+describe('compile-time format validation (stringFormatValidator)', () => {
+  const int = { kind: 'int' } as const;
+  const dbl = { kind: 'double' } as const;
+  const str = { kind: 'string' } as const;
+  const cases: [string, S.FormatArgType[], string | undefined][] = [
+    ['%s %d %f', [str, int, dbl], undefined],
+    ['%d', [{ kind: 'dyn' }], undefined],
+    ['%s %s', [str, str, str], 'too many arguments supplied to string.format (expected 2, got 3)'],
+    ['%s %s', [str], 'index 1 out of range'],
+    ['filler %', [], 'unexpected end of string'],
+    ['%j', [int], 'could not parse formatting clause: unrecognized formatting clause "j"'],
+    ['int is %d', [dbl], 'error during formatting: decimal clause can only be used on integers, was given double'],
+    ['double is %f', [{ kind: 'bool' }], 'error during formatting: fixed-point clause can only be used on doubles, was given bool'],
+    ['double is %.34', [dbl], 'could not parse formatting clause: error while parsing precision: could not find end of precision specifier'],
+    ['%e', [{ kind: 'bool' }], 'error during formatting: scientific clause can only be used on doubles, was given bool'],
+    ['string is %b', [str], 'error during formatting: only integers and bools can be formatted as binary, was given string'],
+    ['%x is a double', [dbl], 'error during formatting: only integers, byte buffers, and strings can be formatted as hex, was given double'],
+    ['an octal: %o', [dbl], 'error during formatting: octal clause can only be used on integers, was given double'],
+    [
+      'object is %s',
+      [{ kind: 'object', name: 'ext.TestAllTypes' }],
+      'error during formatting: string clause can only be used on strings, bools, bytes, ints, doubles, maps, lists, types, durations, and timestamps, was given ext.TestAllTypes',
+    ],
+    ['%s', [{ kind: 'list', elem: { kind: 'opaque', name: 'net.IP' } }], 'error during formatting: string clause can only be used on strings, bools, bytes, ints, doubles, maps, lists, types, durations, and timestamps, was given net.IP'],
+    ['%d', [{ kind: 'duration' }], 'error during formatting: decimal clause can only be used on integers, was given google.protobuf.Duration'],
+    ['100%% %s', [{ kind: 'map', key: str, value: { kind: 'list', elem: int } }], undefined],
+  ];
+  it.each(cases)('%j', (fmt, types, want) => {
+    expect(S.checkFormatCall(fmt, types)).toBe(want);
+  });
+});

@@ -556,3 +556,109 @@ export function formatString(fmt: string, args: readonly CelValue[]): string {
   }
   return out;
 }
+
+// ---- compile-time validation of string.format (cel-go stringFormatValidator) ----
+
+/** The static type kinds the validator looks at (a subset of the checker's CelType). */
+export type FormatArgType =
+  | { kind: 'int' | 'uint' | 'double' | 'bool' | 'string' | 'bytes' | 'null_type' | 'timestamp' | 'duration' | 'type' | 'dyn' }
+  | { kind: 'list'; elem: FormatArgType }
+  | { kind: 'map'; key: FormatArgType; value: FormatArgType }
+  | { kind: string; name?: string };
+
+const STRING_OK = new Set(['list', 'map', 'int', 'uint', 'double', 'bool', 'string', 'timestamp', 'bytes', 'duration', 'type', 'null_type', 'dyn']);
+
+function typeLabel(t: FormatArgType): string {
+  switch (t.kind) {
+    case 'timestamp':
+      return 'google.protobuf.Timestamp';
+    case 'duration':
+      return 'google.protobuf.Duration';
+    case 'opaque':
+    case 'object':
+      return (t as { name?: string }).name ?? t.kind;
+    default:
+      return t.kind;
+  }
+}
+
+function badStringArg(t: FormatArgType): FormatArgType | undefined {
+  if (!STRING_OK.has(t.kind)) return t;
+  if (t.kind === 'list') return badStringArg((t as { elem: FormatArgType }).elem);
+  if (t.kind === 'map') {
+    const m = t as { key: FormatArgType; value: FormatArgType };
+    return badStringArg(m.key) ?? badStringArg(m.value);
+  }
+  return undefined;
+}
+
+/**
+ * Validates a literal format string against the static types of a literal argument list, as cel-go's
+ * stringFormatValidator does at compile time. Returns the error message, or undefined when valid.
+ * (The checker has to call this for `'<literal>'.format([<list literal>])`; dyn arguments always pass.)
+ */
+export function checkFormatCall(fmt: string, argTypes: readonly FormatArgType[]): string | undefined {
+  const oneOf = (t: FormatArgType, kinds: string[]) => t.kind === 'dyn' || kinds.includes(t.kind);
+  let argIndex = 0;
+  for (let i = 0; i < fmt.length; ) {
+    if (fmt[i] !== '%') {
+      i++;
+      continue;
+    }
+    if (fmt[i + 1] === '%') {
+      i += 2;
+      continue;
+    }
+    if (i + 1 >= fmt.length) return 'unexpected end of string';
+    if (argIndex >= argTypes.length) return `index ${argIndex} out of range`;
+    let j = i + 1;
+    if (fmt[j] === '.') {
+      j++;
+      let digits = '';
+      for (;;) {
+        if (j >= fmt.length) return 'could not parse formatting clause: error while parsing precision: could not find end of precision specifier';
+        if (!(fmt[j]! >= '0' && fmt[j]! <= '9')) break;
+        digits += fmt[j++];
+      }
+      if (digits === '') {
+        return 'could not parse formatting clause: error while parsing precision: error while converting precision to integer: strconv.Atoi: parsing "": invalid syntax';
+      }
+    }
+    const verb = String.fromCodePoint(fmt.codePointAt(j)!);
+    j += verb.length;
+    const t = argTypes[argIndex]!;
+    const during = (msg: string) => `error during formatting: ${msg}, was given ${typeLabel(t)}`;
+    switch (verb) {
+      case 's': {
+        const bad = t.kind === 'dyn' ? undefined : badStringArg(t);
+        if (bad) return `error during formatting: ${STRING_CLAUSE_ERR}${typeLabel(bad)}`;
+        break;
+      }
+      case 'd':
+        if (!oneOf(t, ['int', 'uint'])) return during('decimal clause can only be used on integers');
+        break;
+      case 'f':
+        if (!oneOf(t, ['double', 'string'])) return during('fixed-point clause can only be used on doubles');
+        break;
+      case 'e':
+        if (!oneOf(t, ['double', 'string'])) return during('scientific clause can only be used on doubles');
+        break;
+      case 'b':
+        if (!oneOf(t, ['int', 'uint', 'bool'])) return during('only integers and bools can be formatted as binary');
+        break;
+      case 'x':
+      case 'X':
+        if (!oneOf(t, ['int', 'uint', 'string', 'bytes'])) return during('only integers, byte buffers, and strings can be formatted as hex');
+        break;
+      case 'o':
+        if (!oneOf(t, ['int', 'uint'])) return during('octal clause can only be used on integers');
+        break;
+      default:
+        return `could not parse formatting clause: unrecognized formatting clause "${verb}"`;
+    }
+    argIndex++;
+    i = j;
+  }
+  if (argTypes.length > argIndex) return `too many arguments supplied to string.format (expected ${argIndex}, got ${argTypes.length})`;
+  return undefined;
+}
