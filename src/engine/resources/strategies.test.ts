@@ -375,3 +375,29 @@ describe('other core kinds', () => {
     expect(create(d, { ...crd, metadata: { name: 'foo' } }).errors).toEqual(['metadata.name: Invalid value: "foo": must be spec.names.plural+"."+spec.group']);
   });
 });
+
+describe('zero-valued status fields and smaller kinds', () => {
+  it('status fields without omitempty serialize as 0', () => {
+    const rs = create(def('apps', 'replicasets'), { ...deployment(), kind: 'ReplicaSet' });
+    expect(rs.errors).toEqual([]);
+    expect(rs.obj.status).toEqual({ replicas: 0 });
+    const ds = create(def('apps', 'daemonsets'), { ...deployment(), kind: 'DaemonSet' });
+    expect(ds.obj.status).toEqual({ currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 });
+  });
+
+  it('Ingress paths need a pathType', () => {
+    const ing = { metadata: { name: 'i' }, spec: { rules: [{ host: 'example.com', http: { paths: [{ path: '/', backend: { service: { name: 'web', port: { number: 80 } } } }] } }] } };
+    expect(create(def('networking.k8s.io', 'ingresses'), ing).errors).toEqual(['spec.rules[0].http.paths[0].pathType: Required value: pathType must be specified']);
+  });
+
+  it('v1 Events follow the legacy rules', () => {
+    const ev = { metadata: { name: 'e', namespace: 'default' }, involvedObject: { kind: 'Pod', name: 'p', namespace: 'other' }, reason: 'Started' };
+    expect(create(def('', 'events'), ev).errors).toEqual(['involvedObject.namespace: Invalid value: "other": does not match event.namespace']);
+    const v1 = create(def('events.k8s.io', 'events'), { metadata: { name: 'e', namespace: 'default' }, regarding: { kind: 'Pod', name: 'p', namespace: 'default' }, type: 'Normal' });
+    expect(v1.errors).toEqual(['eventTime: Required value']);
+  });
+
+  it('Endpoints carry the v1.33 deprecation warning text', () => {
+    expect(def('', 'endpoints').deprecated).toBe('v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice');
+  });
+});

@@ -78,3 +78,13 @@ export function templateContainersColumns(get: (obj: KubeObject) => unknown): Ta
 
 export const spec = (obj: KubeObject): Obj => o(obj.spec);
 export const status = (obj: KubeObject): Obj => o(obj.status);
+
+/**
+ * Status fields without omitempty in the Go types always serialize (as 0), e.g. a new ReplicaSet shows
+ * `status: {replicas: 0}`; fill them when a status object is present.
+ */
+export function zeroStatusFields(obj: KubeObject, fields: string[]): void {
+  if (!isPlainObject(obj.status)) return;
+  const st = obj.status as Obj;
+  for (const f of fields) if (st[f] === undefined || st[f] === null) st[f] = 0;
+}

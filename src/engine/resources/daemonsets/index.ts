@@ -9,7 +9,7 @@ import { goIntOrString, goLabelSelector, goStringMap, invalidRepr } from '../com
 import { intOrPercentValue, isNotMoreThan100Percent, validatePositiveIntOrPercent } from '../common/intstr.js';
 import { formatLabels, formatLabelSelector, isEmptySelector, selectorMatches, validateLabelSelector } from '../common/labels.js';
 import { defaultPodTemplate, validateAlwaysRestartTemplate, validatePodTemplateSpec } from '../common/pod.js';
-import { ageColumn, col, int, o, templateContainersColumns } from '../common/printers.js';
+import { ageColumn, col, int, o, templateContainersColumns, zeroStatusFields } from '../common/printers.js';
 import { validateSelectorImmutable } from '../common/workloads.js';
 
 function defaultDaemonSet(obj: KubeObject): void {
@@ -24,6 +24,7 @@ function defaultDaemonSet(obj: KubeObject): void {
   if (spec.revisionHistoryLimit === undefined || spec.revisionHistoryLimit === null) spec.revisionHistoryLimit = 10;
   spec.template = o(spec.template);
   defaultPodTemplate(spec.template);
+  zeroStatusFields(obj, ['currentNumberScheduled', 'numberMisscheduled', 'desiredNumberScheduled', 'numberReady']);
 }
 
 function validateDaemonSet(obj: KubeObject): FieldError[] {

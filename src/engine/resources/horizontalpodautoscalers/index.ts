@@ -6,7 +6,7 @@ import type { KubeObject } from '../../object.js';
 import type { ResourceDefinition } from '../../registry/types.js';
 import { nameIsPathSegment } from '../../util/validation.js';
 import { builtin } from '../factory.js';
-import { a, ageColumn, col, int, o, str } from '../common/printers.js';
+import { a, ageColumn, col, int, o, str, zeroStatusFields } from '../common/printers.js';
 
 type Obj = Record<string, unknown>;
 
@@ -30,6 +30,7 @@ function defaultHPAv2(obj: KubeObject): void {
     const b = o(spec.behavior);
     spec.behavior = { scaleUp: rules(b.scaleUp, SCALE_UP), scaleDown: rules(b.scaleDown, SCALE_DOWN) };
   }
+  zeroStatusFields(obj, ['desiredReplicas']);
 }
 
 function validateScaleTarget(ref: unknown, path: string): FieldError[] {
@@ -126,6 +127,7 @@ export const horizontalpodautoscalersV1 = builtin('autoscaling', 'v1', 'horizont
   default: (obj) => {
     const spec = (obj.spec = o(obj.spec));
     if (spec.minReplicas === undefined || spec.minReplicas === null) spec.minReplicas = 1;
+    zeroStatusFields(obj, ['currentReplicas', 'desiredReplicas']);
   },
   validateObject: (obj) => {
     const errs = validateHPA(obj);

@@ -6,7 +6,7 @@ import type { ResourceDefinition } from '../../registry/types.js';
 import { builtin } from '../factory.js';
 import { isNotMoreThan100Percent, validatePositiveIntOrPercent } from '../common/intstr.js';
 import { validateLabelSelector } from '../common/labels.js';
-import { ageColumn, col, int, o } from '../common/printers.js';
+import { ageColumn, col, int, o, zeroStatusFields } from '../common/printers.js';
 
 function validatePDB(obj: KubeObject): FieldError[] {
   const spec = o(obj.spec);
@@ -29,9 +29,7 @@ function validatePDB(obj: KubeObject): FieldError[] {
 const intOrString = (v: unknown) => (v === undefined || v === null ? 'N/A' : String(v));
 
 export const poddisruptionbudgets = builtin('policy', 'v1', 'poddisruptionbudgets', {
-  prepareForCreate: (obj) => {
-    obj.status = { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 };
-  },
+  default: (obj) => zeroStatusFields(obj, ['disruptionsAllowed', 'currentHealthy', 'desiredHealthy', 'expectedPods']),
   validateObject: (obj) => validatePDB(obj),
   tableColumns: [
     col('Min Available', 'string', 'The minimum number of pods that must be available.', (obj) => intOrString(o(obj.spec).minAvailable)),

@@ -7,7 +7,7 @@ import { validateNonnegative } from '../../util/validation.js';
 import { builtin } from '../factory.js';
 import { formatLabelSelector } from '../common/labels.js';
 import { defaultPodTemplate, validateAlwaysRestartTemplate, validatePodTemplateSpec } from '../common/pod.js';
-import { ageColumn, col, int, o, str, templateContainersColumns } from '../common/printers.js';
+import { ageColumn, col, int, o, str, templateContainersColumns, zeroStatusFields } from '../common/printers.js';
 import { validateSelectorAndTemplate, validateSelectorImmutable } from '../common/workloads.js';
 
 function validateReplicaSet(obj: KubeObject): FieldError[] {
@@ -28,6 +28,7 @@ export const replicasets = builtin('apps', 'v1', 'replicasets', {
     if (spec.replicas === undefined || spec.replicas === null) spec.replicas = 1;
     spec.template = o(spec.template);
     defaultPodTemplate(spec.template);
+    zeroStatusFields(obj, ['replicas']);
   },
   validateObject: (obj) => validateReplicaSet(obj),
   validateChange: (obj, old) => validateSelectorImmutable(obj, old),

@@ -9,7 +9,7 @@ import { builtin } from '../factory.js';
 import { goStringMap, invalidRepr } from '../common/go-repr.js';
 import { formatLabels, mapSelectorMatches } from '../common/labels.js';
 import { defaultPodTemplate, validateAlwaysRestartTemplate, validatePodTemplateSpec } from '../common/pod.js';
-import { ageColumn, col, int, o, str, templateContainersColumns } from '../common/printers.js';
+import { ageColumn, col, int, o, str, templateContainersColumns, zeroStatusFields } from '../common/printers.js';
 
 function defaultRC(obj: KubeObject): void {
   const spec = (obj.spec = o(obj.spec));
@@ -22,6 +22,7 @@ function defaultRC(obj: KubeObject): void {
   }
   if (spec.replicas === undefined || spec.replicas === null) spec.replicas = 1;
   if (template) defaultPodTemplate(template);
+  zeroStatusFields(obj, ['replicas']);
 }
 
 function validateRC(obj: KubeObject): FieldError[] {

@@ -8,7 +8,7 @@ import { validateNonnegative } from '../../util/validation.js';
 import { builtin } from '../factory.js';
 import { canonicalJSON } from '../common/json.js';
 import { defaultPodTemplate, defaultPVCSpec, defaultTemplateMeta, validateAlwaysRestartTemplate, validatePodTemplateSpec } from '../common/pod.js';
-import { a, ageColumn, col, int, o, templateContainersColumns } from '../common/printers.js';
+import { a, ageColumn, col, int, o, templateContainersColumns, zeroStatusFields } from '../common/printers.js';
 import { validateSelectorAndTemplate } from '../common/workloads.js';
 
 function defaultStatefulSet(obj: KubeObject): void {
@@ -41,6 +41,7 @@ function defaultStatefulSet(obj: KubeObject): void {
     if (!st.phase) st.phase = 'Pending';
   }
   if (Array.isArray(spec.volumeClaimTemplates)) spec.volumeClaimTemplates = a(spec.volumeClaimTemplates);
+  zeroStatusFields(obj, ['replicas', 'availableReplicas']);
 }
 
 function validateStatefulSet(obj: KubeObject): FieldError[] {
