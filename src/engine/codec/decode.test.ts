@@ -114,6 +114,10 @@ describe('JSON values', () => {
     expect(r.value).toEqual({ i: 9007199254740991, n: 0, f: 1, e: 1000, g: 2.5, l: [0.5] });
     expect(r.nonIntegerNumbers).toEqual(['f', 'e', 'g', 'l[0]']);
   });
+  it('numbers out of float64 range are refused like Go', () => {
+    expect(err(() => decodeBody('{"a":1e400}', 'json')).message).toBe('json: cannot unmarshal number 1e400 into Go value of type float64');
+    expect(err(() => decodeBody(`{"a":${'9'.repeat(400)}}`, 'json')).status.code).toBe(400);
+  });
   it('strings: escapes and surrogates like Go', () => {
     expect(parseJson('"a\\n\\t\\"\\\\\\/\\u00e9\\ud83d\\ude00"').value).toBe('a\n\t"\\/é😀');
     expect(parseJson('"\\ud800x"').value).toBe('\ufffdx');
@@ -138,7 +142,7 @@ describe('YAML decoding like sigs.k8s.io/yaml (go-yaml v2)', () => {
     ['a: 0o17', 15], ['a: 0b101', 5], ['a: 1_000', 1000], ['a: +12', 12], ['a: -3', -3], ['a: 08', 8],
     ['a: 1.5', 1.5], ['a: 1.0', 1], ['a: .5', 0.5], ['a: 1e3', 1000], ['a: 2001-12-14', '2001-12-14'],
     ['a: "yes"', 'yes'], ["a: '1'", '1'], ['a: !!str 1', '1'], ['a: 1.2.3', '1.2.3'], ['a: 12Mi', '12Mi'],
-    ['a: |\n  x\n  y\n', 'x\ny\n'], ['a: >-\n  x\n  y\n', 'x y'], ['a: 9223372036854775807', 9223372036854775807],
+    ['a: |\n  x\n  y\n', 'x\ny\n'], ['a: 1e400', '1e400'], ['a: .5e999', '.5e999'], ['a: >-\n  x\n  y\n', 'x y'], ['a: 9223372036854775807', 9223372036854775807],
   ];
   for (const [src, want] of scalars) {
     it(JSON.stringify(src), () => {

@@ -11,7 +11,7 @@
 // A YAML `1.0` is a float that Go's JSON conversion writes as `1`, so it is an integer afterwards, as here.
 
 import { badRequest, StatusError } from '../errors.js';
-import { parseJson, JsonSyntaxError, jsonFieldOffsets, JSON_MAX_DEPTH } from './json.js';
+import { parseJson, JsonSyntaxError, JsonRangeError, jsonFieldOffsets, JSON_MAX_DEPTH } from './json.js';
 import { parseYamlDocuments, YamlError } from './yaml.js';
 import { goQuote } from './go-format.js';
 
@@ -124,6 +124,7 @@ export function decodeBody(bytes: Uint8Array | string, mediaType: BodyMediaType,
       if (e instanceof JsonSyntaxError) {
         throw undecodableBody(`couldn't get version/kind; json parse error: ${e.message}`, bytes, opts.expectKind);
       }
+      if (e instanceof JsonRangeError) throw badRequest(e.message);
       throw e;
     }
     if (interpret) {

@@ -17,6 +17,13 @@ export class JsonSyntaxError extends Error {
   }
 }
 
+/** A number out of float64 range: Go's decoder fails on it when it decodes the member (a type error). */
+export class JsonRangeError extends Error {
+  constructor(message: string, readonly offset: number) {
+    super(message);
+  }
+}
+
 export interface JsonParseOptions {
   /** Nesting limit; Go's scanner allows 10000 levels. */
   maxDepth?: number;
@@ -190,6 +197,8 @@ export function parseJson(text: string, opts: JsonParseOptions = {}): JsonParseR
     }
     if (float) nonIntegerNumbers.push(pathOf(stack, stack.length));
     const v = Number(text.slice(start, i));
+    // Go: strconv.ParseFloat fails out of range
+    if (!Number.isFinite(v)) throw new JsonRangeError(`json: cannot unmarshal number ${text.slice(start, i)} into Go value of type float64`, start);
     return Object.is(v, -0) && !float ? 0 : v;
   };
   const readLiteral = (word: string, value: unknown): unknown => {

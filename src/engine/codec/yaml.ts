@@ -71,14 +71,15 @@ export function resolvePlainScalar(s: string): unknown {
   if (NEG_INF.has(s)) return -Infinity;
   const c = s[0];
   if (c === '.') {
-    if (/^\.[0-9]+(?:[eE][-+]?[0-9]+)?$/.test(s)) return Number(s);
+    // strconv.ParseFloat; a value out of range fails, and the scalar stays a string
+    if (/^\.[0-9]+(?:[eE][-+]?[0-9]+)?$/.test(s) && Number.isFinite(Number(s))) return Number(s);
     return s;
   }
   if (c === '+' || c === '-' || (c >= '0' && c <= '9')) {
     const plain = s.replace(/_/g, '');
     const iv = parseGoInt(plain);
     if (iv !== undefined) return iv;
-    if (YAML_FLOAT.test(plain)) return Number(plain);
+    if (YAML_FLOAT.test(plain) && Number.isFinite(Number(plain))) return Number(plain);
   }
   return s;
 }

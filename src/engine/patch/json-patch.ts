@@ -12,7 +12,7 @@
 
 import { badRequest, requestEntityTooLarge } from '../errors.js';
 import { clone } from '../object.js';
-import { parseJson, JsonSyntaxError, jsonFieldOffsets } from '../codec/json.js';
+import { parseJson, JsonSyntaxError, JsonRangeError, jsonFieldOffsets } from '../codec/json.js';
 import { goQuote } from '../codec/go-format.js';
 import { unprocessablePatch } from './errors.js';
 
@@ -318,6 +318,7 @@ export function decodeJsonPatchBody(bytes: Uint8Array | string, level: 'Ignore' 
     parsed = parseJson(text);
   } catch (e) {
     if (e instanceof JsonSyntaxError) throw badRequest(strict ? `error decoding patch: ${e.message}` : e.message);
+    if (e instanceof JsonRangeError) throw badRequest(e.message);
     throw e;
   }
   const value = parsed.value;

@@ -8,7 +8,7 @@
 
 import { badRequest } from '../errors.js';
 import { clone } from '../object.js';
-import { parseJson, JsonSyntaxError } from '../codec/json.js';
+import { parseJson, JsonSyntaxError, JsonRangeError } from '../codec/json.js';
 import { goJsonMarshal, goQuote } from '../codec/go-format.js';
 import { patchInvalid } from '../schema/prune.js';
 import type { DecodeResult } from '../codec/decode.js';
@@ -98,6 +98,7 @@ export function decodeMergePatchBody(bytes: Uint8Array | string, level: 'Ignore'
     parsed = parseJson(text, { maxDuplicates: 100 });
   } catch (e) {
     if (e instanceof JsonSyntaxError) throw badRequest(strict ? `error decoding patch: ${e.message}` : 'Invalid JSON Patch');
+    if (e instanceof JsonRangeError) throw badRequest(e.message);
     throw e;
   }
   const v = parsed.value;

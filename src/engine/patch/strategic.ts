@@ -17,7 +17,7 @@ import { badRequest } from '../errors.js';
 import { clone } from '../object.js';
 import { ext, type Schema, type SchemaRegistry } from '../schema/types.js';
 import { goPrintV, goQuote } from '../codec/go-format.js';
-import { parseJson, JsonSyntaxError } from '../codec/json.js';
+import { parseJson, JsonSyntaxError, JsonRangeError } from '../codec/json.js';
 import type { DecodeResult } from '../codec/decode.js';
 import { unknownServerError, unprocessablePatch } from './errors.js';
 
@@ -629,7 +629,7 @@ export function decodeStrategicPatchBody(bytes: Uint8Array | string, level: 'Ign
   try {
     parsed = parseJson(text, { maxDuplicates: 100 });
   } catch (e) {
-    if (e instanceof JsonSyntaxError) throw badRequest(e.message);
+    if (e instanceof JsonSyntaxError || e instanceof JsonRangeError) throw badRequest(e.message);
     throw e;
   }
   const v = parsed.value;

@@ -117,7 +117,6 @@ function walkTyped(v: unknown, s: Schema | undefined, defs: SchemaRegistry, path
   for (const k of keysOf(o, sorted)) {
     if (props && Object.prototype.hasOwnProperty.call(props, k)) walkTyped(o[k], props[k], defs, join(path, k), out, sorted, drop);
     else if (ap && typeof ap === 'object') walkTyped(o[k], ap, defs, join(path, k), out, sorted, drop);
-    else if (ap === true) continue;
     else {
       out.push(join(path, k));
       if (drop) delete o[k];
