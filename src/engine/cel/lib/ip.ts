@@ -43,7 +43,8 @@ function addrError(input: string, msg: string, at?: string): IPParseError {
   return new IPParseError(`ParseAddr(${goQuote(input)}): ${msg}${tail}`);
 }
 
-function parseIPv4(s: string): bigint {
+/** Go parseIPv4Fields: errors name the whole input `errIn` (the full IPv6 text for an embedded IPv4). */
+function parseIPv4(s: string, errIn: string = s): bigint {
   const fields = [0, 0, 0, 0];
   let val = 0;
   let pos = 0;
@@ -51,23 +52,23 @@ function parseIPv4(s: string): bigint {
   for (let i = 0; i < s.length; i++) {
     const c = s[i]!;
     if (c >= '0' && c <= '9') {
-      if (digLen === 1 && val === 0) throw addrError(s, 'IPv4 field has octet with leading zero');
+      if (digLen === 1 && val === 0) throw addrError(errIn, 'IPv4 field has octet with leading zero');
       val = val * 10 + (c.charCodeAt(0) - 48);
       digLen++;
-      if (val > 255) throw addrError(s, 'IPv4 field has value >255');
+      if (val > 255) throw addrError(errIn, 'IPv4 field has value >255');
     } else if (c === '.') {
       if (i === 0 || i === s.length - 1 || s[i - 1] === '.') {
-        throw addrError(s, 'IPv4 field must have at least one digit', s.slice(i));
+        throw addrError(errIn, 'IPv4 field must have at least one digit', s.slice(i));
       }
-      if (pos === 3) throw addrError(s, 'IPv4 address too long');
+      if (pos === 3) throw addrError(errIn, 'IPv4 address too long');
       fields[pos++] = val;
       val = 0;
       digLen = 0;
     } else {
-      throw addrError(s, 'unexpected character', s.slice(i));
+      throw addrError(errIn, 'unexpected character', s.slice(i));
     }
   }
-  if (pos < 3) throw addrError(s, 'IPv4 address too short');
+  if (pos < 3) throw addrError(errIn, 'IPv4 address too short');
   fields[3] = val;
   return BigInt(((fields[0]! << 24) >>> 0) + (fields[1]! << 16) + (fields[2]! << 8) + fields[3]!);
 }
@@ -105,6 +106,8 @@ function parseIPv6(input: string): Parsed6 {
       else if (c >= 65 && c <= 70) d = c - 65 + 10;
       else break;
       acc = acc * 16 + d;
+      // Go 1.23+: at most four hex digits per group (leading zeros included)
+      if (off > 3) throw addrError(input, 'each group must have 4 or less digits', s);
       if (acc > 0xffff) throw addrError(input, 'IPv6 field has value >=2^16', s);
     }
     if (off === 0) throw addrError(input, 'each colon-separated field must have at least one digit', s);
@@ -115,12 +118,8 @@ function parseIPv6(input: string): Parsed6 {
       if (i + 4 > 16) {
         throw addrError(input, 'too many hex fields to fit an embedded IPv4 at the end of the address', s);
       }
-      let v4: bigint;
-      try {
-        v4 = parseIPv4(s);
-      } catch (e) {
-        throw addrError(input, (e as Error).message, s);
-      }
+      // Go 1.22+: the embedded IPv4 is parsed in place and its errors name the whole input.
+      const v4 = parseIPv4(s, input);
       ip[i] = Number((v4 >> 24n) & 0xffn);
       ip[i + 1] = Number((v4 >> 16n) & 0xffn);
       ip[i + 2] = Number((v4 >> 8n) & 0xffn);
