@@ -186,6 +186,55 @@ describe('strategic merge patch on built-in kinds', () => {
   });
 });
 
+describe('patches kubectl apply sends (three-way merge patches)', () => {
+  const dep = {
+    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', annotations: { a: '1' } },
+    spec: {
+      replicas: 1,
+      template: {
+        spec: {
+          containers: [
+            { name: 'nginx', image: 'nginx:1.25', env: [{ name: 'A', value: '1' }, { name: 'B', value: '2' }], ports: [{ containerPort: 80, protocol: 'TCP' }] },
+            { name: 'log', image: 'busybox' },
+          ],
+        },
+      },
+    },
+  };
+  it('image change with $setElementOrder', () => {
+    const patch = { spec: { template: { spec: { '$setElementOrder/containers': [{ name: 'nginx' }, { name: 'log' }], containers: [{ image: 'nginx:1.26', name: 'nginx' }] } } } };
+    const r = applyStrategicMergePatch(dep, patch, deployment, defs) as any;
+    expect(r.spec.template.spec.containers.map((c: any) => `${c.name}=${c.image}`)).toEqual(['nginx=nginx:1.26', 'log=busybox']);
+    expect(r.spec.template.spec.containers[0].env).toEqual(dep.spec.template.spec.containers[0].env);
+  });
+  it('removing an env var and a container', () => {
+    const patch = {
+      spec: {
+        template: {
+          spec: {
+            '$setElementOrder/containers': [{ name: 'nginx' }],
+            containers: [{ '$setElementOrder/env': [{ name: 'A' }], env: [{ $patch: 'delete', name: 'B' }], name: 'nginx' }, { $patch: 'delete', name: 'log' }],
+          },
+        },
+      },
+    };
+    const r = applyStrategicMergePatch(dep, patch, deployment, defs) as any;
+    expect(r.spec.template.spec.containers).toEqual([
+      { name: 'nginx', image: 'nginx:1.25', env: [{ name: 'A', value: '1' }], ports: [{ containerPort: 80, protocol: 'TCP' }] },
+    ]);
+  });
+  it('adding a port keeps the order of $setElementOrder (merge key containerPort)', () => {
+    const patch = { spec: { template: { spec: { '$setElementOrder/containers': [{ name: 'nginx' }, { name: 'log' }], containers: [{ '$setElementOrder/ports': [{ containerPort: 443 }, { containerPort: 80 }], name: 'nginx', ports: [{ containerPort: 443 }] }] } } } };
+    const r = applyStrategicMergePatch(dep, patch, deployment, defs) as any;
+    expect(r.spec.template.spec.containers[0].ports).toEqual([{ containerPort: 443 }, { containerPort: 80, protocol: 'TCP' }]);
+  });
+  it('annotation removal and replicas change', () => {
+    const r = applyStrategicMergePatch(dep, { metadata: { annotations: { a: null, b: '2' } }, spec: { replicas: 3 } }, deployment, defs) as any;
+    expect(r.metadata.annotations).toEqual({ b: '2' });
+    expect(r.spec.replicas).toBe(3);
+  });
+});
+
 describe('strategic merge patch: list semantics (inline schema)', () => {
   const item: Schema = {
     type: 'object',
