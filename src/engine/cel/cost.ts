@@ -57,6 +57,11 @@ class Estimator {
       const st = this.iterSizes.get(e.name);
       if (st && st.length) return st[st.length - 1];
     }
+    if (e.kind === 'select') {
+      // Kubernetes resolves sizes by field path; a field-style selection on a map has no declared path
+      const ot = this.typeOf(e.operand);
+      if (ot && ot.kind === 'map') return UNKNOWN_SIZE;
+    }
     const t = this.typeOf(e);
     if (t && 'maxSize' in t && t.maxSize !== undefined) return { min: 0, max: t.maxSize };
     if (t && (t.kind === 'int' || t.kind === 'uint' || t.kind === 'double' || t.kind === 'bool' || t.kind === 'null_type' || t.kind === 'timestamp' || t.kind === 'duration')) {

@@ -10,7 +10,7 @@ export const MAX_REQUEST_SIZE_BYTES = 3 * 1024 * 1024;
 const MIN_STRING_SIZE = 2; // ""
 const MIN_BOOL_SIZE = 4; // true
 const MIN_NUMBER_SIZE = 1; // 0
-const MIN_DURATION_SIZE_JSON = 4; // "0s"
+const MIN_DURATION_SIZE_JSON = 3; // as Kubernetes counts it
 const JSON_DATE_SIZE = 12; // "0000-00-00"
 const MIN_DATETIME_SIZE_JSON = 21; // "0000-00-00T00:00:00Z"
 const MAX_DURATION_SIZE_JSON = 32;
@@ -86,7 +86,8 @@ function decl(s0: Schema | undefined, defs: SchemaRegistry, resourceRoot: boolea
         const props = decl(ap, defs, !!(apr && ext(apr, 'embedded-resource')), `${name}.@elem`, depth + 1);
         if (!props) return undefined;
         const maxSize = s.maxProperties !== undefined ? Math.max(0, s.maxProperties) : Math.floor((MAX_REQUEST_SIZE_BYTES - 2) / (props.minSize + 6));
-        const t: MapType = { kind: 'map', key: { kind: 'string' }, value: props.type, maxSize };
+        // map keys are Kubernetes' plain StringType, without an element bound
+        const t: MapType = { kind: 'map', key: { kind: 'string', maxSize: 0 }, value: props.type, maxSize };
         return { type: t, minSize: 2 };
       }
       const schema = s;
@@ -123,6 +124,7 @@ function decl(s0: Schema | undefined, defs: SchemaRegistry, resourceRoot: boolea
         name,
         field: (f) => fieldDecl(f)?.type,
         fieldNames: () => [...escapedToProp.keys()].filter((e) => fieldDecl(e) !== undefined),
+        maxSize: 0,
       };
       return { type: t, minSize };
     }
@@ -142,12 +144,14 @@ function decl(s0: Schema | undefined, defs: SchemaRegistry, resourceRoot: boolea
       const t: PrimitiveType = { kind: 'string', maxSize };
       return { type: t, minSize: MIN_STRING_SIZE };
     }
+    // scalars and objects carry no element bound (MaxElements 0 in Kubernetes' DeclType): comparing them
+    // costs nothing in the estimator
     case 'boolean':
-      return { type: { kind: 'bool' }, minSize: MIN_BOOL_SIZE };
+      return { type: { kind: 'bool', maxSize: 0 }, minSize: MIN_BOOL_SIZE };
     case 'number':
-      return { type: { kind: 'double' }, minSize: MIN_NUMBER_SIZE };
+      return { type: { kind: 'double', maxSize: 0 }, minSize: MIN_NUMBER_SIZE };
     case 'integer':
-      return { type: { kind: 'int' }, minSize: MIN_NUMBER_SIZE };
+      return { type: { kind: 'int', maxSize: 0 }, minSize: MIN_NUMBER_SIZE };
   }
   return undefined;
 }
