@@ -283,6 +283,9 @@ metadata:
   it('natural key order of go-yaml v2', () => {
     expect(encodeYaml({ b: 1, a2: 1, a10: 1, 'a-b': 1, A: 1, _x: 1 })).toBe('_x: 1\nA: 1\na-b: 1\na2: 1\na10: 1\nb: 1\n');
   });
+  it('undefined members are left out, as in JSON', () => {
+    expect(encodeYaml({ a: undefined, b: { c: undefined }, d: 1 })).toBe('b: {}\nd: 1\n');
+  });
   it('top-level values', () => {
     expect(encodeYaml({})).toBe('{}\n');
     expect(encodeYaml([])).toBe('[]\n');

@@ -287,7 +287,7 @@ function scalar(v: unknown, column: number, indent: number, isKey = false): stri
 
 function isEmptyCollection(v: unknown): boolean {
   if (Array.isArray(v)) return v.length === 0;
-  return v !== null && typeof v === 'object' && Object.keys(v).length === 0;
+  return v !== null && typeof v === 'object' && !Object.values(v).some((x) => x !== undefined);
 }
 
 function emit(v: unknown, indent: number, out: string[]): void {
@@ -308,7 +308,8 @@ function emit(v: unknown, indent: number, out: string[]): void {
   if (v !== null && typeof v === 'object') {
     const o = v as Record<string, unknown>;
     const pad = ' '.repeat(indent);
-    for (const k of sortYamlKeys(Object.keys(o))) {
+    // members holding undefined do not exist in JSON
+    for (const k of sortYamlKeys(Object.keys(o).filter((x) => o[x] !== undefined))) {
       const key = scalar(k, indent, indent, true);
       const val = o[k];
       if (Array.isArray(val) && val.length > 0) {
