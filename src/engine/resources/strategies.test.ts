@@ -139,6 +139,8 @@ describe('apps/v1 defaulting and validation', () => {
     expect(spec.revisionHistoryLimit).toBe(10);
     expect(spec.progressDeadlineSeconds).toBe(600);
     expect((spec.template as Record<string, unknown>).metadata).toEqual({ labels: { app: 'web' }, creationTimestamp: null });
+    // ObjectMeta keys keep the Go struct order
+    expect(Object.keys((spec.template as { metadata: object }).metadata)).toEqual(['creationTimestamp', 'labels']);
     expect((spec.template as { spec: Record<string, unknown> }).spec).toEqual({
       containers: [{ name: 'nginx', image: 'nginx:1.27', imagePullPolicy: 'IfNotPresent', terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File' }],
       restartPolicy: 'Always', terminationGracePeriodSeconds: 30, dnsPolicy: 'ClusterFirst', securityContext: {}, schedulerName: 'default-scheduler',

@@ -70,9 +70,9 @@ function defaultFieldRef(f: unknown): void {
 }
 
 export function defaultContainer(c: Obj): void {
-  if (!c.imagePullPolicy) c.imagePullPolicy = imageTag(typeof c.image === 'string' ? c.image : '') === 'latest' ? 'Always' : 'IfNotPresent';
   if (!c.terminationMessagePath) c.terminationMessagePath = '/dev/termination-log';
   if (!c.terminationMessagePolicy) c.terminationMessagePolicy = 'File';
+  if (!c.imagePullPolicy) c.imagePullPolicy = imageTag(typeof c.image === 'string' ? c.image : '') === 'latest' ? 'Always' : 'IfNotPresent';
   for (const p of arr(c.ports)) if (!p.protocol) p.protocol = 'TCP';
   defaultProbe(c.livenessProbe);
   defaultProbe(c.readinessProbe);
@@ -146,8 +146,19 @@ export function defaultPodTemplate(t: unknown): void {
 /** Embedded ObjectMeta of templates is a struct, so v1.33 prints `metadata: {creationTimestamp: null}`. */
 export function defaultTemplateMeta(holder: Obj): void {
   const meta = obj(holder.metadata) ?? {};
-  holder.metadata = meta;
   if (meta.creationTimestamp === undefined) meta.creationTimestamp = null;
+  holder.metadata = orderObjectMeta(meta);
+}
+
+const META_ORDER = ['name', 'generateName', 'namespace', 'selfLink', 'uid', 'resourceVersion', 'generation', 'creationTimestamp',
+  'deletionTimestamp', 'deletionGracePeriodSeconds', 'labels', 'annotations', 'ownerReferences', 'finalizers', 'managedFields'];
+
+/** ObjectMeta keys in the order of the Go struct (the order the real server's JSON has). */
+export function orderObjectMeta(meta: Obj): Obj {
+  const out: Obj = {};
+  for (const k of META_ORDER) if (k in meta) out[k] = meta[k];
+  for (const k of Object.keys(meta)) if (!(k in out)) out[k] = meta[k];
+  return out;
 }
 
 /** SetDefaults_Pod (pod-only parts). */

@@ -5,7 +5,7 @@ import { fieldErr, type FieldError } from '../../errors.js';
 import type { KubeObject } from '../../object.js';
 import type { ResourceDefinition } from '../../registry/types.js';
 import { builtin } from '../factory.js';
-import { o, str } from '../common/printers.js';
+import { col, int, o, since, str } from '../common/printers.js';
 import { legacyValidateEvent } from '../events/index.js';
 
 function validateEventV1(ev: KubeObject): FieldError[] {
@@ -43,4 +43,27 @@ export const eventsV1 = builtin('events.k8s.io', 'v1', 'events', {
       type: str(obj.type),
     };
   },
+  // the same printer as core events, over the events.k8s.io field names
+  tableColumns: [
+    col('Last Seen', 'string', 'The time at which the most recent occurrence of this event was recorded.', (obj, ctx) => {
+      if (obj.series) return since(o(obj.series).lastObservedTime, ctx.now);
+      if (obj.deprecatedLastTimestamp) return since(obj.deprecatedLastTimestamp, ctx.now);
+      return obj.deprecatedFirstTimestamp ? since(obj.deprecatedFirstTimestamp, ctx.now) : since(obj.eventTime, ctx.now);
+    }),
+    col('Type', 'string', 'Type of this event (Normal, Warning), new types could be added in the future', (obj) => str(obj.type)),
+    col('Reason', 'string', "This should be a short, machine understandable string that gives the reason for the transition into the object's current status.", (obj) => str(obj.reason)),
+    col('Object', 'string', 'The object that this event is about.', (obj) => {
+      const r = o(obj.regarding);
+      return str(r.name) ? `${str(r.kind).toLowerCase()}/${str(r.name)}` : str(r.kind).toLowerCase();
+    }),
+    col('Subobject', 'string', 'The field of the object that this event is about.', (obj) => str(o(obj.regarding).fieldPath), 1),
+    col('Source', 'string', 'The component reporting this event. Should be a short machine understandable string.', (obj) => {
+      const component = str(o(obj.deprecatedSource).component) || str(obj.reportingController);
+      const host = str(o(obj.deprecatedSource).host) || str(obj.reportingInstance);
+      return host ? `${component}, ${host}` : component;
+    }, 1),
+    col('Message', 'string', 'A human-readable description of the status of this operation.', (obj) => str(obj.note).trim()),
+    col('First Seen', 'string', 'The time at which the event was first recorded. (Time of server receipt is in TypeMeta.)', (obj, ctx) => (obj.deprecatedFirstTimestamp ? since(obj.deprecatedFirstTimestamp, ctx.now) : since(obj.eventTime, ctx.now)), 1),
+    col('Count', 'string', 'The number of times this event has occurred.', (obj) => (obj.series ? int(o(obj.series).count) : int(obj.deprecatedCount) || 1), 1),
+  ],
 }) satisfies ResourceDefinition;

@@ -30,17 +30,18 @@ function defaultStatefulSet(obj: KubeObject): void {
   if (spec.revisionHistoryLimit === undefined || spec.revisionHistoryLimit === null) spec.revisionHistoryLimit = 10;
   spec.template = o(spec.template);
   defaultPodTemplate(spec.template);
-  for (const pvc of a(spec.volumeClaimTemplates)) {
+  if (Array.isArray(spec.volumeClaimTemplates)) {
     // volume claim templates are whole PersistentVolumeClaims and print as such
-    if (pvc.apiVersion === undefined) pvc.apiVersion = 'v1';
-    if (pvc.kind === undefined) pvc.kind = 'PersistentVolumeClaim';
-    defaultTemplateMeta(pvc);
-    pvc.spec = o(pvc.spec);
-    defaultPVCSpec(pvc.spec as Record<string, unknown>);
-    const st = (pvc.status = o(pvc.status));
-    if (!st.phase) st.phase = 'Pending';
+    spec.volumeClaimTemplates = a(spec.volumeClaimTemplates).map((pvc) => {
+      defaultTemplateMeta(pvc);
+      pvc.spec = o(pvc.spec);
+      defaultPVCSpec(pvc.spec as Record<string, unknown>);
+      const st = (pvc.status = o(pvc.status));
+      if (!st.phase) st.phase = 'Pending';
+      const { apiVersion, kind, metadata, spec: pvcSpec, status, ...rest } = pvc;
+      return { apiVersion: apiVersion ?? 'v1', kind: kind ?? 'PersistentVolumeClaim', metadata, spec: pvcSpec, status, ...rest };
+    });
   }
-  if (Array.isArray(spec.volumeClaimTemplates)) spec.volumeClaimTemplates = a(spec.volumeClaimTemplates);
   zeroStatusFields(obj, ['replicas', 'availableReplicas']);
 }
 
