@@ -4,7 +4,7 @@
 import type { CelLibrary, CelType, CelValue, SizeEstimate } from '../library.js';
 import { CelDuration, CelUint, T, actualSize } from '../library.js';
 import * as L from './lists.js';
-import { costAdd, mem, ov, sizeTimes, traversalCost } from './bind-util.js';
+import { MAX_U64, costAdd, mem, ov, sizeTimes, traversalCost } from './bind-util.js';
 
 const A = T.param('A');
 const list = (v: CelValue) => v as CelValue[];
@@ -67,7 +67,13 @@ export const listsLibrary: CelLibrary = {
 function setsCost(factor: number) {
   return {
     cost: (a: CelValue[]) => 1 + Math.floor(actualSize(a[0]!) * actualSize(a[1]!) * factor),
-    estimate: (s: SizeEstimate[]) => costAdd(sizeTimes({ min: s[0]!.min * s[1]!.min, max: s[0]!.max * s[1]!.max }, factor), { min: 1, max: 1 }),
+    // The two list sizes are the last two entries (an estimator may also pass the `sets` qualifier first).
+    estimate: (s: SizeEstimate[]) => {
+      const a = s[s.length - 2]!;
+      const b = s[s.length - 1]!;
+      const mul = (x: number, y: number) => Math.min(x * y, MAX_U64);
+      return costAdd(sizeTimes({ min: mul(a.min, b.min), max: mul(a.max, b.max) }, factor), { min: 1, max: 1 });
+    },
   };
 }
 

@@ -36,4 +36,6 @@ export { CIDR_TYPE, CIDRValue, IP_TYPE, IPValue } from './bind-net.js';
 export { URL_TYPE, URLValue } from './bind-text.js';
 export { FORMAT_TYPE, FormatValue, QUANTITY_TYPE, QuantityValue, SEMVER_TYPE, SemverValue } from './bind-values.js';
 export { compileRE2, validateRE2, RegexSyntaxError } from './regex.js';
+export { checkFormatCall } from './strings.js';
+export type { FormatArgType } from './strings.js';
 export { setStrictHostBits } from './cidr.js';

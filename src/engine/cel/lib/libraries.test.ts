@@ -228,3 +228,25 @@ describe('runtime costs as the Kubernetes cost model charges them', () => {
     expect(cost('[1, 2, 3].sum()')).toBe(13);
   });
 });
+
+describe('static cost estimates of the library calls', () => {
+  const estimate = (expr: string, version: CelVersion = '1.33') => {
+    const env = createCelEnv({ version, variables: { authorizer: AUTHORIZER_TYPE, s: { kind: 'string', maxSize: 100 } } });
+    const p = env.compile(expr);
+    if (isCompileError(p)) throw new Error(p.message);
+    return p.estimateCost();
+  };
+  it('authorizer checks are fixed at 350000', () => {
+    // ident 1 + path 1 + check 350000 + allowed 1
+    expect(estimate("authorizer.path('/x').check('get').allowed()")).toEqual({ min: 350003, max: 350003 });
+  });
+  it('string traversal estimates follow the receiver size', () => {
+    // s: maxLength 100 -> ident 1 + ceil(100 * 0.1) at most
+    expect(estimate('s.lowerAscii()')).toEqual({ min: 1, max: 11 });
+    // find: ceil((size+1) * 0.1) * ceil(len(regex) * 0.25) = {1..11} * 2
+    expect(estimate("s.find('[0-9]+')")).toEqual({ min: 3, max: 23 });
+  });
+  it('nominal accessors cost 1', () => {
+    expect(estimate("ip('1.2.3.4').family()", '1.31')).toEqual({ min: 2, max: 2 });
+  });
+});
