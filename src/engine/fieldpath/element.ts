@@ -3,7 +3,7 @@
 // fieldsV1 spelling (`f:`, `k:`, `v:`, `i:`) and their printed form (`.name`, `[k=v]`, `[=v]`, `[i]`).
 
 import type { JsonValue } from '../object.js';
-import { compareStrings, compareValues, goJSON, valueToString, valuesEqual } from './value.js';
+import { compareStrings, compareValues, goJSON, goJSONString, valueToString, valuesEqual } from './value.js';
 
 export type KeyField = [name: string, value: JsonValue];
 
@@ -70,7 +70,7 @@ export function equalsPE(a: PathElement, b: PathElement): boolean {
 /** The fieldsV1 key of a path element. Field names are written raw; key objects are compact JSON, sorted. */
 export function serializePE(pe: PathElement): string {
   if ('field' in pe) return 'f:' + pe.field;
-  if ('key' in pe) return 'k:{' + pe.key.map(([n, v]) => `${JSON.stringify(n)}:${goJSON(v)}`).join(',') + '}';
+  if ('key' in pe) return 'k:{' + pe.key.map(([n, v]) => `${goJSONString(n)}:${goJSON(v)}`).join(',') + '}';
   if ('value' in pe) return 'v:' + goJSON(pe.value);
   return 'i:' + String(pe.index);
 }
