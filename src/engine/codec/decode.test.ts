@@ -179,6 +179,7 @@ describe('YAML decoding like sigs.k8s.io/yaml (go-yaml v2)', () => {
       'the object provided is unrecognized (must be of type ConfigMap): yaml: mapping values are not allowed in this context (613a20623a2063)',
     );
     expect(err(() => decodeBody('a: *nope', 'yaml')).message).toBe("yaml: unknown anchor 'nope' referenced");
+    expect(err(() => decodeBody('[a, 1]: c', 'yaml')).message).toBe('yaml: invalid map key: []interface {}{"a", 1}');
     expect(err(() => decodeBody('a: .inf', 'yaml')).message).toBe('json: unsupported value: +Inf');
     expect(err(() => decodeBody('- a', 'yaml', { interpretKind: true })).message).toMatch(/^couldn't get version\/kind; json parse error: json: cannot unmarshal array into Go value of type struct/);
     expect(err(() => decodeBody('a:\n  b: [1\n', 'yaml')).message).toMatch(/^yaml: line \d+: /);

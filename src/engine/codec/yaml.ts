@@ -84,6 +84,17 @@ export function resolvePlainScalar(s: string): unknown {
   return s;
 }
 
+/** fmt's %#v of a decoded YAML value (for go-yaml's "invalid map key" message). */
+function goSharpV(v: unknown): string {
+  if (v === null || v === undefined) return 'interface {}(nil)';
+  if (typeof v === 'string') return goQuote(v);
+  if (typeof v === 'number') return Number.isInteger(v) ? String(v) : goFloatV(v);
+  if (typeof v === 'boolean') return String(v);
+  if (Array.isArray(v)) return `[]interface {}{${v.map(goSharpV).join(', ')}}`;
+  const o = v as Record<string, unknown>;
+  return `map[interface {}]interface {}{${Object.keys(o).map((k) => `${goQuote(k)}:${goSharpV(o[k])}`).join(', ')}}`;
+}
+
 function keyString(k: Key, value: unknown): string {
   if (typeof k === 'string') return k;
   if (typeof k === 'number') {
@@ -231,7 +242,7 @@ export function parseYamlDocuments(text: string, opts: { maxDepth?: number } = {
         return;
       }
       if (value !== null && typeof value === 'object') {
-        throw new YamlError(`yaml: invalid map key: ${Array.isArray(value) ? '[]interface {}' : 'map[interface {}]interface {}'}{...}`);
+        throw new YamlError(`yaml: invalid map key: ${goSharpV(value)}`);
       }
       top.key = value as Key;
       top.keyText = typeof value === 'string' ? value : keyString(value as Key, undefined);
