@@ -21,7 +21,8 @@ export function validateSelectorAndTemplate(obj: KubeObject, kindWord: string, o
     }
   }
   const labels = o(o(spec.template).metadata).labels;
-  if (sel !== undefined && sel !== null && !isEmptySelector(sel) && !selectorMatches(sel, labels)) {
+  // a missing selector matches nothing; an empty one is not checked against the labels
+  if (sel === undefined || sel === null || (!isEmptySelector(sel) && !selectorMatches(sel, labels))) {
     errs.push(invalidRepr('spec.template.metadata.labels', goStringMap(labels), '`selector` does not match template `labels`'));
   }
   return errs;

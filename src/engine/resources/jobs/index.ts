@@ -7,7 +7,7 @@ import type { ResourceDefinition } from '../../registry/types.js';
 import { validateImmutable, validateNonnegative } from '../../util/validation.js';
 import { builtin } from '../factory.js';
 import { goLabelSelector, goStringMap, invalidRepr } from '../common/go-repr.js';
-import { formatLabelSelector, isEmptySelector, selectorMatches, validateLabelSelector } from '../common/labels.js';
+import { formatLabelSelector, selectorMatches, validateLabelSelector } from '../common/labels.js';
 import { defaultPodTemplate, validatePodTemplateSpec } from '../common/pod.js';
 import { a, ageColumn, col, humanDuration, int, o, since, str, templateContainersColumns } from '../common/printers.js';
 
@@ -82,16 +82,19 @@ export function validateJobSpec(specIn: unknown, path: string, requireSelector: 
   if (spec.completionMode === 'Indexed' && (spec.completions === undefined || spec.completions === null)) {
     errs.push(fieldErr.required(`${path}.completions`, 'when completion mode is Indexed'));
   }
-  const labels = o(o(spec.template).metadata).labels;
-  if (spec.selector === undefined || spec.selector === null) {
-    if (requireSelector) errs.push(fieldErr.required(`${path}.selector`, ''));
-  } else {
-    errs.push(...validateLabelSelector(spec.selector, `${path}.selector`));
-  }
-  if (requireSelector || (spec.selector !== undefined && spec.selector !== null)) {
-    if (spec.selector && (isEmptySelector(spec.selector) || !selectorMatches(spec.selector, labels))) {
+  if (requireSelector) {
+    const labels = o(o(spec.template).metadata).labels;
+    if (spec.selector === undefined || spec.selector === null) errs.push(fieldErr.required(`${path}.selector`, ''));
+    else errs.push(...validateLabelSelector(spec.selector, `${path}.selector`));
+    // the selector, generated or manual, must match the pods the job makes (a missing one matches nothing)
+    if (spec.selector === undefined || spec.selector === null || !selectorMatches(spec.selector, labels)) {
       errs.push(invalidRepr(`${path}.template.metadata.labels`, goStringMap(labels), '`selector` does not match template `labels`'));
     }
+  } else {
+    if (spec.selector !== undefined && spec.selector !== null) {
+      errs.push(invalidRepr(`${path}.selector`, goLabelSelector(spec.selector), '`selector` will be auto-generated'));
+    }
+    if (spec.manualSelector === true) errs.push(fieldErr.notSupported(`${path}.manualSelector`, true, ['nil', 'false']));
   }
   errs.push(...validatePodTemplateSpec(spec.template, `${path}.template`));
   const rp = o(o(spec.template).spec).restartPolicy;

@@ -125,9 +125,10 @@ function initIPFamilies(spec: Obj, obj: KubeObject): void {
     spec.clusterIP = 'None';
     spec.clusterIPs = ['None'];
     if (!hasSelector) {
-      // headless services without a selector default to both families
+      // headless services without a selector default to RequireDualStack; a single-stack cluster has only
+      // its one family to give them
       if (!spec.ipFamilyPolicy) spec.ipFamilyPolicy = 'RequireDualStack';
-      if (!Array.isArray(spec.ipFamilies) || spec.ipFamilies.length === 0) spec.ipFamilies = ['IPv4', 'IPv6'];
+      if (!Array.isArray(spec.ipFamilies) || spec.ipFamilies.length === 0) spec.ipFamilies = ['IPv4'];
       return;
     }
   }
