@@ -153,3 +153,14 @@ describe('findAll limits and matches', () => {
     expect(compileRE2('a+b')).toBe(compileRE2('a+b'));
   });
 });
+
+describe('compileRE2 hands out a non-global RegExp', () => {
+  it('test() gives the same answer on repeated calls', () => {
+    const re = compileRE2('^[a-z]+$');
+    expect(re.flags.includes('g')).toBe(false);
+    expect([re.test('abc'), re.test('abc'), re.test('abc')]).toEqual([true, true, true]);
+    expect(findAll('ab ab', 'ab')).toEqual(['ab', 'ab']);
+    expect(matches('xab', 'ab')).toBe(true);
+    expect(matches('xab', 'ab')).toBe(true);
+  });
+});

@@ -757,24 +757,35 @@ export function translateRE2(pattern: string): { source: string; flags: string }
 }
 
 const CACHE_LIMIT = 512;
-const cache = new Map<string, RegExp | RegexSyntaxError>();
+interface CacheEntry {
+  /** Non-global RegExp handed out by compileRE2 (safe for test/exec by any caller). */
+  re?: RegExp;
+  /** Global twin used internally for findAll/find at an offset. */
+  global?: RegExp;
+  err?: RegexSyntaxError;
+}
+const cache = new Map<string, CacheEntry>();
 
-/** Compiles an RE2 pattern (cached). Throws RegexSyntaxError with Go's message. */
-export function compileRE2(pattern: string): RegExp {
+function entryFor(pattern: string): CacheEntry {
   let entry = cache.get(pattern);
   if (entry === undefined) {
     try {
       const { source, flags } = translateRE2(pattern);
-      entry = new RegExp(source, flags + 'g');
+      entry = { re: new RegExp(source, flags), global: new RegExp(source, flags + 'g') };
     } catch (e) {
       if (!(e instanceof RegexSyntaxError)) throw e;
-      entry = e;
+      entry = { err: e };
     }
     if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);
     cache.set(pattern, entry);
   }
-  if (entry instanceof RegexSyntaxError) throw entry;
+  if (entry.err) throw entry.err;
   return entry;
+}
+
+/** Compiles an RE2 pattern (cached) to a non-global RegExp. Throws RegexSyntaxError with Go's message. */
+export function compileRE2(pattern: string): RegExp {
+  return entryFor(pattern).re!;
 }
 
 /** Returns the Go error text for an invalid pattern, or undefined when it compiles. */
@@ -788,6 +799,10 @@ export function validateRE2(pattern: string): string | undefined {
   }
 }
 
+function globalRE(pattern: string): RegExp {
+  return entryFor(pattern).global!;
+}
+
 function execAt(re: RegExp, s: string, pos: number): RegExpExecArray | null {
   re.lastIndex = pos;
   return re.exec(s);
@@ -795,12 +810,12 @@ function execAt(re: RegExp, s: string, pos: number): RegExpExecArray | null {
 
 /** CEL `matches`: true when the pattern matches anywhere in s (RE2 semantics, unanchored). */
 export function matches(s: string, pattern: string): boolean {
-  return execAt(compileRE2(pattern), s, 0) !== null;
+  return execAt(globalRE(pattern), s, 0) !== null;
 }
 
 /** Kubernetes `find`: the leftmost match, or '' when there is none. */
 export function find(s: string, pattern: string): string {
-  const m = execAt(compileRE2(pattern), s, 0);
+  const m = execAt(globalRE(pattern), s, 0);
   return m ? m[0] : '';
 }
 
@@ -809,7 +824,7 @@ export function find(s: string, pattern: string): string {
  * after a previous match is skipped; limit < 0 means all, limit 0 gives none.
  */
 export function findAll(s: string, pattern: string, limit = -1): string[] {
-  const re = compileRE2(pattern);
+  const re = globalRE(pattern);
   const out: string[] = [];
   if (limit === 0) return out;
   let pos = 0;
