@@ -2,6 +2,7 @@
 // effects of the default admission plugins a v1.33 server runs on pods (Priority, DefaultTolerationSeconds),
 // ValidatePodCreate/Update (main checks), field selectors and the kubectl table.
 
+import { rfc3339 } from '../../env.js';
 import { fieldErr, forbidden, type FieldError } from '../../errors.js';
 import { isPlainObject, type KubeObject } from '../../object.js';
 import type { ResourceDefinition, StrategyContext } from '../../registry/types.js';
@@ -73,7 +74,7 @@ function podPrepareForCreate(pod: KubeObject, ctx: StrategyContext): void {
   const status: Obj = { phase: 'Pending', qosClass: podQOS(spec) };
   // a pod that still has scheduling gates carries PodScheduled=False/SchedulingGated
   if (Array.isArray(spec.schedulingGates) && spec.schedulingGates.length) {
-    status.conditions = [{ type: 'PodScheduled', status: 'False', lastProbeTime: null, lastTransitionTime: null, reason: 'SchedulingGated', message: 'Scheduling is blocked due to non-empty scheduling gates' }];
+    status.conditions = [{ type: 'PodScheduled', status: 'False', lastProbeTime: null, lastTransitionTime: rfc3339(ctx.now), reason: 'SchedulingGated', message: 'Scheduling is blocked due to non-empty scheduling gates' }];
   }
   pod.status = status;
   admitPriority(pod, ctx);
