@@ -11,7 +11,7 @@
 // of go-yaml's 10000; syntax error texts are js-yaml's reasons in go-yaml's framing (`yaml: line N: ...`).
 
 import { parseEvents, getScalarValue, EVENT_ID, SCALAR_STYLE, type Event, type ScalarEvent } from 'js-yaml';
-import { goFloatV, goQuote, goJsonFloat } from './go-format.js';
+import { goFloatV, goQuote } from './go-format.js';
 import { setMember } from './json.js';
 
 export const YAML_MAX_DEPTH = 1000;
@@ -57,7 +57,7 @@ function parseGoInt(s: string): number | undefined {
   else if (body.length > 1 && body[0] === '0') big = BigInt(`0o${body.slice(1)}`);
   else big = BigInt(body);
   if (neg) big = -big;
-  if (big < INT64_MIN || big > UINT64_MAX || (neg && big === 0n && false)) return undefined;
+  if (big < INT64_MIN || big > UINT64_MAX) return undefined;
   return Number(big);
 }
 
@@ -124,6 +124,8 @@ function allowedAliasRatio(decodeCount: number): number {
 
 interface MapFrame {
   t: 'map';
+  /** Offset of the node (for go-yaml's line of a value node). */
+  start: number;
   obj: Record<string, unknown>;
   anchor: string | null;
   /** The key read, waiting for its value. */
@@ -133,6 +135,7 @@ interface MapFrame {
 }
 interface SeqFrame {
   t: 'seq';
+  start: number;
   arr: unknown[];
   anchor: string | null;
 }
@@ -165,7 +168,6 @@ export function parseYamlDocuments(text: string, opts: { maxDepth?: number } = {
 
   const docs: YamlDocument[] = [];
   let doc: YamlDocument | null = null;
-  let docHasValue = false;
   let anchors = new Map<string, unknown>();
   const stack: Frame[] = [];
   let decodeCount = 0;
@@ -229,7 +231,6 @@ export function parseYamlDocuments(text: string, opts: { maxDepth?: number } = {
     const top = stack[stack.length - 1];
     if (!top) {
       doc!.value = value;
-      docHasValue = true;
       return;
     }
     if (top.t === 'seq') {
@@ -281,18 +282,15 @@ export function parseYamlDocuments(text: string, opts: { maxDepth?: number } = {
     switch (e.type) {
       case EVENT_ID.DOCUMENT:
         doc = { value: null, duplicates: [], duplicateMessages: [], nonIntegerNumbers: [] };
-        docHasValue = false;
         anchors = new Map();
         break;
       case EVENT_ID.MAPPING:
         count(false);
-        stack.push({ t: 'map', obj: {}, anchor: anchorOf(e), key: undefined, keyText: '', hasKey: false });
-        (stack[stack.length - 1] as MapFrame & { start?: number }).start = e.start;
+        stack.push({ t: 'map', start: e.start, obj: {}, anchor: anchorOf(e), key: undefined, keyText: '', hasKey: false });
         break;
       case EVENT_ID.SEQUENCE:
         count(false);
-        stack.push({ t: 'seq', arr: [], anchor: anchorOf(e) });
-        (stack[stack.length - 1] as SeqFrame & { start?: number }).start = e.start;
+        stack.push({ t: 'seq', start: e.start, arr: [], anchor: anchorOf(e) });
         break;
       case EVENT_ID.SCALAR: {
         count(false);
@@ -300,9 +298,8 @@ export function parseYamlDocuments(text: string, opts: { maxDepth?: number } = {
         const top = stack[stack.length - 1];
         if (typeof value === 'number' && !(top && top.t === 'map' && top.key === undefined)) {
           if (!Number.isFinite(value)) throw new YamlError(`json: unsupported value: ${goFloatV(value)}`);
-          if (!Number.isInteger(value) || /[.e]/.test(goJsonFloat(value))) {
-            if (!Number.isInteger(value) || Math.abs(value) >= 1e21) doc!.nonIntegerNumbers.push(pathOf());
-          }
+          // json.Marshal writes integral floats without a fraction: only these stay floats after conversion
+          if (!Number.isInteger(value) || Math.abs(value) >= 1e21) doc!.nonIntegerNumbers.push(pathOf());
         }
         const at = e.valueStart >= 0 ? e.valueStart : -1;
         deliver(value, anchorOf(e), () => lineOf(at >= 0 ? at : lastKeyOffset(events, idx)), isMerge);
@@ -323,14 +320,13 @@ export function parseYamlDocuments(text: string, opts: { maxDepth?: number } = {
           doc = null;
           break;
         }
-        const start = (f as Frame & { start?: number }).start ?? 0;
+        const start = f.start;
         if (f.t === 'map') deliver(f.obj, f.anchor, () => lineOf(start));
         else deliver(f.arr, f.anchor, () => lineOf(start));
         break;
       }
     }
   }
-  void docHasValue;
   return docs;
 }
 
