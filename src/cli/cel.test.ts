@@ -34,8 +34,11 @@ describe('cel CLI', () => {
     const dir = mkdtempSync(join(tmpdir(), 'celcli-'));
     const file = join(dir, 'vars.yaml');
     writeFileSync(file, 'x: 5\ny: 2.5\nobj:\n  name: foo\n');
-    const { lines } = runCli(['--expr', '[type(x), type(y), obj.name]', '--vars', file], () => '');
-    expect(JSON.parse(lines[0])).toMatchObject({ value: ['int', 'double', 'foo'], type: 'list' });
+    const { lines } = runCli(['--expr', '[type(x) == int, type(y) == double, obj.name == "foo"]', '--vars', file], () => '');
+    expect(JSON.parse(lines[0])).toMatchObject({ value: [true, true, true], type: 'list' });
+    // mixed literal element types are compile errors in the Kubernetes environment
+    const mixed = runCli(['--expr', '[1, x]', '--vars', file], () => '');
+    expect(JSON.parse(mixed.lines[0]).error.message).toBe("expected type 'int' but found 'dyn'");
   });
 
   it('prints values JSON cannot hold in the documented forms', () => {

@@ -9,6 +9,7 @@ import type { FunctionTable } from './interpreter.js';
 import { BUILTIN_TYPE_VALUES, Compiler, type Ctx } from './interpreter.js';
 import type { CelFunctionDecl, CelLibrary, CelOverload } from './library.js';
 import { parse } from './parser.js';
+import { validateAst } from './validators.js';
 import { stdlib } from './stdlib.js';
 import type { CelType, CelVersion } from './types.js';
 import { T, typeName, versionAtLeast } from './types.js';
@@ -32,6 +33,8 @@ export interface CelEnvOptions {
   costLimit?: number;
   /** Mixed-type list/map literals are compile errors (default true, as in Kubernetes). */
   homogeneousAggregateLiterals?: boolean;
+  /** Reject invalid literal arguments of duration(), timestamp() and matches() at compile time (default true, as Kubernetes). */
+  validateLiterals?: boolean;
   /** Accept backtick-quoted field names (off in Kubernetes 1.33; the conformance suite uses them). */
   identEscapeSyntax?: boolean;
   /** Skip type checking (expressions are evaluated dynamically; only parse errors are reported). */
@@ -151,9 +154,12 @@ export function createCelEnv(opts: CelEnvOptions = {}): CelEnv {
     const pr = parse(expr, parseOpts);
     if (!pr.expr) return compileError(pr.errors);
     if (opts.disableCheck) return { ast: pr.expr };
-    const checker = new Checker({ variables, functions, typeValues, version, source: pr.source, homogeneousAggregateLiterals: opts.homogeneousAggregateLiterals ?? true });
+    // mixed literal element types join to dyn in the checker; the validators reject them afterwards
+    const checker = new Checker({ variables, functions, typeValues, version, source: pr.source, homogeneousAggregateLiterals: false });
     const res = checker.check(pr.expr);
     if (res.issues.length) return compileError(res.issues);
+    const invalid = validateAst(pr.expr, res, pr.source, { homogeneous: opts.homogeneousAggregateLiterals ?? true, literals: opts.validateLiterals ?? true });
+    if (invalid.length) return compileError(invalid);
     return { ast: pr.expr, check: res };
   };
 

@@ -1,0 +1,106 @@
+// Checks run on the type-checked AST, as the Kubernetes environment configures cel-go's extended
+// validations: literal arguments of duration(), timestamp() and matches() must be valid, and list/map
+// literals must be homogeneous (element types equivalent, dyn included), except inside string format calls.
+
+import type { CelIssue, Expr, Source } from './ast.js';
+import { makeIssue } from './ast.js';
+import type { CheckResult } from './checker.js';
+import { compileRe2 } from './regex.js';
+import { checkTimestamp, parseDuration, parseTimestamp } from './time.js';
+import type { CelType } from './types.js';
+import { typeEquals, typeName } from './types.js';
+
+/** Functions whose (nested) literal arguments may mix element types: the strings library's format. */
+const HOMOGENEOUS_EXEMPT = new Set(['format']);
+
+export function validateAst(e: Expr, check: CheckResult, src: Source, opts: { homogeneous: boolean; literals: boolean }): CelIssue[] {
+  const issues: CelIssue[] = [];
+  const report = (node: Expr, msg: string) => issues.push(makeIssue(src, node.offset, node.length, msg));
+  const typeOf = (n: Expr): CelType | undefined => check.types.get(n.id);
+
+  const literalArg = (fn: string, arg: Expr) => {
+    if (arg.kind !== 'literal' || !opts.literals) return;
+    const v = arg.value;
+    try {
+      if (fn === 'duration' && typeof v === 'string') parseDuration(v);
+      else if (fn === 'timestamp' && typeof v === 'string') parseTimestamp(v);
+      else if (fn === 'timestamp' && typeof v === 'bigint') checkTimestamp(v * 1_000_000_000n);
+      else if (fn === 'matches' && typeof v === 'string') compileRe2(v);
+      else return;
+    } catch {
+      report(arg, `invalid ${fn} argument`);
+    }
+  };
+
+  const homogeneous = (elems: Expr[], optional: (i: number) => boolean) => {
+    let first: CelType | undefined;
+    for (let i = 0; i < elems.length; i++) {
+      let t = typeOf(elems[i]);
+      if (!t) continue;
+      if (optional(i) && t.kind === 'optional') t = t.param;
+      if (!first) {
+        first = t;
+        continue;
+      }
+      if (!equivalent(first, t)) {
+        report(elems[i], `expected type '${typeName(first)}' but found '${typeName(t)}'`);
+        return;
+      }
+    }
+  };
+
+  const walk = (n: Expr, exempt: boolean) => {
+    switch (n.kind) {
+      case 'literal':
+      case 'ident':
+        return;
+      case 'select':
+        walk(n.operand, exempt);
+        return;
+      case 'call': {
+        const inFormat = exempt || HOMOGENEOUS_EXEMPT.has(n.fn);
+        if ((n.fn === 'duration' || n.fn === 'timestamp') && !n.target && n.args.length === 1) literalArg(n.fn, n.args[0]);
+        if (n.fn === 'matches' && n.args.length >= 1) literalArg('matches', n.target ? n.args[0] : n.args[1] ?? n.args[0]);
+        if (n.target) walk(n.target, inFormat);
+        for (const a of n.args) walk(a, inFormat);
+        return;
+      }
+      case 'list': {
+        if (opts.homogeneous && !exempt) {
+          const opt = new Set(n.optionalIndices);
+          homogeneous(n.elems, (i) => opt.has(i));
+        }
+        for (const x of n.elems) walk(x, exempt);
+        return;
+      }
+      case 'map': {
+        if (opts.homogeneous && !exempt) {
+          homogeneous(n.entries.map((en) => en.key), () => false);
+          homogeneous(n.entries.map((en) => en.value), (i) => n.entries[i].optional);
+        }
+        for (const en of n.entries) {
+          walk(en.key, exempt);
+          walk(en.value, exempt);
+        }
+        return;
+      }
+      case 'struct':
+        for (const f of n.fields) walk(f.value, exempt);
+        return;
+      case 'comprehension':
+        walk(n.iterRange, exempt);
+        walk(n.accuInit, exempt);
+        walk(n.loopCond, exempt);
+        walk(n.loopStep, exempt);
+        walk(n.result, exempt);
+        return;
+    }
+  };
+  walk(e, false);
+  return issues.sort((a, b) => a.position.offset - b.position.offset);
+}
+
+// cel-go's Type.IsEquivalentType: same kind and equivalent parameters (dyn only equals dyn).
+function equivalent(a: CelType, b: CelType): boolean {
+  return typeEquals(a, b);
+}
