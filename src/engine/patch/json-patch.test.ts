@@ -80,6 +80,11 @@ describe('applyJsonPatch: operations', () => {
     });
   }
 
+  it('replacing the document with a list: 422 as the decoding of the result fails', () => {
+    const e = fail(() => applyJsonPatch(doc, [{ op: 'replace', path: '', value: [1, { a: null }] }]));
+    expect(e.status.code).toBe(422);
+    expect(e.message).toBe(' "" is invalid: patch: Invalid value: "[1,{\\"a\\":null}]": couldn\'t get version/kind; json parse error: json: cannot unmarshal array into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }');
+  });
   it('not a list: 400', () => {
     const e = fail(() => applyJsonPatch(doc, { op: 'add' }));
     expect(e.status).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'json: cannot unmarshal object into Go value of type jsonpatch.Patch', reason: 'BadRequest', code: 400 });

@@ -13,7 +13,9 @@
 import { badRequest, requestEntityTooLarge } from '../errors.js';
 import { clone } from '../object.js';
 import { parseJson, JsonSyntaxError, JsonRangeError, jsonFieldOffsets } from '../codec/json.js';
-import { goQuote } from '../codec/go-format.js';
+import { goQuote, goJsonMarshal } from '../codec/go-format.js';
+import { interpretKindError } from '../codec/decode.js';
+import { patchInvalid } from '../schema/prune.js';
 import { unprocessablePatch } from './errors.js';
 
 export const MAX_JSON_PATCH_OPERATIONS = 10000;
@@ -279,6 +281,10 @@ export function applyJsonPatch(doc: unknown, patch: unknown): unknown {
       if (e instanceof PatchOpError) throw unprocessablePatch(e.message);
       throw e;
     }
+  }
+  if (Array.isArray(root)) {
+    // the patched document is decoded into the resource next, which fails for a list (handlers/patch.go)
+    throw patchInvalid(goJsonMarshal(root), interpretKindError(root)!);
   }
   return root;
 }

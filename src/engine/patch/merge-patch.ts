@@ -11,7 +11,7 @@ import { clone } from '../object.js';
 import { parseJson, JsonSyntaxError, JsonRangeError } from '../codec/json.js';
 import { goJsonMarshal, goQuote } from '../codec/go-format.js';
 import { patchInvalid } from '../schema/prune.js';
-import type { DecodeResult } from '../codec/decode.js';
+import { interpretKindError, type DecodeResult } from '../codec/decode.js';
 
 function isObj(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -60,9 +60,6 @@ function mergeDocs(doc: Record<string, unknown>, patch: Record<string, unknown>)
   }
 }
 
-const INTERPRET_TYPE =
-  'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
-
 /**
  * Applies a merge patch to a resource document; returns a new document, the inputs are not modified.
  */
@@ -77,10 +74,7 @@ export function applyMergePatch(doc: unknown, patch: unknown): unknown {
   if (Array.isArray(p)) {
     // the library returns the list itself; decoding it into the resource then fails
     for (const x of p) if (x !== null) pruneNulls(x);
-    throw patchInvalid(
-      goJsonMarshal(p),
-      `couldn't get version/kind; json parse error: json: cannot unmarshal array into Go value of type ${INTERPRET_TYPE}`,
-    );
+    throw patchInvalid(goJsonMarshal(p), interpretKindError(p)!);
   }
   throw badRequest('Invalid JSON Patch');
 }
