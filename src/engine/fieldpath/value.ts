@@ -132,16 +132,45 @@ export function goQuote(s: string): string {
   return out + '"';
 }
 
-/** Go's `%v` of a float64 (shortest representation, exponent form for large/small magnitudes). */
-function goFloat(n: number): string {
-  if (Number.isInteger(n) && Math.abs(n) < 1e21) return String(n);
-  const abs = Math.abs(n);
-  if (abs !== 0 && (abs < 1e-4 || abs >= 1e21)) {
-    const [m, e] = n.toExponential().split('e');
-    const exp = Number(e);
-    return `${m}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
-  }
+/** Go's `%v` of a JSON number: integers as int64, other numbers as float64 (%g, shortest; exponent form
+ * when the exponent is < -4 or >= 6, at least two exponent digits). */
+export function goNumber(n: number): string {
+  if (Number.isInteger(n) && Math.abs(n) < 9.2e18) return String(n).includes('e') ? BigInt(n).toString() : String(n);
+  const [m, e] = n.toExponential().split('e');
+  const exp = Number(e);
+  if (exp < -4 || exp >= 6) return `${m}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
   return String(n);
+}
+const goFloat = goNumber;
+
+/** Go's `%v` of an unstructured value (map[a:1 b:x], [1 a], <nil>). */
+export function goV(v: JsonValue | undefined): string {
+  if (v === null || v === undefined) return '<nil>';
+  if (typeof v === 'number') return goNumber(v);
+  if (typeof v === 'string') return v;
+  if (typeof v === 'boolean') return String(v);
+  if (Array.isArray(v)) return '[' + v.map(goV).join(' ') + ']';
+  return 'map[' + Object.keys(v).sort(compareStrings).map((k) => `${k}:${goV(v[k])}`).join(' ') + ']';
+}
+
+/** Go's `%#v` of an unstructured value (map[string]interface {}{"a":1}, []interface {}{1, "a"}). */
+export function goSharpV(v: JsonValue | undefined): string {
+  if (v === null || v === undefined) return 'interface {}(nil)';
+  if (typeof v === 'number') return goNumber(v);
+  if (typeof v === 'string') return goQuote(v);
+  if (typeof v === 'boolean') return String(v);
+  if (Array.isArray(v)) return '[]interface {}{' + v.map(goSharpV).join(', ') + '}';
+  return 'map[string]interface {}{' + Object.keys(v).sort(compareStrings).map((k) => `${goQuote(k)}:${goSharpV(v[k])}`).join(', ') + '}';
+}
+
+/** Go's `%T` of an unstructured value. */
+export function goTypeName(v: JsonValue | undefined): string {
+  if (v === null || v === undefined) return '<nil>';
+  if (typeof v === 'number') return Number.isInteger(v) && Math.abs(v) < 9.2e18 ? 'int64' : 'float64';
+  if (typeof v === 'string') return 'string';
+  if (typeof v === 'boolean') return 'bool';
+  if (Array.isArray(v)) return '[]interface {}';
+  return 'map[string]interface {}';
 }
 
 /** value.ToString: how values appear inside printed paths (`[name="app"]`, `[=80]`). */

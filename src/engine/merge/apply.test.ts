@@ -818,7 +818,7 @@ const cases: Case[] = [
     name: 'apply with a field the schema does not declare: 500 from the typed conversion',
     ops: [
       apply('m1', W({ bogus: 1 }), {
-        error: { code: 500, reason: 'Unknown', message: 'failed to create typed patch object (default/w; example.com/v1, Kind=Widget): .spec.bogus: field not declared in schema' },
+        error: { code: 500, reason: undefined, message: 'failed to create typed patch object (default/w; example.com/v1, Kind=Widget): .spec.bogus: field not declared in schema' },
       }),
     ],
   },

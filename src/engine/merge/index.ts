@@ -129,13 +129,16 @@ function setManagedFields(o: KubeObject, entries: ManagedFieldsEntry[] | undefin
 
 function status(code: number, reason: string, message: string, details?: Status['details']): StatusError {
   // key order of the real body: kind, apiVersion, metadata, status, message, reason, details, code
-  const s: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, ...(details ? { details } : {}), code };
+  const s: Status = {
+    kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message,
+    ...(reason ? { reason } : {}), ...(details ? { details } : {}), code,
+  };
   return new StatusError(s);
 }
 
-/** A plain Go error surfacing from the handler: 500 with reason Unknown (ErrorToAPIStatus). */
+/** A plain Go error surfacing from the handler: 500 with StatusReasonUnknown, which is "" and omitted (ErrorToAPIStatus). */
 function internal(message: string): StatusError {
-  return status(500, 'Unknown', message);
+  return status(500, '', message);
 }
 
 function parseGV(apiVersion: unknown): { group: string; version: string } {

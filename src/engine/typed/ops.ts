@@ -9,7 +9,7 @@
 import type { JsonValue } from '../object.js';
 import { equalsPE, keyPE, pathToString, serializePE, valuePE, type KeyField, type Path, type PathElement } from '../fieldpath/element.js';
 import { FieldSet } from '../fieldpath/set.js';
-import { isMap, valuesEqual } from '../fieldpath/value.js';
+import { goSharpV, goTypeName, goV, isMap, valuesEqual } from '../fieldpath/value.js';
 import { deduce, dispatch, UNTYPED_ATOMIC, type Atom, type ListType, type MapType, type TypeRef } from './schema.js';
 
 type V = JsonValue | undefined;
@@ -69,26 +69,28 @@ export function validate(ref: TypeRef, v: JsonValue, allowDuplicates: boolean): 
   return errs;
 }
 
+// The messages print values as the Go code does: the walker holds each value as a
+// *value.valueUnstructured, so `%v` shows `&{...}` and `%#v` shows `&value.valueUnstructured{Value:...}`.
+const vV = (v: JsonValue) => `&{${goV(v)}}`;
+const vSharp = (v: JsonValue) => `&value.valueUnstructured{Value:${goSharpV(v)}}`;
+
 function walkValidate(ref: TypeRef, v: JsonValue, path: string, errs: string[], allowDup: boolean): void {
+  const at = (msg: string) => errs.push(path ? `${path}: ${msg}` : msg);
   const a = ref.atom;
   const h = dispatch(a, deduce(a, v));
-  if (v === null) return;
   if (h === 'scalar') {
+    if (v === null) return;
     const s = a.scalar!;
-    const bad =
-      (s === 'numeric' && typeof v !== 'number') ||
-      (s === 'string' && typeof v !== 'string') ||
-      (s === 'boolean' && typeof v !== 'boolean') ||
-      (s === 'untyped' && (typeof v === 'object'));
-    if (bad) {
-      const want = s === 'numeric' ? 'expected numeric (int or float), got' : s === 'string' ? 'expected string, got' : s === 'boolean' ? 'expected boolean, got' : 'expected any scalar, got';
-      errs.push(`${path ? path + ': ' : ''}${want} ${JSON.stringify(v)}`);
-    }
+    if (s === 'numeric' && typeof v !== 'number') at(`expected numeric (int or float), got ${goTypeName(v)}`);
+    else if (s === 'string' && typeof v !== 'string') at(`expected string, got ${vSharp(v)}`);
+    else if (s === 'boolean' && typeof v !== 'boolean') at(`expected boolean, got ${vV(v)}`);
+    else if (s === 'untyped' && typeof v === 'object') at(`expected any scalar, got ${vV(v)}`);
     return;
   }
   if (h === 'list') {
+    if (v === null) return;
     if (!Array.isArray(v)) {
-      errs.push(`${path ? path + ': ' : ''}expected list, got ${JSON.stringify(v)}`);
+      at(`expected list, got ${vV(v)}`);
       return;
     }
     const list = a.list!;
@@ -99,11 +101,11 @@ function walkValidate(ref: TypeRef, v: JsonValue, path: string, errs: string[], 
         try {
           pe = listItemPE(list, v[i]);
         } catch (e) {
-          errs.push(`${path ? path + ': ' : ''}element ${i}: ${(e as Error).message}`);
+          at(`element ${i}: ${(e as Error).message}`);
           return;
         }
         const k = serializePE(pe);
-        if (seen.has(k) && !allowDup) errs.push(`${path ? path + ': ' : ''}duplicate entries for key ${pathToString([pe])}`);
+        if (seen.has(k) && !allowDup) at(`duplicate entries for key ${pathToString([pe])}`);
         seen.add(k);
       }
       walkValidate(list.elem, v[i], path + pathToString([pe]), errs, allowDup);
@@ -111,8 +113,9 @@ function walkValidate(ref: TypeRef, v: JsonValue, path: string, errs: string[], 
     return;
   }
   if (h === 'map') {
+    if (v === null) return;
     if (!isMap(v)) {
-      errs.push(`${path ? path + ': ' : ''}expected map, got ${JSON.stringify(v)}`);
+      at(`expected map, got ${vV(v)}`);
       return;
     }
     const m = a.map!;

@@ -138,7 +138,13 @@ describe('typed operations', () => {
 
   test('validate names undeclared fields and wrong shapes', () => {
     expect(validate(ref, { s: { b: 1 } }, false)).toEqual(['.s.b: field not declared in schema']);
-    expect(validate(ref, { items: {} }, false)).toEqual(['.items: expected list, got {}']);
+    // values print as the Go walker holds them (*value.valueUnstructured)
+    expect(validate(ref, { items: {} }, false)).toEqual(['.items: expected list, got &{map[]}']);
+    expect(validate(ref, { s: { a: 5 } }, false)).toEqual(['.s.a: expected string, got &value.valueUnstructured{Value:5}']);
+    const typedRef = inline({ type: 'object', properties: { n: { type: 'integer' }, b: { type: 'boolean' } } });
+    expect(validate(typedRef, { n: '3' }, false)).toEqual(['.n: expected numeric (int or float), got string']);
+    expect(validate(typedRef, { b: 'yes' }, false)).toEqual(['.b: expected boolean, got &{yes}']);
+    expect(validate(typedRef, { n: null, b: null }, false)).toEqual([]);
   });
 
   test('the zero Deployment has the value structs of the Go type', () => {

@@ -24,6 +24,7 @@ export interface OpBase {
   schema?: string;
   resetFields?: string[][];
   /** Expected failure: the exact Status body fields. */
+  /** `reason: undefined` asserts that the body has no reason. */
   error?: { code: number; message: string; reason?: string; causes?: { reason: string; message: string; field: string }[] };
 }
 export interface ApplyOp extends OpBase {
@@ -138,7 +139,7 @@ export function runCase(c: Case, s: SchemaSet): KubeObject | null {
       if (!op.error || !isStatusError(e)) throw e;
       expect(e.status.code).toBe(op.error.code);
       expect(e.status.message).toBe(op.error.message);
-      if (op.error.reason) expect(e.status.reason).toBe(op.error.reason);
+      if ('reason' in op.error) expect(e.status.reason).toBe(op.error.reason);
       if (op.error.causes) expect(e.status.details?.causes).toEqual(op.error.causes);
     }
   });
