@@ -11,6 +11,8 @@ import type { ResourceDefinition, ResourceStrategy } from '../registry/types.js'
 import type { SchemaRegistry } from '../schema/types.js';
 import type { HistoryEvent } from '../storage/interface.js';
 import type { WatchHub } from '../watch/hub.js';
+import { validateCRD, validateCRDUpdate } from './crd-validation.js';
+import { validateObjectMetaUpdate } from '../util/validation.js';
 import { definitionsFromCRD, establishedStatus, type CustomResourceDefinitionServing } from './serving.js';
 
 export const CRD_PREFIX = resourcePrefix('apiextensions.k8s.io', 'customresourcedefinitions');
@@ -32,6 +34,16 @@ export function withCrdBehaviour(def: ResourceDefinition): ResourceDefinition {
     prepareForUpdate(obj, old, ctx) {
       base.prepareForUpdate?.(obj, old, ctx);
       if (ctx.subresource !== 'status') obj.status = establishedStatus(obj, rfc3339(ctx.now), old);
+    },
+    validate(obj) {
+      return validateCRD(obj);
+    },
+    validateUpdate(obj, old, ctx) {
+      if (ctx.subresource === 'status') {
+        const errs = validateObjectMetaUpdate(obj.metadata, old.metadata);
+        return errs;
+      }
+      return validateCRDUpdate(obj, old);
     },
   };
   return { ...def, strategy };

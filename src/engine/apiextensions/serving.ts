@@ -9,6 +9,7 @@ import { compareVersions } from '../registry/resources.js';
 import type { Schema, SchemaRegistry } from '../schema/types.js';
 import { humanDuration } from '../util/duration.js';
 import { evalJsonPath } from './jsonpath.js';
+import { customResourceHooks } from './cr-strategy.js';
 
 export interface CrdVersion {
   name: string;
@@ -81,8 +82,12 @@ function age(ts: unknown, now: number): string | null {
   return Number.isNaN(t) ? null : humanDuration(now - t);
 }
 
-function customStrategy(v: CrdVersion): ResourceStrategy {
-  const strategy: ResourceStrategy = { allowCreateOnUpdate: false, allowUnconditionalUpdate: true };
+function customStrategy(v: CrdVersion, s: CrdSpec): ResourceStrategy {
+  const strategy: ResourceStrategy = {
+    allowCreateOnUpdate: false,
+    allowUnconditionalUpdate: false,
+    ...customResourceHooks(v.schema?.openAPIV3Schema, { namespaced: s.scope !== 'Cluster', scale: v.subresources?.scale, preserveUnknownFields: s.preserveUnknownFields === true }),
+  };
   if (v.selectableFields?.length) {
     const fields = v.selectableFields.map((f) => f.jsonPath);
     strategy.selectableFields = (obj) => {
@@ -117,7 +122,7 @@ export function definitionsFromCRD(crd: KubeObject, metaDefinitions: SchemaRegis
       subresources: {},
       schema: rootSchema(v.schema?.openAPIV3Schema),
       definitions: metaDefinitions,
-      strategy: customStrategy(v),
+      strategy: customStrategy(v, s),
       tableColumns: printerColumns(v),
       storageVersion: storage,
       preferred: sorted[0]?.name === v.name,
