@@ -183,9 +183,8 @@ export const pods = builtin('', 'v1', 'pods', {
       'spec.serviceAccountName': str(spec.serviceAccountName),
       'spec.hostNetwork': spec.hostNetwork === true ? 'true' : 'false',
       'status.phase': str(st.phase),
-      // the real server exposes the first podIPs entry (or status.podIP) and, for dual-stack, all of them
-      'status.podIP': ips[0] ?? str(st.podIP),
-      'status.podIPs': ips.length ? ips.join(',') : str(st.podIP),
+      // PodToSelectableFields: the first of status.podIPs
+      'status.podIP': ips[0] ?? '',
       'status.nominatedNodeName': str(st.nominatedNodeName),
     };
   },
