@@ -147,6 +147,16 @@ describe('typed operations', () => {
     expect(validate(typedRef, { n: null, b: null }, false)).toEqual([]);
   });
 
+  test('zero objects: value structs under other names, pointers under value names', () => {
+    expect(zeroObject({ $ref: 'io.k8s.api.core.v1.PersistentVolumeClaim' }, defs, false)).toEqual({
+      metadata: { creationTimestamp: null },
+      spec: { resources: {} },
+      status: {},
+    });
+    expect((zeroObject({ $ref: 'io.k8s.api.core.v1.ReplicationController' }, defs, false).spec as object)).toEqual({});
+    expect(zeroObject({ type: 'object', properties: { spec: { type: 'object', properties: { a: { type: 'string' } } } } }, {}, true)).toEqual({});
+  });
+
   test('the zero Deployment has the value structs of the Go type', () => {
     expect(zeroObject({ $ref: 'io.k8s.api.apps.v1.Deployment' }, defs, false)).toEqual({
       metadata: { creationTimestamp: null },

@@ -10,6 +10,18 @@ import type { JsonObject, JsonValue } from '../object.js';
 import { ext, resolve, type Schema, type SchemaRegistry } from '../schema/types.js';
 
 const VALUE_STRUCTS = new Set(['metadata', 'spec', 'status', 'strategy', 'updateStrategy', 'template']);
+/** Value-typed struct fields under other names, by `<definition>.<field>`. */
+const EXTRA_VALUE_STRUCTS = new Set([
+  'io.k8s.api.core.v1.PersistentVolumeClaimSpec.resources',
+  'io.k8s.api.core.v1.Event.source',
+]);
+/** Pointers despite a value-struct name. */
+const POINTER_STRUCTS = new Set(['io.k8s.api.core.v1.ReplicationControllerSpec.template']);
+
+function refName(s: Schema): string | undefined {
+  const r = s.$ref ?? (s.allOf?.length === 1 ? s.allOf[0].$ref : undefined);
+  return r ? r.slice(r.lastIndexOf('/') + 1) : undefined;
+}
 
 function isGranularStruct(s: Schema | undefined): boolean {
   return !!s && s.type === 'object' && !!s.properties && s.additionalProperties === undefined && ext(s, 'map-type') !== 'atomic';
@@ -23,14 +35,16 @@ function zeroScalar(s: Schema | undefined): JsonValue {
   return null;
 }
 
-function zeroStruct(s: Schema, defs: SchemaRegistry, depth: number): JsonObject {
+function zeroStruct(s: Schema, defs: SchemaRegistry, depth: number, defName: string | undefined): JsonObject {
   const out: JsonObject = {};
   if (depth > 8) return out;
   const required = new Set(s.required ?? []);
   for (const [name, prop] of Object.entries(s.properties ?? {})) {
     const r = resolve(prop, defs);
-    if (isGranularStruct(r) && (VALUE_STRUCTS.has(name) || required.has(name))) {
-      out[name] = name === 'metadata' ? { creationTimestamp: null } : zeroStruct(r!, defs, depth + 1);
+    const q = `${defName}.${name}`;
+    const value = (VALUE_STRUCTS.has(name) || EXTRA_VALUE_STRUCTS.has(q)) && !POINTER_STRUCTS.has(q);
+    if (isGranularStruct(r) && (value || required.has(name))) {
+      out[name] = name === 'metadata' ? { creationTimestamp: null } : zeroStruct(r!, defs, depth + 1, refName(prop));
     } else if (required.has(name)) {
       out[name] = r?.type === 'array' || r?.type === 'object' ? null : zeroScalar(r);
     }
@@ -42,7 +56,7 @@ export function zeroObject(schema: Schema, defs: SchemaRegistry, customResource:
   if (customResource) return {};
   const r = resolve(schema, defs);
   if (!r || !r.properties) return {};
-  const out = zeroStruct(r, defs, 0);
+  const out = zeroStruct(r, defs, 0, refName(schema));
   // TypeMeta of a new typed object is empty
   delete out.apiVersion;
   delete out.kind;
