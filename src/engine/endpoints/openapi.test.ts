@@ -35,6 +35,7 @@ describe('OpenAPI v3', () => {
     expect(dep.properties.spec).toEqual({ $ref: '#/components/schemas/io.k8s.api.apps.v1.DeploymentSpec' });
     expect(doc.components.schemas['io.k8s.api.apps.v1.DeploymentSpec'].properties.replicas).toEqual({ type: 'integer', format: 'int32' });
     expect(doc.components.schemas['io.k8s.api.core.v1.ContainerPort'].properties.protocol).toEqual({ type: 'string', default: 'TCP' });
+    expect(doc.components.schemas['io.k8s.apimachinery.pkg.util.intstr.IntOrString']).toEqual({ format: 'int-or-string', oneOf: [{ type: 'integer' }, { type: 'string' }] });
   });
 
   it('resolves every $ref inside the document', () => {

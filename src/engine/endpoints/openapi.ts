@@ -350,6 +350,12 @@ function pathLevelParamsV3(item: PathItem): Json[] {
   return out;
 }
 
+/** v3 renders the one-of types of kube-openapi (OpenAPIV3OneOfTypes) instead of the v2 string forms. */
+const V3_OVERRIDES: Record<string, unknown> = {
+  'io.k8s.apimachinery.pkg.util.intstr.IntOrString': { format: 'int-or-string', oneOf: [{ type: 'integer' }, { type: 'string' }] },
+  'io.k8s.apimachinery.pkg.api.resource.Quantity': { oneOf: [{ type: 'string' }, { type: 'number' }] },
+};
+
 function resourcesOf(resources: ResourceDefinition[], gvPath: string): ResourceDefinition[] {
   return resources.filter((r) => groupVersionPath(r) === gvPath);
 }
@@ -370,7 +376,7 @@ export function buildOpenAPIV3GroupVersion(resources: ResourceDefinition[], gvPa
   const sortedPaths: Record<string, Json> = {};
   for (const k of Object.keys(paths).sort()) sortedPaths[k] = paths[k];
   const schemas: Record<string, unknown> = {};
-  for (const [n, s] of Object.entries(collectSchemas(defs))) schemas[n] = rewriteRefs(s, '#/components/schemas/');
+  for (const [n, s] of Object.entries(collectSchemas(defs))) schemas[n] = V3_OVERRIDES[n] ?? rewriteRefs(s, '#/components/schemas/');
   return {
     openapi: '3.0.0',
     info: { title: 'Kubernetes', version: KUBERNETES_VERSION },
