@@ -3,12 +3,14 @@
 // defaulting, preparation and validation (422), and managedFields are recorded just before storage.
 
 import { rfc3339 } from '../env.js';
+import { GoRepr, fieldErr, invalid, type FieldError } from '../errors.js';
 import type { KubeObject } from '../object.js';
-import { findUnknownFields, pruneUnknownFields, fieldValidationResult } from './deps.js';
-import { checkTypes } from './deps.js';
-import { objectTypeFor, updateManagedFields } from './deps.js';
+import type { DecodeResult } from '../codec/decode.js';
+import { findUnknownFields, pruneUnknownFields, fieldValidationResult } from '../schema/prune.js';
+import { checkTypes } from '../schema/validate.js';
+import { objectTypeFor, updateManagedFields } from '../merge/index.js';
 import { groupVersion, type ResourceDefinition } from '../registry/types.js';
-import type { FieldValidation, Scope } from './scope.js';
+import { managerFromUserAgent, type FieldValidation, type Scope } from './scope.js';
 
 export interface Admitted {
   object: KubeObject;
@@ -26,9 +28,9 @@ function isCustom(def: ResourceDefinition): boolean {
 export function fieldValidate(
   def: ResourceDefinition,
   body: KubeObject,
-  duplicates: string[],
+  duplicates: string[] | DecodeResult,
   level: FieldValidation,
-  ctx: { operation: 'create' | 'update' | 'patch'; mediaType?: 'json' | 'yaml'; patchType?: 'json' | 'merge' | 'strategic'; patchDocument?: unknown } = { operation: 'create' },
+  ctx: { operation: 'create' | 'update' | 'patch'; mediaType?: 'json' | 'yaml'; patchType?: 'json' | 'merge' | 'strategic'; patchDocument?: unknown; patchErrors?: string[] } = { operation: 'create' },
 ): Admitted {
   const custom = isCustom(def);
   const sortKeys = !custom && (ctx.mediaType === 'yaml' || ctx.operation === 'patch');
@@ -44,6 +46,7 @@ export function fieldValidate(
     patchType: ctx.patchType,
     patchedObject: body,
     patchDocument: ctx.patchDocument,
+    patchErrors: ctx.patchErrors,
   });
   const object = unknown.length ? (pruneUnknownFields(body, def.schema, def.definitions, { customResource: custom }) as KubeObject) : body;
   return { object, warnings: level === 'Warn' ? result.warnings : [] };
@@ -75,4 +78,91 @@ export function resetFieldsFor(def: ResourceDefinition, subresource: string): st
   if (subresource === 'status') return [['spec']];
   if (subresource === '' && def.subresources.status) return [['status']];
   return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Write options, validated as ValidateCreateOptions / ValidateUpdateOptions / ValidatePatchOptions do:
+// every error of the request in one 422, in the real order (force or fieldManager for apply, fieldManager,
+// dryRun, fieldValidation).
+
+export interface WriteOptions {
+  dryRun: boolean;
+  /** The manager recorded in managedFields: fieldManager, else the User-Agent up to its first "/". */
+  fieldManager: string;
+  fieldManagerGiven: boolean;
+  fieldValidation: FieldValidation;
+  /** PatchOptions.force (apply only). */
+  force: boolean;
+}
+
+/** The real limit on fieldManager (bytes). */
+export const FIELD_MANAGER_MAX_LENGTH = 128;
+
+/** unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space. */
+const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
+
+/** Go's %#U of a rune: U+0007, or U+0041 'A' for a printable one. */
+function goRuneU(cp: number): string {
+  return `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+/** ValidateFieldManager: at most 128 bytes, printable characters only (positions are byte offsets). */
+export function validateFieldManager(fm: string): FieldError[] {
+  const errs: FieldError[] = [];
+  const enc = new TextEncoder();
+  if (enc.encode(fm).length > FIELD_MANAGER_MAX_LENGTH) errs.push(fieldErr.tooLong('fieldManager', fm, FIELD_MANAGER_MAX_LENGTH));
+  let pos = 0;
+  for (const ch of fm) {
+    if (!PRINTABLE.test(ch)) errs.push(fieldErr.invalid('fieldManager', fm, `invalid character ${goRuneU(ch.codePointAt(0)!)} (at position ${pos})`));
+    pos += enc.encode(ch).length;
+  }
+  return errs;
+}
+
+/** ValidateDryRun: every value must be `All`; `?dryRun` with no value is not a dry run (spec, dry run rule 2). */
+export function validateDryRun(values: string[]): { dryRun: boolean; errs: FieldError[] } {
+  const vals = values.filter((v) => v !== '');
+  if (vals.length === 0) return { dryRun: false, errs: [] };
+  if (vals.some((v) => v !== 'All')) {
+    return { dryRun: false, errs: [fieldErr.notSupported('dryRun', new GoRepr(`[]string{${vals.map((v) => JSON.stringify(v)).join(', ')}}`), ['All'])] };
+  }
+  return { dryRun: true, errs: [] };
+}
+
+/** Go's query decoding of a *bool: "0" and "false" (any case) are false, anything else true. */
+export function queryBool(v: string): boolean {
+  return !(v === '0' || v.toLowerCase() === 'false');
+}
+
+export function writeOptions(
+  scope: Scope,
+  optionsKind: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions',
+  patchType?: string,
+): WriteOptions {
+  const q = scope.query;
+  const errs: FieldError[] = [];
+  const fm = q.get('fieldManager') ?? '';
+  const forceRaw = q.get('force');
+  if (optionsKind === 'PatchOptions') {
+    if (patchType !== 'apply-patch') {
+      if (forceRaw !== null) errs.push(fieldErr.forbidden('force', 'may not be specified for non-apply patch'));
+    } else if (fm === '') {
+      errs.push(fieldErr.required('fieldManager', 'is required for apply patch'));
+    }
+  }
+  errs.push(...validateFieldManager(fm));
+  const dry = validateDryRun(q.getAll('dryRun'));
+  errs.push(...dry.errs);
+  const fvRaw = q.get('fieldValidation') ?? '';
+  let fieldValidation: FieldValidation = 'Warn';
+  if (fvRaw === 'Ignore' || fvRaw === 'Warn' || fvRaw === 'Strict') fieldValidation = fvRaw;
+  else if (fvRaw !== '') errs.push(fieldErr.notSupported('fieldValidation', fvRaw, ['', 'Ignore', 'Strict', 'Warn']));
+  if (errs.length) throw invalid({ group: 'meta.k8s.io', kind: optionsKind }, '', errs);
+  return {
+    dryRun: dry.dryRun,
+    fieldManager: fm !== '' ? fm : managerFromUserAgent(scope.userAgent),
+    fieldManagerGiven: fm !== '',
+    fieldValidation,
+    force: forceRaw !== null && queryBool(forceRaw),
+  };
 }

@@ -5,6 +5,7 @@
 import type { Env } from '../env.js';
 import { rfc3339 } from '../env.js';
 import {
+  GoRepr,
   OBJECT_MODIFIED,
   StatusError,
   alreadyExists,
@@ -208,23 +209,26 @@ export class Store {
     const generated = !meta.name && !!meta.generateName;
     if (generated) meta.name = meta.generateName + this.env.ids.suffix(5);
 
-    const errs = this.validateCreate(def, obj, ctx);
-    if (errs.length) throw invalid({ group: def.group, kind: def.kind }, meta.name ?? meta.generateName ?? '', errs);
+    // managedFields are recorded before validation, as the real field manager runs before the strategy's
+    // validation (a reset with `[{}]` is consumed there)
+    let final = opts.finalize ? opts.finalize(obj, null) : obj;
+    const fmeta: ObjectMeta = (final.metadata ??= {});
+    const errs = this.validateCreate(def, final, ctx);
+    if (errs.length) throw invalid({ group: def.group, kind: def.kind }, fmeta.name ?? fmeta.generateName ?? '', errs);
 
     for (let attempt = 0; ; attempt++) {
-      const key = this.key(def, namespace, meta.name!);
+      const key = this.key(def, namespace, fmeta.name!);
       const existing = this.state.get(key);
       if (existing) {
         if (generated && attempt < 7) {
-          meta.name = meta.generateName + this.env.ids.suffix(5);
+          fmeta.name = fmeta.generateName + this.env.ids.suffix(5);
           continue;
         }
-        throw alreadyExists(this.gr(def), meta.name!);
+        throw alreadyExists(this.gr(def), fmeta.name!);
       }
-      let final = opts.finalize ? opts.finalize(obj, null) : obj;
       final = normalizeLayout(final);
       if (opts.dryRun) return { object: this.present(def, final), created: true, warnings };
-      const events = await this.commitOne({ kind: 'put', key, object: final, expectRevision: 0 }, def, meta.name!);
+      const events = await this.commitOne({ kind: 'put', key, object: final, expectRevision: 0 }, def, fmeta.name!);
       return { object: this.present(def, events[0].object), created: true, warnings };
     }
   }
@@ -253,15 +257,21 @@ export class Store {
     name: string,
     subresource: string,
     tryUpdate: (current: KubeObject | null) => KubeObject,
-    opts: WriteOptions & { createOnMissing?: boolean; expectResourceVersion?: string },
+    opts: WriteOptions & { createOnMissing?: boolean; expectResourceVersion?: string; preconditions?: Preconditions },
   ): Promise<WriteOutcome> {
     return this.state.exclusive(async () => {
       const key = this.key(def, namespace, name);
       const item = this.state.get(key);
+      // GuaranteedUpdate: a missing object is NotFound before the update function runs, unless creating
+      if (!item && !opts.createOnMissing) throw notFound(this.gr(def), name);
       const current = item ? this.present(def, item.object) : null;
+      const pre = opts.preconditions;
+      if (item && pre?.uid !== undefined && pre.uid !== item.object.metadata?.uid) {
+        // storage preconditions fail as an invalid-object StorageError, reported as a Conflict
+        throw conflict(this.gr(def), name, `StorageError: invalid object, Code: 4, Key: ${storageKey(def, namespace, name)}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${item.object.metadata?.uid ?? ''}`);
+      }
       const desired = tryUpdate(current ? clone(current) : null);
       if (!item) {
-        if (!opts.createOnMissing) throw notFound(this.gr(def), name);
         const meta = (desired.metadata ??= {});
         if (!meta.name) meta.name = name;
         return this.createLocked(def, namespace, desired, opts).then((o) => ({ ...o, created: true }));
@@ -288,8 +298,9 @@ export class Store {
       throw conflict(this.gr(def), name, OBJECT_MODIFIED);
     }
     if ((rv === undefined || rv === '') && def.strategy.allowUnconditionalUpdate === false) {
-      throw invalid({ group: def.group, kind: def.kind }, name, [
-        fieldErr.invalid('metadata.resourceVersion', 0, 'must be specified for an update'),
+      // the real store names the resource (plural) as the kind here, and prints the uint64 zero as %#v
+      throw invalid({ group: def.group, kind: def.plural }, name, [
+        fieldErr.invalid('metadata.resourceVersion', new GoRepr('0x0'), 'must be specified for an update'),
       ]);
     }
     let obj = clone(desired);
@@ -297,7 +308,8 @@ export class Store {
     obj.kind = def.kind;
     const meta: ObjectMeta = (obj.metadata = isPlainObject(obj.metadata) ? (obj.metadata as ObjectMeta) : {});
     // fields the client may not change (rest.BeforeUpdate / ValidateObjectMetaUpdate reject; we keep system ones)
-    meta.uid = oldMeta.uid;
+    // rest.BeforeUpdate: the existing UID when none is given (a different one fails validation)
+    if (!meta.uid) meta.uid = oldMeta.uid;
     meta.creationTimestamp = oldMeta.creationTimestamp;
     meta.resourceVersion = oldMeta.resourceVersion;
     if (oldMeta.deletionTimestamp) meta.deletionTimestamp = oldMeta.deletionTimestamp;
@@ -326,14 +338,13 @@ export class Store {
     def.strategy.default?.(obj, ctx);
     def.strategy.prepareForUpdate?.(obj, old, ctx);
 
-    if (this.generationTracked(def) && subresource === '' && specChanged(old, obj)) {
+    if (this.generationTracked(def) && subresource !== 'status' && specChanged(old, obj)) {
       obj.metadata!.generation = (oldMeta.generation ?? 0) + 1;
     }
-    const errs = this.validateUpdate(def, obj, old, ctx);
-    if (errs.length) throw invalid({ group: def.group, kind: def.kind }, name, errs);
-    const warnings = def.strategy.warningsOnUpdate?.(obj, old, ctx) ?? [];
-
     let final = opts.finalize ? opts.finalize(obj, old) : obj;
+    const errs = this.validateUpdate(def, final, old, ctx);
+    if (errs.length) throw invalid({ group: def.group, kind: def.kind }, name, errs);
+    const warnings = def.strategy.warningsOnUpdate?.(final, old, ctx) ?? [];
     final = normalizeLayout(final);
     // A no-op write is not persisted and keeps the resourceVersion (the real server skips the etcd write).
     if (sameIgnoringRV(final, old)) return { object: this.present(def, stored), created: false, warnings };
@@ -373,19 +384,13 @@ export class Store {
     if (!item) throw notFound(this.gr(def), name);
     const meta = item.object.metadata ?? {};
     const pre = opts.preconditions;
+    // rest.BeforeDelete checks the preconditions first; its Conflict names the kind (and group)
+    const byKind = { group: def.group, resource: def.kind };
     if (pre?.uid !== undefined && pre.uid !== meta.uid) {
-      throw conflict(
-        this.gr(def),
-        name,
-        `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${meta.uid ?? ''}`,
-      );
+      throw conflict(byKind, name, `the UID in the precondition (${pre.uid}) does not match the UID in record (${meta.uid ?? ''}). The object might have been deleted and then recreated`);
     }
     if (pre?.resourceVersion !== undefined && pre.resourceVersion !== meta.resourceVersion) {
-      throw conflict(
-        this.gr(def),
-        name,
-        `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${meta.resourceVersion ?? ''}`,
-      );
+      throw conflict(byKind, name, `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${meta.resourceVersion ?? ''}). The object might have been modified`);
     }
     const now = this.env.clock.now();
     const finalizers = meta.finalizers ?? [];
@@ -482,6 +487,13 @@ function dedupe(errs: FieldError[]): FieldError[] {
     seen.add(k);
     return true;
   });
+}
+
+/** The etcd key the real server would use (named in storage precondition errors). */
+function storageKey(def: ResourceDefinition, namespace: string, name: string): string {
+  const custom = (def as { custom?: boolean }).custom === true;
+  const res = custom && def.group ? `${def.group}/${def.plural}` : def.plural;
+  return `/registry/${res}/${def.namespaced ? `${namespace}/` : ''}${name}`;
 }
 
 function qualifiedOf(def: ResourceDefinition): string {

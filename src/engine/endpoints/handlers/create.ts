@@ -2,12 +2,12 @@
 
 import { badRequest } from '../../errors.js';
 import { respond } from '../responders.js';
-import { decodeObjectBody, expectKind, parseWriteOptions, type Scope } from '../scope.js';
-import { fieldValidate, recordUpdate, typeCheck } from '../pipeline.js';
+import { decodeObjectBody, expectKind, type Scope } from '../scope.js';
+import { fieldValidate, recordUpdate, typeCheck, writeOptions } from '../pipeline.js';
 
 export async function handleCreate(scope: Scope): Promise<Response> {
   const { def, core, info } = scope;
-  const opts = parseWriteOptions(scope, 'CreateOptions');
+  const opts = writeOptions(scope, 'CreateOptions');
   const body = await decodeObjectBody(scope);
   const input = expectKind(scope, body.value);
   const ns = input.metadata?.namespace;

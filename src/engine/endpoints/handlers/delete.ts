@@ -2,10 +2,11 @@
 
 import { GoRepr, badRequest, fieldErr, invalid, type FieldError } from '../../errors.js';
 import { isPlainObject } from '../../object.js';
-import { decodeBody } from '../deps.js';
+import { decodeBody } from '../../codec/decode.js';
+import { queryBool, validateDryRun } from '../pipeline.js';
 import { bodyMediaType } from '../negotiation/media.js';
 import { respond, successStatus } from '../responders.js';
-import { parseDryRun, readBody, type Scope } from '../scope.js';
+import { readBody, type Scope } from '../scope.js';
 import { plain } from './create.js';
 import { parseListQuery, readList } from './list.js';
 import type { Preconditions } from '../../registry/store.js';
@@ -18,59 +19,87 @@ export interface DeleteOptionsParsed {
   preconditions?: Preconditions;
 }
 
-const POLICIES = ['Background', 'Foreground', 'Orphan'];
+const POLICIES = ['Foreground', 'Background', 'Orphan', 'nil'];
 
-/** DeleteOptions from the body (JSON/YAML) or the query, validated as ValidateDeleteOptions does. */
+/**
+ * DeleteOptions from the body (JSON/YAML, any group version) or, when there is no body, from the query
+ * (never both), validated as ValidateDeleteOptions does: one 422 with every error.
+ */
 export async function parseDeleteOptions(scope: Scope): Promise<DeleteOptionsParsed> {
   const q = scope.query;
   const bytes = await readBody(scope);
-  let body: Record<string, unknown> = {};
+  let src: Record<string, unknown>;
   if (bytes.byteLength > 0) {
     const ct = bodyMediaType(scope.request.headers.get('Content-Type'));
     const { value } = decodeBody(bytes, ct.format === 'yaml' ? 'yaml' : 'json');
     if (value !== null && !isPlainObject(value)) throw badRequest('DeleteOptions in version "v1" cannot be handled as a DeleteOptions: body must be an object');
-    body = (value as Record<string, unknown>) ?? {};
-    if (body.kind !== undefined && body.kind !== 'DeleteOptions') {
-      throw badRequest(`${String(body.kind)} in version "v1" cannot be handled as a DeleteOptions: no kind "${String(body.kind)}" is registered for version "v1"`);
+    src = (value as Record<string, unknown>) ?? {};
+    if (src.kind !== undefined && src.kind !== 'DeleteOptions') {
+      throw badRequest(`${String(src.kind)} in version "v1" cannot be handled as a DeleteOptions: no kind "${String(src.kind)}" is registered for version "v1"`);
     }
+    if (src.gracePeriodSeconds !== undefined && src.gracePeriodSeconds !== null && !Number.isInteger(src.gracePeriodSeconds)) {
+      throw badRequest(`DeleteOptions in version "v1" cannot be handled as a DeleteOptions: json: cannot unmarshal ${typeof src.gracePeriodSeconds === 'number' ? 'number' : goKind(src.gracePeriodSeconds)} into Go struct field DeleteOptions.gracePeriodSeconds of type int64`);
+    }
+    for (const f of ['orphanDependents', 'ignoreStoreReadErrorWithClusterBreakingPotential']) {
+      const v = src[f];
+      if (v !== undefined && v !== null && typeof v !== 'boolean') {
+        throw badRequest(`DeleteOptions in version "v1" cannot be handled as a DeleteOptions: json: cannot unmarshal ${goKind(v)} into Go struct field DeleteOptions.${f} of type bool`);
+      }
+    }
+    if (src.propagationPolicy !== undefined && src.propagationPolicy !== null && typeof src.propagationPolicy !== 'string') {
+      throw badRequest(`DeleteOptions in version "v1" cannot be handled as a DeleteOptions: json: cannot unmarshal ${goKind(src.propagationPolicy)} into Go struct field DeleteOptions.propagationPolicy of type v1.DeletionPropagation`);
+    }
+  } else {
+    // ParameterCodec: only these query parameters exist
+    src = {};
+    const dr = q.getAll('dryRun');
+    if (dr.length) src.dryRun = dr;
+    const g = q.get('gracePeriodSeconds');
+    if (g !== null) {
+      if (!/^[+-]?\d+$/.test(g)) throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(g)}: invalid syntax`);
+      src.gracePeriodSeconds = Number(g);
+    }
+    const p = q.get('propagationPolicy');
+    if (p !== null) src.propagationPolicy = p;
+    const o = q.get('orphanDependents');
+    if (o !== null) src.orphanDependents = queryBool(o);
+    const ig = q.get('ignoreStoreReadErrorWithClusterBreakingPotential');
+    if (ig !== null) src.ignoreStoreReadErrorWithClusterBreakingPotential = queryBool(ig);
   }
   const errs: FieldError[] = [];
-  let dryRun: boolean;
-  const bodyDry = body.dryRun;
-  if (Array.isArray(bodyDry)) dryRun = parseDryRun(bodyDry.map(String), 'DeleteOptions');
-  else dryRun = parseDryRun(q.getAll('dryRun'), 'DeleteOptions');
-
-  let gracePeriodSeconds: number | undefined;
-  const g = body.gracePeriodSeconds ?? q.get('gracePeriodSeconds');
-  if (g !== undefined && g !== null && g !== '') {
-    const n = typeof g === 'number' ? g : /^-?\d+$/.test(String(g)) ? Number(g) : NaN;
-    if (!Number.isInteger(n)) throw badRequest(`gracePeriodSeconds: Invalid value: "${String(g)}": must be an integer`);
-    gracePeriodSeconds = n;
-  }
-  const p = (body.propagationPolicy ?? q.get('propagationPolicy') ?? undefined) as string | undefined;
-  if (p !== undefined && p !== null && p !== '' && !POLICIES.includes(p)) {
-    errs.push(fieldErr.notSupported('propagationPolicy', p, POLICIES));
-  }
-  const o = body.orphanDependents ?? q.get('orphanDependents');
-  let orphanDependents: boolean | undefined;
-  if (o !== undefined && o !== null && o !== '') orphanDependents = o === true || o === 'true';
-  if (orphanDependents !== undefined && p) {
+  const p = typeof src.propagationPolicy === 'string' ? src.propagationPolicy : undefined;
+  const orphanDependents = typeof src.orphanDependents === 'boolean' ? src.orphanDependents : undefined;
+  if (orphanDependents !== undefined && p !== undefined) {
     errs.push(fieldErr.invalid('propagationPolicy', p, 'orphanDependents and deletionPropagation cannot be both set'));
   }
-  const pre = body.preconditions;
+  if (p !== undefined && p !== 'Foreground' && p !== 'Background' && p !== 'Orphan') {
+    errs.push(fieldErr.notSupported('propagationPolicy', p, POLICIES));
+  }
+  const dry = validateDryRun(Array.isArray(src.dryRun) ? src.dryRun.map(String) : []);
+  errs.push(...dry.errs);
+  if (src.ignoreStoreReadErrorWithClusterBreakingPotential === true && !scopeGate(scope)) {
+    errs.push(fieldErr.forbidden('ignoreStoreReadErrorWithClusterBreakingPotential', 'not allowed unless AllowUnsafeMalformedObjectDeletion is enabled'));
+  }
+  if (errs.length) throw invalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', errs);
+  const pre = src.preconditions;
   let preconditions: Preconditions | undefined;
   if (isPlainObject(pre)) {
     preconditions = {};
     if (typeof pre.uid === 'string') preconditions.uid = pre.uid;
     if (typeof pre.resourceVersion === 'string') preconditions.resourceVersion = pre.resourceVersion;
   }
-  if (body.ignoreStoreReadErrorWithClusterBreakingPotential === true || q.get('ignoreStoreReadErrorWithClusterBreakingPotential') === 'true') {
-    if (!scopeGate(scope)) {
-      errs.push(fieldErr.forbidden('ignoreStoreReadErrorWithClusterBreakingPotential', 'not allowed unless AllowUnsafeMalformedObjectDeletion is enabled'));
-    }
-  }
-  if (errs.length) throw invalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', errs);
-  return { dryRun, gracePeriodSeconds, propagationPolicy: p || undefined, orphanDependents, preconditions };
+  let gracePeriodSeconds = typeof src.gracePeriodSeconds === 'number' ? src.gracePeriodSeconds : undefined;
+  // rest.BeforeDelete: negative values are treated as 1s
+  if (gracePeriodSeconds !== undefined && gracePeriodSeconds < 0) gracePeriodSeconds = 1;
+  return { dryRun: dry.dryRun, gracePeriodSeconds, propagationPolicy: p, orphanDependents, preconditions };
+}
+
+function goKind(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'object') return 'object';
+  if (typeof v === 'boolean') return 'bool';
+  return typeof v;
 }
 
 function scopeGate(scope: Scope): boolean {

@@ -1,32 +1,81 @@
 // PATCH: JSON Patch, JSON merge patch, strategic merge patch and server-side apply [K8S handlers/patch.go].
+//
+// The real order: Content-Type (415) -> PatchOptions (one 422 with every error) -> body -> the store's
+// read-modify-write: NotFound unless apply -> the patch mechanism on the current object -> decoding of the
+// result into the kind (type errors as a 422 on `patch`, strict-decoding errors per fieldValidation) ->
+// namespace and name checks -> managedFields -> defaulting, validation, storage.
 
 import { rfc3339 } from '../../env.js';
-import { StatusError, badRequest, fieldErr, invalid, unsupportedMediaType } from '../../errors.js';
-import { clone, isPlainObject, type KubeObject } from '../../object.js';
-import { decodeBody } from '../deps.js';
-import { applyJsonPatch } from '../deps.js';
-import { applyMergePatch } from '../deps.js';
-import { applyStrategicMergePatch } from '../deps.js';
-import { applyPatch as serverSideApply, objectTypeFor } from '../deps.js';
-import { groupVersion } from '../../registry/types.js';
+import { StatusError, badRequest, conflict, unsupportedMediaType } from '../../errors.js';
+import { isPlainObject, type KubeObject } from '../../object.js';
+import { decodeBody, type DecodeResult } from '../../codec/decode.js';
+import { goJsonMarshal, goPrintV } from '../../codec/go-format.js';
+import { applyJsonPatch, decodeJsonPatchBody } from '../../patch/json-patch.js';
+import { applyMergePatch, decodeMergePatchBody } from '../../patch/merge-patch.js';
+import { applyStrategicMergePatch, decodeStrategicPatchBody } from '../../patch/strategic.js';
+import { applyPatch as serverSideApply, objectTypeFor } from '../../merge/index.js';
+import { fieldValidationResult, patchInvalid } from '../../schema/prune.js';
+import { groupVersion, type ResourceDefinition } from '../../registry/types.js';
 import { bodyMediaType } from '../negotiation/media.js';
 import { respond } from '../responders.js';
-import { canonicalGV, parseWriteOptions, readBody, type Scope } from '../scope.js';
-import { fieldValidate, recordUpdate, resetFieldsFor, typeCheck } from '../pipeline.js';
+import { readBody, type FieldValidation, type Scope } from '../scope.js';
+import { fieldValidate, recordUpdate, resetFieldsFor, typeCheck, writeOptions } from '../pipeline.js';
 import { plain } from './create.js';
 
-const PATCH_TYPES = [
+export const PATCH_TYPES = [
   'application/json-patch+json',
   'application/merge-patch+json',
   'application/strategic-merge-patch+json',
   'application/apply-patch+yaml',
 ];
 
+function isCustom(def: ResourceDefinition): boolean {
+  return (def as { custom?: boolean }).custom === true;
+}
+
+/** The media types a PATCH of this resource accepts (custom resources: no strategic merge patch). */
+export function patchTypesFor(def: ResourceDefinition, cbor: boolean): string[] {
+  const types = isCustom(def) ? PATCH_TYPES.filter((t) => !t.startsWith('application/strategic')) : [...PATCH_TYPES];
+  if (cbor) types.push('application/apply-patch+cbor');
+  return types;
+}
+
+type Decoded =
+  | { kind: 'json-patch'; patch: unknown[]; patchErrors: string[] }
+  | { kind: 'merge-patch' | 'strategic-merge-patch' | 'apply-patch'; result: DecodeResult };
+
+function decodePatch(kind: string, bytes: Uint8Array, level: FieldValidation): Decoded {
+  switch (kind) {
+    case 'json-patch': {
+      const d = decodeJsonPatchBody(bytes, level);
+      return { kind, patch: d.patch, patchErrors: d.patchErrors };
+    }
+    case 'merge-patch':
+      return { kind, result: decodeMergePatchBody(bytes, level) };
+    case 'strategic-merge-patch':
+      return { kind, result: decodeStrategicPatchBody(bytes, level) };
+    default: {
+      // applyPatcher: yaml.Unmarshal into a map (JSON is YAML)
+      let result: DecodeResult;
+      try {
+        result = decodeBody(bytes, 'yaml');
+      } catch (e) {
+        if (e instanceof StatusError) throw badRequest(`error decoding YAML: ${e.status.message}`);
+        throw e;
+      }
+      if (result.value !== null && result.value !== undefined && !isPlainObject(result.value)) {
+        throw badRequest(`error decoding YAML: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${Array.isArray(result.value) ? 'array' : typeof result.value === 'number' ? 'number' : typeof result.value === 'boolean' ? 'bool' : 'string'} into Go value of type map[string]interface {}`);
+      }
+      return { kind: 'apply-patch', result };
+    }
+  }
+}
+
 export async function handlePatch(scope: Scope): Promise<Response> {
   const { def, core, info } = scope;
-  const custom = (def as { custom?: boolean }).custom === true;
   const ct = bodyMediaType(scope.request.headers.get('Content-Type'));
-  const allowed = custom ? PATCH_TYPES.filter((t) => !t.startsWith('application/strategic')) : PATCH_TYPES;
+  const cbor = !!core.featureGates['CBORServingAndStorage'];
+  const allowed = patchTypesFor(def, cbor);
   if (!ct.patch || !allowed.includes(ct.full)) {
     throw new StatusError({
       kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
@@ -34,22 +83,11 @@ export async function handlePatch(scope: Scope): Promise<Response> {
       reason: 'UnsupportedMediaType', code: 415,
     });
   }
-  const opts = parseWriteOptions(scope, 'PatchOptions');
-  const isApply = ct.patch === 'apply-patch';
-  const force = scope.query.get('force');
-  const forced = force === 'true' || force === '1';
-  if (isApply) {
-    if (!opts.fieldManagerGiven) {
-      throw invalid({ group: 'meta.k8s.io', kind: 'PatchOptions' }, '', [fieldErr.required('fieldManager', 'is required for apply patch')]);
-    }
-  } else if (force !== null && force !== '') {
-    throw invalid({ group: 'meta.k8s.io', kind: 'PatchOptions' }, '', [fieldErr.forbidden('force', 'may not be specified for non-apply patch')]);
-  }
+  const opts = writeOptions(scope, 'PatchOptions', ct.patch);
   const bytes = await readBody(scope);
-  const text = new TextDecoder().decode(bytes);
   if (ct.apply === 'cbor') throw unsupportedMediaType(allowed.join(', '));
-  const decoded = decodeBody(text, isApply ? 'yaml' : 'json');
-  const patch = decoded.value;
+  const decoded = decodePatch(ct.patch, bytes, opts.fieldValidation);
+  const isApply = decoded.kind === 'apply-patch';
   const subresource = info.subresource;
   const warnings: string[] = [];
 
@@ -59,30 +97,14 @@ export async function handlePatch(scope: Scope): Promise<Response> {
     info.name,
     subresource,
     (current) => {
-      if (!current) {
-        if (!isApply) throw notFoundFor(scope);
-        return applyCreate(scope, patch, opts.fieldManager, forced, decoded.duplicates, opts.fieldValidation, warnings);
+      let obj: KubeObject;
+      if (decoded.kind === 'apply-patch') {
+        obj = apply(scope, current, decoded.result, opts.fieldManager, opts.force, opts.fieldValidation, warnings);
+      } else {
+        obj = patchCurrent(scope, current!, decoded, opts.fieldValidation, warnings);
       }
-      if (isApply) return applyUpdate(scope, current, patch, opts.fieldManager, forced, decoded.duplicates, opts.fieldValidation, warnings);
-      let next: unknown;
-      const base = clone(current);
-      if (ct.patch === 'json-patch') next = applyJsonPatch(base, patch);
-      else if (ct.patch === 'merge-patch') next = applyMergePatch(base, patch);
-      else next = applyStrategicMergePatch(base, patch, def.schema, def.definitions);
-      if (!isPlainObject(next)) throw badRequest('the patch produced a value that is not an object');
-      const obj = next as KubeObject;
-      if (obj.apiVersion !== undefined && canonicalGV(String(obj.apiVersion)) !== groupVersion(def)) {
-        // the real server keeps apiVersion/kind of the endpoint
-      }
-      obj.apiVersion = groupVersion(def);
-      obj.kind = def.kind;
-      typeCheck(def, obj);
-      const admitted = fieldValidate(def, obj, ct.patch === 'json-patch' ? [] : decoded.duplicates, opts.fieldValidation, { operation: 'patch', patchType: ct.patch === 'json-patch' ? 'json' : ct.patch === 'merge-patch' ? 'merge' : 'strategic', patchDocument: patch });
-      warnings.push(...admitted.warnings);
-      // a patch carrying metadata.resourceVersion is conditional on it
-      const rv = isPlainObject(patch) && isPlainObject((patch as KubeObject).metadata) ? (patch as KubeObject).metadata!.resourceVersion : undefined;
-      if (rv === undefined) admitted.object.metadata = { ...admitted.object.metadata, resourceVersion: current.metadata?.resourceVersion };
-      return admitted.object;
+      checkNamespaceAndName(scope, obj);
+      return obj;
     },
     {
       dryRun: opts.dryRun,
@@ -93,66 +115,85 @@ export async function handlePatch(scope: Scope): Promise<Response> {
   return respond(out.created ? 201 : 200, out.object, { negotiated: plain(scope), pretty: scope.pretty, warnings: [...warnings, ...out.warnings] });
 }
 
-function notFoundFor(scope: Scope): StatusError {
-  const { def, info } = scope;
-  const gr = def.group ? `${def.plural}.${def.group}` : def.plural;
-  return new StatusError({
-    kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
-    message: `${gr} "${info.name}" not found`, reason: 'NotFound',
-    details: { name: info.name, ...(def.group ? { group: def.group } : {}), kind: def.plural }, code: 404,
+/** jsonPatcher / smpPatcher: the patch on the current object, then its decoding into the kind. */
+function patchCurrent(scope: Scope, current: KubeObject, decoded: Exclude<Decoded, { kind: 'apply-patch' }>, level: FieldValidation, warnings: string[]): KubeObject {
+  const { def } = scope;
+  let next: unknown;
+  if (decoded.kind === 'json-patch') next = applyJsonPatch(current, decoded.patch);
+  else if (decoded.kind === 'merge-patch') next = applyMergePatch(current, decoded.result.value);
+  else next = applyStrategicMergePatch(current, decoded.result.value, def.schema, def.definitions);
+  const smp = decoded.kind === 'strategic-merge-patch';
+  const shown = () => (smp ? goPrintV(decoded.kind === 'strategic-merge-patch' ? decoded.result.value ?? {} : {}) : goJsonMarshal(next));
+  if (!isPlainObject(next)) {
+    throw patchInvalid(shown(), `couldn't get version/kind; json parse error: json: cannot unmarshal ${Array.isArray(next) ? 'array' : typeof next} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`);
+  }
+  const obj = next as KubeObject;
+  obj.apiVersion = groupVersion(def);
+  obj.kind = def.kind;
+  try {
+    typeCheck(def, obj);
+  } catch (e) {
+    // a decoding error of the patched object trumps strict-decoding errors: 422 on `patch`
+    if (e instanceof StatusError && e.status.code === 400) {
+      const prefix = `${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: `;
+      const msg = e.status.message ?? '';
+      throw patchInvalid(shown(), msg.startsWith(prefix) ? msg.slice(prefix.length) : msg);
+    }
+    throw e;
+  }
+  const admitted = fieldValidate(def, obj, decoded.kind === 'json-patch' ? [] : decoded.result, level, {
+    operation: 'patch',
+    patchType: decoded.kind === 'json-patch' ? 'json' : decoded.kind === 'merge-patch' ? 'merge' : 'strategic',
+    patchDocument: decoded.kind === 'strategic-merge-patch' ? decoded.result.value ?? {} : undefined,
+    patchErrors: decoded.kind === 'json-patch' ? decoded.patchErrors : undefined,
   });
-}
-
-function applyConfig(scope: Scope, patch: unknown): KubeObject {
-  const { def, info } = scope;
-  if (!isPlainObject(patch)) throw badRequest('couldn\'t get version/kind; json parse error: the body of an apply patch must be an object');
-  const cfg = patch as KubeObject;
-  if (isPlainObject(cfg.metadata) && cfg.metadata!.managedFields !== undefined) {
-    throw badRequest('metadata.managedFields must be nil');
-  }
-  if (cfg.metadata?.name !== undefined && cfg.metadata.name !== info.name) {
-    throw badRequest(`the name of the object (${cfg.metadata.name}) does not match the name on the URL (${info.name})`);
-  }
-  if (def.namespaced && cfg.metadata?.namespace && cfg.metadata.namespace !== info.namespace) {
-    throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
-  }
-  return cfg;
-}
-
-function applyType(scope: Scope) {
-  const def = scope.def;
-  return objectTypeFor(def.schema, def.definitions, { customResource: (def as { custom?: boolean }).custom === true });
-}
-
-function applyCreate(
-  scope: Scope, patch: unknown, manager: string, force: boolean, duplicates: string[], level: 'Ignore' | 'Warn' | 'Strict', warnings: string[],
-): KubeObject {
-  const cfg = applyConfig(scope, patch);
-  typeCheck(scope.def, cfg);
-  const admitted = fieldValidate(scope.def, cfg, duplicates, level, { operation: 'patch', mediaType: 'yaml' });
   warnings.push(...admitted.warnings);
-  const merged = serverSideApply(applyType(scope), null, admitted.object, {
-    manager, apiVersion: groupVersion(scope.def), time: rfc3339(scope.core.env.clock.now()), force,
-    subresource: scope.info.subresource || undefined,
-    resetFields: resetFieldsFor(scope.def, scope.info.subresource),
+  return admitted.object;
+}
+
+/** applyPatcher: server-side apply of the configuration (creates when the object is missing). */
+function apply(
+  scope: Scope, current: KubeObject | null, decoded: DecodeResult, manager: string, force: boolean, level: FieldValidation, warnings: string[],
+): KubeObject {
+  const { def, info } = scope;
+  const cfg: KubeObject = isPlainObject(decoded.value) ? (decoded.value as KubeObject) : {};
+  const type = objectTypeFor(def.schema, def.definitions, { customResource: isCustom(def) });
+  const merged = serverSideApply(type, current, cfg, {
+    manager,
+    apiVersion: groupVersion(def),
+    time: rfc3339(scope.core.env.clock.now()),
+    force,
+    subresource: info.subresource || undefined,
+    resetFields: resetFieldsFor(def, info.subresource),
   });
-  (merged.metadata ??= {}).name = scope.info.name;
+  // strict decoding of the body happens after a successful apply: duplicates only (unknown fields fail
+  // the apply itself), in go-yaml's words
+  const result = fieldValidationResult([], decoded, level, {
+    kind: def.kind, version: def.version, operation: 'patch', patchType: 'apply', customResource: isCustom(def), mediaType: 'yaml',
+  });
+  warnings.push(...result.warnings);
+  if (!current) {
+    const uid = merged.metadata?.uid;
+    if (uid) {
+      throw conflict({ group: def.group, resource: def.plural }, info.name, `uid mismatch: the provided object specified uid ${uid}, and no existing object was found`);
+    }
+  }
   return merged;
 }
 
-function applyUpdate(
-  scope: Scope, current: KubeObject, patch: unknown, manager: string, force: boolean, duplicates: string[], level: 'Ignore' | 'Warn' | 'Strict', warnings: string[],
-): KubeObject {
-  const cfg = applyConfig(scope, patch);
-  typeCheck(scope.def, cfg);
-  const admitted = fieldValidate(scope.def, cfg, duplicates, level, { operation: 'patch', mediaType: 'yaml' });
-  warnings.push(...admitted.warnings);
-  const merged = serverSideApply(applyType(scope), current, admitted.object, {
-    manager, apiVersion: groupVersion(scope.def), time: rfc3339(scope.core.env.clock.now()), force,
-    subresource: scope.info.subresource || undefined,
-    resetFields: resetFieldsFor(scope.def, scope.info.subresource),
-  });
-  // apply is unconditional unless the config carries a resourceVersion
-  if (!cfg.metadata?.resourceVersion) (merged.metadata ??= {}).resourceVersion = current.metadata?.resourceVersion;
-  return merged;
+/** patcher.applyPatch: EnsureObjectNamespaceMatchesRequestNamespace, then checkName. */
+function checkNamespaceAndName(scope: Scope, obj: KubeObject): void {
+  const { def, info } = scope;
+  const meta = (obj.metadata ??= {});
+  if (def.namespaced) {
+    if (meta.namespace && meta.namespace !== info.namespace) {
+      throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    }
+    meta.namespace = info.namespace;
+  } else {
+    delete meta.namespace;
+  }
+  const name = meta.name ?? '';
+  if (name === '') throw badRequest(`the name of the object (${info.name} based on URL) was undeterminable: name must be provided`);
+  if (name !== info.name) throw badRequest(`the name of the object (${name}) does not match the name on the URL (${info.name})`);
 }

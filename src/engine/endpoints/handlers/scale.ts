@@ -2,17 +2,20 @@
 // replicationcontrollers [K8S registry/apps/deployment/storage ScaleREST].
 
 import { rfc3339 } from '../../env.js';
-import { badRequest, fieldErr, invalid } from '../../errors.js';
+import { StatusError, badRequest, conflict, fieldErr, invalid } from '../../errors.js';
 import { clone, isPlainObject, type KubeObject } from '../../object.js';
-import { decodeBody } from '../deps.js';
-import { applyJsonPatch } from '../deps.js';
-import { applyMergePatch } from '../deps.js';
-import { updateManagedFields, objectTypeFor } from '../deps.js';
+import { decodeBody } from '../../codec/decode.js';
+import { applyJsonPatch, decodeJsonPatchBody } from '../../patch/json-patch.js';
+import { applyMergePatch, decodeMergePatchBody } from '../../patch/merge-patch.js';
+import { applyStrategicMergePatch, decodeStrategicPatchBody } from '../../patch/strategic.js';
+import { updateScaleManagedFields } from '../../merge/index.js';
 import { groupVersion } from '../../registry/types.js';
 import { bodyMediaType } from '../negotiation/media.js';
 import { respond } from '../responders.js';
-import { parseWriteOptions, readBody, type Scope } from '../scope.js';
+import { readBody, type Scope } from '../scope.js';
+import { writeOptions } from '../pipeline.js';
 import { plain } from './create.js';
+import { PATCH_TYPES } from './patch.js';
 
 function getPath(obj: KubeObject, path: string): unknown {
   let cur: unknown = obj;
@@ -74,43 +77,73 @@ export async function handleScale(scope: Scope): Promise<Response> {
     const obj = core.store.get(def, info.namespace, info.name);
     return respond(200, toScale(scope, obj), { negotiated: plain(scope), pretty: scope.pretty });
   }
-  const opts = parseWriteOptions(scope, info.verb === 'patch' ? 'PatchOptions' : 'UpdateOptions');
+  const isPatch = info.verb === 'patch';
   const ct = bodyMediaType(scope.request.headers.get('Content-Type'));
+  if (isPatch) {
+    const allowed = PATCH_TYPES;
+    if (!ct.patch || !allowed.includes(ct.full)) {
+      throw new StatusError({
+        kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
+        message: `the body of the request was in an unknown format - accepted media types include: ${allowed.join(', ')}`,
+        reason: 'UnsupportedMediaType', code: 415,
+      });
+    }
+    if (ct.patch === 'apply-patch') {
+      throw new StatusError({
+        kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
+        message: 'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json',
+        reason: 'UnsupportedMediaType', code: 415,
+      });
+    }
+  }
+  const opts = writeOptions(scope, isPatch ? 'PatchOptions' : 'UpdateOptions', ct.patch);
   const bytes = await readBody(scope);
-  const { value } = decodeBody(bytes, ct.format === 'yaml' ? 'yaml' : 'json');
-  let resultScale: KubeObject | undefined;
+  let body: unknown;
+  if (!isPatch) body = decodeBody(bytes, ct.format === 'yaml' ? 'yaml' : 'json').value;
+  else if (ct.patch === 'json-patch') body = decodeJsonPatchBody(bytes, opts.fieldValidation).patch;
+  else if (ct.patch === 'merge-patch') body = decodeMergePatchBody(bytes, opts.fieldValidation).value;
+  else body = decodeStrategicPatchBody(bytes, opts.fieldValidation).value;
+  const replicasPath = sc.specReplicasPath.replace(/^\./, '').split('.');
   const out = await core.store.update(def, info.namespace, info.name, 'scale', (current) => {
-    if (!current) throw badRequest('not found');
-    const scale = toScale(scope, current);
+    const scale = toScale(scope, current!);
     let desired: unknown;
-    if (info.verb === 'patch') {
-      if (ct.patch === 'json-patch') desired = applyJsonPatch(clone(scale), value);
-      else desired = applyMergePatch(clone(scale), value);
-    } else desired = value;
+    if (!isPatch) desired = body;
+    else if (ct.patch === 'json-patch') desired = applyJsonPatch(scale, body);
+    else if (ct.patch === 'merge-patch') desired = applyMergePatch(scale, body);
+    else desired = applyStrategicMergePatch(scale, body, { type: 'object' }, {});
     if (!isPlainObject(desired)) throw badRequest('the body must be a Scale object');
     const d = desired as KubeObject;
-    if (d.kind !== undefined && d.kind !== 'Scale') throw badRequest(`${String(d.kind)} in version "v1" cannot be handled as a Scale`);
-    const rv = d.metadata?.resourceVersion;
-    const replicas = isPlainObject(d.spec) ? (d.spec as Record<string, unknown>).replicas : undefined;
-    if (replicas !== undefined && (typeof replicas !== 'number' || !Number.isInteger(replicas))) {
-      throw badRequest(`Scale in version "v1" cannot be handled as a Scale: json: cannot unmarshal ${typeof replicas} into Go struct field ScaleSpec.spec.replicas of type int32`);
+    if (d.kind !== undefined && d.kind !== 'Scale') {
+      throw badRequest(`${String(d.kind)} in version "v1" cannot be handled as a Scale: no kind "${String(d.kind)}" is registered for version "autoscaling/v1" in scheme "pkg/api/legacyscheme/scheme.go:30"`);
     }
-    const r = (replicas as number | undefined) ?? 0;
+    const replicas = isPlainObject(d.spec) ? (d.spec as Record<string, unknown>).replicas : undefined;
+    if (replicas !== undefined && replicas !== null && (typeof replicas !== 'number' || !Number.isInteger(replicas))) {
+      const msg = `json: cannot unmarshal ${typeof replicas === 'number' ? 'number ' + String(replicas) : typeof replicas === 'boolean' ? 'bool' : typeof replicas} into Go struct field ScaleSpec.spec.replicas of type int32`;
+      if (isPatch) throw badRequest(msg);
+      throw badRequest(`Scale in version "v1" cannot be handled as a Scale: ${msg}`);
+    }
+    const r = (replicas as number | undefined | null) ?? 0;
     if (r < 0) {
       throw invalid({ group: 'autoscaling', kind: 'Scale' }, info.name, [fieldErr.invalid('spec.replicas', r, 'must be greater than or equal to 0')]);
     }
-    const next = clone(current);
+    const uid = d.metadata?.uid;
+    if (uid && uid !== current!.metadata?.uid) {
+      throw conflict({ group: def.group, resource: `${def.plural}/scale` }, info.name, `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${current!.metadata?.uid ?? ''}`);
+    }
+    const next = clone(current!);
     setPath(next, sc.specReplicasPath, r);
-    if (rv) next.metadata = { ...next.metadata, resourceVersion: rv };
-    resultScale = next;
+    const rv = d.metadata?.resourceVersion;
+    next.metadata = { ...next.metadata, resourceVersion: rv ?? '' };
     return next;
   }, {
     dryRun: opts.dryRun,
-    finalize: (obj, old) => {
-      const type = objectTypeFor(def.schema, def.definitions, { customResource: (def as { custom?: boolean }).custom === true });
-      return updateManagedFields(type, old, obj, { manager: opts.fieldManager, apiVersion: groupVersion(def), subresource: 'scale', time: rfc3339(core.env.clock.now()) });
-    },
+    finalize: (obj, old) => updateScaleManagedFields(old ?? obj, obj, {
+      manager: opts.fieldManager,
+      apiVersion: groupVersion(def),
+      subresource: 'scale',
+      time: rfc3339(core.env.clock.now()),
+      replicasPath,
+    }),
   });
-  void resultScale;
   return respond(200, toScale(scope, out.object), { negotiated: plain(scope), pretty: scope.pretty });
 }

@@ -2,30 +2,32 @@
 
 import { badRequest } from '../../errors.js';
 import { respond } from '../responders.js';
-import { decodeObjectBody, expectKind, parseWriteOptions, type Scope } from '../scope.js';
-import { fieldValidate, recordUpdate, typeCheck } from '../pipeline.js';
+import { decodeObjectBody, expectKind, type Scope } from '../scope.js';
+import { fieldValidate, recordUpdate, typeCheck, writeOptions } from '../pipeline.js';
 import { plain } from './create.js';
 
 export async function handleUpdate(scope: Scope): Promise<Response> {
   const { def, core, info } = scope;
-  const opts = parseWriteOptions(scope, 'UpdateOptions');
+  const opts = writeOptions(scope, 'UpdateOptions');
   const body = await decodeObjectBody(scope);
   const input = expectKind(scope, body.value);
-  const meta = input.metadata ?? {};
-  if (meta.name !== undefined && meta.name !== info.name) {
-    throw badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${info.name})`);
-  }
-  if (def.namespaced && meta.namespace && meta.namespace !== info.namespace) {
-    throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
-  }
   typeCheck(def, input);
   const admitted = fieldValidate(def, input, body.duplicates, opts.fieldValidation, { operation: 'update', mediaType: body.format === 'yaml' ? 'yaml' : 'json' });
   const desired = admitted.object;
-  (desired.metadata ??= {}).name = info.name;
+  // checkName
+  const meta = desired.metadata ?? {};
+  const name = typeof meta.name === 'string' ? meta.name : '';
+  if (name === '') throw badRequest(`the name of the object (${info.name} based on URL) was undeterminable: name must be provided`);
+  if (name !== info.name) throw badRequest(`the name of the object (${name}) does not match the name on the URL (${info.name})`);
+  if (info.namespace && meta.namespace && meta.namespace !== info.namespace) {
+    throw badRequest(`the namespace of the object (${meta.namespace}) does not match the namespace on the request (${info.namespace})`);
+  }
   const out = await core.store.update(def, info.namespace, info.name, info.subresource, () => desired, {
     dryRun: opts.dryRun,
     createOnMissing: info.subresource === '' && def.strategy.allowCreateOnUpdate === true,
     finalize: recordUpdate(scope, opts.fieldManager, info.subresource),
+    // defaultUpdatedObjectInfo.Preconditions: a uid in the body must match the stored object
+    preconditions: typeof meta.uid === 'string' && meta.uid !== '' ? { uid: meta.uid } : undefined,
   });
   return respond(out.created ? 201 : 200, out.object, { negotiated: plain(scope), pretty: scope.pretty, warnings: [...admitted.warnings, ...out.warnings] });
 }
