@@ -284,6 +284,12 @@ metadata:
   it('natural key order of go-yaml v2', () => {
     expect(encodeYaml({ b: 1, a2: 1, a10: 1, 'a-b': 1, A: 1, _x: 1 })).toBe('_x: 1\nA: 1\na-b: 1\na2: 1\na10: 1\nb: 1\n');
   });
+  it('keys longer than 128 bytes are complex keys', () => {
+    const k = `example.com/${'x'.repeat(120)}`;
+    expect(encodeYaml({ metadata: { annotations: { [k]: 'v', short: 'w' } } })).toBe(`metadata:\n  annotations:\n    ? ${k}\n    : v\n    short: w\n`);
+    expect(encodeYaml({ [k]: { a: 1, b: 2 } })).toBe(`? ${k}\n: a: 1\n  b: 2\n`);
+    expect(decodeBody(encodeYaml({ [k]: { a: 1 }, x: [1] }), 'yaml').value).toEqual({ [k]: { a: 1 }, x: [1] });
+  });
   it('undefined members are left out, as in JSON', () => {
     expect(encodeYaml({ a: undefined, b: { c: undefined }, d: 1 })).toBe('b: {}\nd: 1\n');
   });

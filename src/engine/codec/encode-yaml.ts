@@ -290,6 +290,31 @@ function isEmptyCollection(v: unknown): boolean {
   return v !== null && typeof v === 'object' && !Object.values(v).some((x) => x !== undefined);
 }
 
+function utf8Length(s: string): number {
+  let n = 0;
+  for (const ch of s) {
+    const cp = ch.codePointAt(0)!;
+    n += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+  }
+  return n;
+}
+
+/** A key go-yaml cannot write as a simple key (longer than 128 bytes, or multi-line): `? key` / `: value`. */
+function emitComplexKey(k: string, val: unknown, indent: number, out: string[]): void {
+  const pad = ' '.repeat(indent);
+  out.push(`${pad}? ${stringScalar(k, indent + 2, indent + 2, false)}`);
+  if (Array.isArray(val) && val.length > 0) {
+    out.push(`${pad}:`);
+    emit(val, indent, out);
+  } else if (val !== null && typeof val === 'object' && !isEmptyCollection(val)) {
+    const sub: string[] = [];
+    emit(val, indent + 2, sub);
+    sub[0] = `${pad}: ${sub[0].slice(indent + 2)}`;
+    out.push(...sub);
+  } else if (isEmptyCollection(val)) out.push(`${pad}: ${Array.isArray(val) ? '[]' : '{}'}`);
+  else out.push(`${pad}: ${scalar(val, indent + 2, indent + 2)}`);
+}
+
 function emit(v: unknown, indent: number, out: string[]): void {
   if (Array.isArray(v)) {
     for (const item of v) {
@@ -310,8 +335,12 @@ function emit(v: unknown, indent: number, out: string[]): void {
     const pad = ' '.repeat(indent);
     // members holding undefined do not exist in JSON
     for (const k of sortYamlKeys(Object.keys(o).filter((x) => o[x] !== undefined))) {
-      const key = scalar(k, indent, indent, true);
       const val = o[k];
+      if (utf8Length(k) > 128 || k.includes('\n')) {
+        emitComplexKey(k, val, indent, out);
+        continue;
+      }
+      const key = scalar(k, indent, indent, true);
       if (Array.isArray(val) && val.length > 0) {
         out.push(`${pad}${key}:`);
         emit(val, indent, out);
