@@ -5,7 +5,9 @@
 // - strings that would read back as another type (true, yes, 1, 1.5, null, ~, dates) double-quoted;
 //   strings that cannot be plain single-quoted (or double-quoted when they hold special characters);
 //   multi-line strings as literal blocks (`|`, `|-`, `|+`);
-// - long plain and quoted scalars folded at spaces past column 80, like go-yaml's emitter.
+// - long plain and quoted scalars folded at spaces past column 80 (go-yaml v2 wraps by default and the
+//   server does not turn that off); characters outside the BMP escaped (\U...) in double quotes;
+// - keys longer than 128 bytes written as complex keys (`? key` / `: value`).
 
 import { goFloatV } from './go-format.js';
 import { resolvePlainScalar } from './yaml.js';
