@@ -423,3 +423,23 @@ describe('every built-in strategy copes with sparse and odd input', () => {
     });
   }
 });
+
+describe('warnings', () => {
+  it('pods and templates warn about deprecated node labels, duplicate env vars and ports', () => {
+    const d = def('', 'pods');
+    const p = pod({ nodeSelector: { 'beta.kubernetes.io/os': 'linux' }, containers: [{ name: 'a', image: 'x', env: [{ name: 'A', value: '1' }, { name: 'A', value: '2' }], ports: [{ containerPort: 80 }, { containerPort: 80 }] }] });
+    const { obj } = create(d, p);
+    expect(d.strategy.warningsOnCreate!(obj, ctxWith())).toEqual([
+      'spec.nodeSelector[beta.kubernetes.io/os]: deprecated since v1.14; use "kubernetes.io/os" instead',
+      'spec.containers[0].env[1]: hides previous definition of "A", which may be dropped when using apply',
+      'spec.containers[0].ports[1]: duplicate port definition with spec.containers[0].ports[0]',
+    ]);
+    expect(d.strategy.warningsOnUpdate!(obj, obj, ctxWith())).toEqual([]);
+    const dep = def('apps', 'deployments');
+    const withSel = deployment();
+    (withSel.spec as { template: { spec: Record<string, unknown> } }).template.spec.nodeSelector = { 'failure-domain.beta.kubernetes.io/zone': 'a' };
+    expect(dep.strategy.warningsOnCreate!(create(dep, withSel).obj, ctxWith())).toEqual([
+      'spec.template.spec.nodeSelector[failure-domain.beta.kubernetes.io/zone]: deprecated since v1.17; use "topology.kubernetes.io/zone" instead',
+    ]);
+  });
+});

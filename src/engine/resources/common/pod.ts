@@ -433,3 +433,68 @@ export function validatePodSpecUpdate(newSpecIn: unknown, oldSpecIn: unknown): F
   }
   return errs;
 }
+
+// ---------------------------------------------------------------------------------------------------
+// Warnings (pkg/api/pod/warnings.go: the most common ones)
+
+const DEPRECATED_NODE_LABELS: Record<string, string> = {
+  'beta.kubernetes.io/arch': 'deprecated since v1.14; use "kubernetes.io/arch" instead',
+  'beta.kubernetes.io/os': 'deprecated since v1.14; use "kubernetes.io/os" instead',
+  'failure-domain.beta.kubernetes.io/region': 'deprecated since v1.17; use "topology.kubernetes.io/region" instead',
+  'failure-domain.beta.kubernetes.io/zone': 'deprecated since v1.17; use "topology.kubernetes.io/zone" instead',
+  'beta.kubernetes.io/instance-type': 'deprecated since v1.17; use "node.kubernetes.io/instance-type" instead',
+};
+
+/**
+ * Warnings for a pod spec and its metadata; `prefix` is '' for a Pod and e.g. 'spec.template' for a
+ * template (paths then read `spec.template.spec.nodeSelector[...]`).
+ */
+export function podWarnings(specIn: unknown, metaIn: unknown, prefix: string): string[] {
+  const spec = obj(specIn) ?? {};
+  const meta = obj(metaIn) ?? {};
+  const p = (s: string) => (prefix ? `${prefix}.${s}` : s);
+  const out: string[] = [];
+  const annotations = obj(meta.annotations) ?? {};
+  for (const k of Object.keys(annotations)) {
+    if (k === 'scheduler.alpha.kubernetes.io/critical-pod') out.push(`${p('metadata')}.annotations[${k}]: non-functional in v1.16+; use the "priorityClassName" field instead`);
+    if (k === 'seccomp.security.alpha.kubernetes.io/pod' || k.startsWith('container.seccomp.security.alpha.kubernetes.io/')) {
+      out.push(`${p('metadata')}.annotations[${k}]: non-functional in v1.27+; use the "seccompProfile" field instead`);
+    }
+    if (k === 'security.alpha.kubernetes.io/sysctls' || k === 'security.alpha.kubernetes.io/unsafe-sysctls') {
+      out.push(`${p('metadata')}.annotations[${k}]: non-functional in v1.11+; use the "sysctls" field instead`);
+    }
+    if (k.startsWith('container.apparmor.security.beta.kubernetes.io/')) {
+      out.push(`${p('metadata')}.annotations[${k}]: deprecated since v1.30; use the "appArmorProfile" field instead`);
+    }
+  }
+  for (const k of Object.keys(obj(spec.nodeSelector) ?? {})) {
+    if (DEPRECATED_NODE_LABELS[k]) out.push(`${p('spec')}.nodeSelector[${k}]: ${DEPRECATED_NODE_LABELS[k]}`);
+  }
+  if (typeof spec.terminationGracePeriodSeconds === 'number' && spec.terminationGracePeriodSeconds < 0) {
+    out.push(`${p('spec')}.terminationGracePeriodSeconds: must be >= 0; negative values are invalid and will be treated as 1`);
+  }
+  for (const [listName, list] of [['initContainers', spec.initContainers], ['containers', spec.containers]] as const) {
+    arr(list).forEach((c, i) => {
+      const cp = `${p('spec')}.${listName}[${i}]`;
+      const envSeen = new Map<string, number>();
+      arr(c.env).forEach((e, j) => {
+        const name = typeof e.name === 'string' ? e.name : '';
+        if (envSeen.has(name)) out.push(`${cp}.env[${j}]: hides previous definition of ${JSON.stringify(name)}, which may be dropped when using apply`);
+        else envSeen.set(name, j);
+      });
+      const portSeen = new Map<string, number>();
+      arr(c.ports).forEach((port, j) => {
+        const key = `${port.containerPort}/${port.protocol ?? 'TCP'}/${port.hostIP ?? ''}/${port.hostPort ?? 0}`;
+        if (portSeen.has(key)) out.push(`${cp}.ports[${j}]: duplicate port definition with ${cp}.ports[${portSeen.get(key)}]`);
+        else portSeen.set(key, j);
+      });
+    });
+  }
+  return out;
+}
+
+/** Only warnings that the previous object did not already have (updates repeat none). */
+export function newWarnings(now: string[], before: string[]): string[] {
+  const old = new Set(before);
+  return now.filter((w) => !old.has(w));
+}

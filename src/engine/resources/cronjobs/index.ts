@@ -5,6 +5,7 @@ import type { KubeObject } from '../../object.js';
 import type { ResourceDefinition } from '../../registry/types.js';
 import { validateNonnegative } from '../../util/validation.js';
 import { builtin } from '../factory.js';
+import { templateWarnings } from '../common/template-warnings.js';
 import { formatLabelSelector } from '../common/labels.js';
 import { defaultPodTemplate, defaultTemplateMeta } from '../common/pod.js';
 import { a, ageColumn, col, o, since, str, templateContainersColumns } from '../common/printers.js';
@@ -76,6 +77,7 @@ function validateCronJob(obj: KubeObject, create: boolean): FieldError[] {
 }
 
 export const cronjobs = builtin('batch', 'v1', 'cronjobs', {
+  ...templateWarnings((obj) => o(o(o(obj.spec).jobTemplate).spec).template, 'spec.jobTemplate.spec.template'),
   default: defaultCronJob,
   validateObject: (obj, ctx) => validateCronJob(obj, ctx.subresource === '' && !obj.metadata?.resourceVersion),
   tableColumns: [

@@ -5,6 +5,7 @@ import type { KubeObject } from '../../object.js';
 import type { ResourceDefinition } from '../../registry/types.js';
 import { validateNonnegative } from '../../util/validation.js';
 import { builtin } from '../factory.js';
+import { templateWarnings } from '../common/template-warnings.js';
 import { goIntOrString, goLabelSelector, goStringMap, invalidRepr } from '../common/go-repr.js';
 import { intOrPercentValue, isNotMoreThan100Percent, validatePositiveIntOrPercent } from '../common/intstr.js';
 import { formatLabels, formatLabelSelector, isEmptySelector, selectorMatches, validateLabelSelector } from '../common/labels.js';
@@ -64,6 +65,7 @@ function validateDaemonSet(obj: KubeObject): FieldError[] {
 }
 
 export const daemonsets = builtin('apps', 'v1', 'daemonsets', {
+  ...templateWarnings((obj) => o(obj.spec).template, 'spec.template'),
   default: defaultDaemonSet,
   validateObject: (obj) => validateDaemonSet(obj),
   validateChange: (obj, old) => validateSelectorImmutable(obj, old),

@@ -6,6 +6,7 @@ import type { KubeObject } from '../../object.js';
 import type { ResourceDefinition } from '../../registry/types.js';
 import { validateNonnegative } from '../../util/validation.js';
 import { builtin } from '../factory.js';
+import { templateWarnings } from '../common/template-warnings.js';
 import { goIntOrString, invalidRepr } from '../common/go-repr.js';
 import { intOrPercentValue, isNotMoreThan100Percent, validatePositiveIntOrPercent } from '../common/intstr.js';
 import { formatLabelSelector } from '../common/labels.js';
@@ -74,6 +75,7 @@ function validateDeployment(obj: KubeObject): FieldError[] {
 }
 
 export const deployments = builtin('apps', 'v1', 'deployments', {
+  ...templateWarnings((obj) => o(obj.spec).template, 'spec.template'),
   default: defaultDeployment,
   validateObject: (obj) => validateDeployment(obj),
   validateChange: (obj, old) => validateSelectorImmutable(obj, old),

@@ -6,6 +6,7 @@ import type { KubeObject } from '../../object.js';
 import type { ResourceDefinition } from '../../registry/types.js';
 import { validateImmutable, validateNonnegative } from '../../util/validation.js';
 import { builtin } from '../factory.js';
+import { templateWarnings } from '../common/template-warnings.js';
 import { goLabelSelector, goStringMap, invalidRepr } from '../common/go-repr.js';
 import { formatLabelSelector, selectorMatches, validateLabelSelector } from '../common/labels.js';
 import { defaultPodTemplate, validatePodTemplateSpec } from '../common/pod.js';
@@ -153,6 +154,7 @@ function jobStatusWord(job: KubeObject): string {
 }
 
 export const jobs = builtin('batch', 'v1', 'jobs', {
+  ...templateWarnings((obj) => o(obj.spec).template, 'spec.template'),
   default: defaultJob,
   prepareForCreate: (obj) => generateJobSelector(obj),
   validateObject: (obj) => {

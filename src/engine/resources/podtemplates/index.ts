@@ -2,11 +2,13 @@
 
 import type { ResourceDefinition } from '../../registry/types.js';
 import { builtin } from '../factory.js';
+import { templateWarnings } from '../common/template-warnings.js';
 import { formatLabels } from '../common/labels.js';
 import { defaultPodTemplate, validatePodTemplateSpec } from '../common/pod.js';
 import { col, containerImages, containerNames, o } from '../common/printers.js';
 
 export const podtemplates = builtin('', 'v1', 'podtemplates', {
+  ...templateWarnings((obj) => obj.template, 'template'),
   default: (obj) => {
     obj.template = o(obj.template);
     defaultPodTemplate(obj.template);

@@ -5,6 +5,7 @@ import type { KubeObject } from '../../object.js';
 import type { ResourceDefinition } from '../../registry/types.js';
 import { validateNonnegative } from '../../util/validation.js';
 import { builtin } from '../factory.js';
+import { templateWarnings } from '../common/template-warnings.js';
 import { formatLabelSelector } from '../common/labels.js';
 import { defaultPodTemplate, validateAlwaysRestartTemplate, validatePodTemplateSpec } from '../common/pod.js';
 import { ageColumn, col, int, o, str, templateContainersColumns, zeroStatusFields } from '../common/printers.js';
@@ -23,6 +24,7 @@ function validateReplicaSet(obj: KubeObject): FieldError[] {
 }
 
 export const replicasets = builtin('apps', 'v1', 'replicasets', {
+  ...templateWarnings((obj) => o(obj.spec).template, 'spec.template'),
   default: (obj) => {
     const spec = (obj.spec = o(obj.spec));
     if (spec.replicas === undefined || spec.replicas === null) spec.replicas = 1;

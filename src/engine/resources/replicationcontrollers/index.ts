@@ -6,6 +6,7 @@ import { isPlainObject, type KubeObject } from '../../object.js';
 import type { ResourceDefinition } from '../../registry/types.js';
 import { validateLabels, validateNonnegative } from '../../util/validation.js';
 import { builtin } from '../factory.js';
+import { templateWarnings } from '../common/template-warnings.js';
 import { goStringMap, invalidRepr } from '../common/go-repr.js';
 import { formatLabels, mapSelectorMatches } from '../common/labels.js';
 import { defaultPodTemplate, validateAlwaysRestartTemplate, validatePodTemplateSpec } from '../common/pod.js';
@@ -46,6 +47,7 @@ function validateRC(obj: KubeObject): FieldError[] {
 }
 
 export const replicationcontrollers = builtin('', 'v1', 'replicationcontrollers', {
+  ...templateWarnings((obj) => o(obj.spec).template, 'spec.template'),
   default: defaultRC,
   validateObject: (obj) => validateRC(obj),
   selectableFields: (obj) => ({ 'status.replicas': str(int(o(obj.status).replicas)) }),

@@ -6,6 +6,7 @@ import type { KubeObject } from '../../object.js';
 import type { ResourceDefinition } from '../../registry/types.js';
 import { validateNonnegative } from '../../util/validation.js';
 import { builtin } from '../factory.js';
+import { templateWarnings } from '../common/template-warnings.js';
 import { canonicalJSON } from '../common/json.js';
 import { defaultPodTemplate, defaultPVCSpec, defaultTemplateMeta, validateAlwaysRestartTemplate, validatePodTemplateSpec } from '../common/pod.js';
 import { a, ageColumn, col, int, o, templateContainersColumns, zeroStatusFields } from '../common/printers.js';
@@ -81,6 +82,7 @@ function validateStatefulSetChange(obj: KubeObject, old: KubeObject): FieldError
 }
 
 export const statefulsets = builtin('apps', 'v1', 'statefulsets', {
+  ...templateWarnings((obj) => o(obj.spec).template, 'spec.template'),
   default: defaultStatefulSet,
   validateObject: (obj) => validateStatefulSet(obj),
   validateChange: validateStatefulSetChange,
