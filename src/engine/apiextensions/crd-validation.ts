@@ -12,7 +12,12 @@ import {
 } from '../util/validation.js';
 import { validateRuleDefinitions } from './cel-rules.js';
 import { validateAgainstSchema, canonical } from './schema-validate.js';
-import { compileRE2 } from '../cel/lib/regex.js';
+import { validateRE2 } from '../cel/lib/regex.js';
+
+/** Go's regexp error text: "error parsing regexp: <code>: `<expr>`". */
+export function regexpError(msg: string): string {
+  return msg.startsWith('error parsing regexp: ') ? msg : `error parsing regexp: ${msg}`;
+}
 import { compileRuleTree, validateRules } from './cel-rules.js';
 
 type Obj = Record<string, unknown>;
@@ -89,11 +94,8 @@ function structuralInvariants(s: Schema, lvl: Level, p: string, out: FieldError[
   (s.oneOf ?? []).forEach((n, i) => nestedValueValidation(n, `${p}.oneOf[${i}]`, out));
   if (s.not) nestedValueValidation(s.not, `${p}.not`, out);
   if (s.pattern) {
-    try {
-      compileRE2(s.pattern);
-    } catch (e) {
-      out.push(fieldErr.invalid(`${p}.pattern`, s.pattern, `must be a valid regular expression, but isn't: ${(e as Error).message}`));
-    }
+    const err = validateRE2(s.pattern);
+    if (err) out.push(fieldErr.invalid(`${p}.pattern`, s.pattern, `must be a valid regular expression, but isn't: ${regexpError(err)}`));
   }
   const checkMetadata = lvl === 'root' || emb;
   if (emb && s.type !== 'object') {
@@ -438,7 +440,6 @@ function crdNameValidator(crd: KubeObject) {
 export function validateCRD(crd: KubeObject): FieldError[] {
   const errs = validateObjectMeta(crd.metadata, { namespaced: false, nameValidator: crdNameValidator(crd) });
   errs.push(...validateSpec(crd, undefined));
-  errs.push(...validateNames(o(o(crd.status).acceptedNames), 'status.acceptedNames'));
   errs.push(...validateStoredVersions(crd));
   return errs;
 }
@@ -459,7 +460,6 @@ export function validateCRDUpdate(crd: KubeObject, old: KubeObject): FieldError[
   }
   errs.push(...validateImmutable(n.group, p.group, 'spec.group'));
   errs.push(...validateImmutable(o(n.names).plural, o(p.names).plural, 'spec.names.plural'));
-  errs.push(...validateNames(o(o(crd.status).acceptedNames), 'status.acceptedNames'));
   errs.push(...validateStoredVersions(crd));
   return errs;
 }

@@ -10,11 +10,15 @@ import { GoRepr, fieldErr, type FieldError } from '../errors.js';
 import { isPlainObject } from '../object.js';
 import type { Schema } from '../schema/types.js';
 import { ext } from '../schema/types.js';
-import { compileRE2 } from '../cel/lib/regex.js';
+import { compileRE2, validateRE2 } from '../cel/lib/regex.js';
 import { isDNS1035Label, validateObjectMeta, nameIsPathSegment } from '../util/validation.js';
 import type { ObjectMeta } from '../object.js';
 
 const IN = 'body';
+
+function regexpError(msg: string): string {
+  return msg.startsWith('error parsing regexp: ') ? msg : `error parsing regexp: ${msg}`;
+}
 
 /** JSON data type names as kube-openapi reports them. */
 export function dataType(v: unknown): string {
@@ -171,11 +175,7 @@ function patternOf(p: string): RegExp | null {
     try {
       r = compileRE2(p);
     } catch {
-      try {
-        r = new RegExp(p, 'u');
-      } catch {
-        r = null;
-      }
+      r = null;
     }
     patternCache.set(p, r);
   }
@@ -233,7 +233,8 @@ function validateNode(s: Schema | undefined, v: unknown, path: string, out: OErr
     if (s.minLength !== undefined && len < s.minLength) out.push({ kind: 'invalid', path, value: v, message: `${p} in ${IN} should be at least ${s.minLength} chars long` });
     if (s.pattern !== undefined) {
       const re = patternOf(s.pattern);
-      if (re && !re.test(v)) out.push({ kind: 'invalid', path, value: v, message: `${p} in ${IN} should match '${s.pattern}'` });
+      if (!re) out.push({ kind: 'invalid', path, value: v, message: `${p} in ${IN} should match '${s.pattern}, but pattern is invalid: ${regexpError(validateRE2(s.pattern) ?? 'invalid pattern')}'` });
+      else if (!re.test(v)) out.push({ kind: 'invalid', path, value: v, message: `${p} in ${IN} should match '${s.pattern}'` });
     }
     if (s.format && supportedFormat(s.format) && !ts.includes('integer') && !ts.includes('number')) {
       if (!FORMATS[s.format.replace(/-/g, '')](v)) typeErr(s.format, v);
@@ -416,7 +417,7 @@ function toFieldErrors(prefix: string, errs: OErr[]): FieldError[] {
       case 'type':
         return fieldErr.typeInvalid(field, e.value ?? '', e.message);
       case 'composite':
-        return fieldErr.invalid(prefix, '', e.message);
+        return fieldErr.invalid(prefix || '<nil>', '', e.message);
       default:
         return fieldErr.invalid(field, e.value ?? '', e.message);
     }
