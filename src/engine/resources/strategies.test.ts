@@ -443,3 +443,13 @@ describe('warnings', () => {
     ]);
   });
 });
+
+describe('pod container checks', () => {
+  it('probes need one handler; resources may not be negative', () => {
+    const { errors } = create(def('', 'pods'), pod({ containers: [{ name: 'a', image: 'x', livenessProbe: { periodSeconds: 5 }, resources: { requests: { cpu: '-1' } } }] }));
+    expect(errors).toEqual([
+      'spec.containers[0].livenessProbe: Required value: must specify a handler type',
+      'spec.containers[0].resources.requests[cpu]: Invalid value: "-1": must be greater than or equal to 0',
+    ]);
+  });
+});

@@ -272,10 +272,29 @@ function validateContainer(c: Obj, path: string, volumes: Set<string>, names: Se
     else if (!volumes.has(n)) errs.push(fieldErr.notFound(`${mp}.name`, n));
     if (!m.mountPath) errs.push(fieldErr.required(`${mp}.mountPath`, ''));
   });
+  for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe'] as const) {
+    const pr = obj(c[probe]);
+    if (!pr) continue;
+    const handlers = ['exec', 'httpGet', 'tcpSocket', 'grpc'].filter((h) => pr[h] !== undefined && pr[h] !== null);
+    if (handlers.length === 0) errs.push(fieldErr.required(`${path}.${probe}`, 'must specify a handler type'));
+    else if (handlers.length > 1) errs.push(fieldErr.forbidden(`${path}.${probe}.${handlers[1]}`, 'may not specify more than 1 handler type'));
+    for (const f of ['initialDelaySeconds', 'timeoutSeconds', 'periodSeconds', 'successThreshold', 'failureThreshold']) {
+      if (typeof pr[f] === 'number' && (pr[f] as number) < 0) errs.push(fieldErr.invalid(`${path}.${probe}.${f}`, pr[f], IS_NEGATIVE));
+    }
+    if ((probe === 'livenessProbe' || probe === 'startupProbe') && typeof pr.successThreshold === 'number' && pr.successThreshold !== 1) {
+      errs.push(fieldErr.invalid(`${path}.${probe}.successThreshold`, pr.successThreshold, 'must be 1'));
+    }
+  }
   const res = obj(c.resources);
   if (res) {
     const req = obj(res.requests) ?? {};
     const lim = obj(res.limits) ?? {};
+    for (const [bag, list] of [['limits', lim], ['requests', req]] as const) {
+      for (const [k, v] of Object.entries(list)) {
+        const q = parseQuantity(v);
+        if (q !== null && q < 0) errs.push(fieldErr.invalid(`${path}.resources.${bag}[${k}]`, String(v), IS_NEGATIVE));
+      }
+    }
     for (const [k, v] of Object.entries(req)) {
       if (lim[k] === undefined) continue;
       const rq = parseQuantity(v);
