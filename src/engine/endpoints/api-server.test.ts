@@ -341,3 +341,16 @@ describe('pretty printing', () => {
     expect((await c.req('GET', '/api/v1/namespaces/default')).text).toMatch(/^\{"kind":"Namespace"/);
   });
 });
+
+describe('playground CEL endpoint', () => {
+  it('evaluates with variables, and reports compile errors with positions', async () => {
+    const ok = await c.req('POST', '/x-playground/cel', { expression: 'self.items.size() * 2', variables: { self: { items: [1, 2, 3] } } });
+    expect(ok.status).toBe(200);
+    expect(ok.body).toMatchObject({ value: 6, type: 'int' });
+    expect(ok.body.cost).toBeGreaterThan(0);
+    const bad = await c.req('POST', '/x-playground/cel', { expression: '"a" + 1' });
+    expect(bad.body.error).toMatchObject({ kind: 'compile', message: "found no matching overload for '_+_' applied to '(string, int)'", position: { line: 1, column: 5 } });
+    const noExpr = await c.req('POST', '/x-playground/cel', { nope: true });
+    expect(noExpr.status).toBe(400);
+  });
+});

@@ -35,6 +35,8 @@ import { handlePatch } from './handlers/patch.js';
 import { handleUpdate } from './handlers/update.js';
 import { handleWatch } from './handlers/watch.js';
 import { handleScale } from './handlers/scale.js';
+import { PLAYGROUND_CEL_PATH, evaluatePlaygroundCel } from './playground-cel.js';
+import { decodeBody } from '../codec/decode.js';
 
 const INITIAL_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
@@ -178,6 +180,10 @@ class Engine implements EngineCore {
       const path = this.stripBase(url.pathname);
       if (path === undefined) throw notFoundPath();
       const method = request.method.toUpperCase();
+      if (path === PLAYGROUND_CEL_PATH && method === 'POST') {
+        const body = decodeBody(new Uint8Array(await request.arrayBuffer()), 'json', { interpretKind: false }).value;
+        return respond(200, evaluatePlaygroundCel(body), { pretty });
+      }
       const nonResource = this.nonResource(method, path, request, pretty);
       if (nonResource) return nonResource;
       const info = requestInfo(method, path, query);
