@@ -3,9 +3,9 @@
 import type { CelType } from './types.js';
 import type { CelValue } from './values.js';
 import {
-  CelDuration, CelMap, CelOpaque, CelOptional, CelTimestamp, CelTypeValue, CelUint, listTypeOf, withListType,
+  CelDuration, CelMap, CelOpaque, CelOptional, CelTimestamp, CelTypeValue, CelUint, listTypeOf, markUnstructured, withListType,
 } from './values.js';
-import { formatDuration, formatTimestamp, parseDuration, parseTimestamp } from './time.js';
+import { formatDuration, formatTimestamp, parseDate, parseDuration, parseTimestamp } from './time.js';
 import { formatDouble } from './stdlib.js';
 import { escapeProperty, unescapeProperty } from './schema-types.js';
 
@@ -41,7 +41,8 @@ export function fromJson(v: unknown, t?: CelType): CelValue {
     case 'string':
       if (t) {
         try {
-          if (t.kind === 'timestamp') return parseTimestamp(v);
+          // date-time values, or date values (format date) at midnight UTC
+          if (t.kind === 'timestamp') return v.length === 10 ? parseDate(v) : parseTimestamp(v);
           if (t.kind === 'duration') return parseDuration(v);
           if (t.kind === 'bytes') return b64decode(v);
         } catch {
@@ -54,6 +55,7 @@ export function fromJson(v: unknown, t?: CelType): CelValue {
     const et = t && t.kind === 'list' ? t.elem : undefined;
     const out = v.map((x) => fromJson(x, et));
     if (t && t.kind === 'list' && t.listType) withListType(out, { listType: t.listType, mapKeys: t.mapKeys });
+    if (t && t.kind === 'list') markUnstructured(out);
     return out;
   }
   if (isCelValueObject(v)) return v as CelValue;
@@ -77,6 +79,9 @@ class JsonMap extends CelMap {
   private rawKey(k: string): string {
     return this.t && this.t.kind === 'object' && k.includes('__') ? unescapeProperty(k) : k;
   }
+  override has(k: CelValue): boolean {
+    return typeof k === 'string' ? this.getStr(k) !== undefined : (this.materialize(), super.has(k));
+  }
   private childType(k: string): CelType | undefined {
     const t = this.t;
     if (!t) return undefined;
@@ -89,16 +94,23 @@ class JsonMap extends CelMap {
     this.done = true;
     const obj = this.t && this.t.kind === 'object';
     for (const k of Object.keys(this.rec)) {
+      // object fields set to null are absent (Kubernetes treats them like unset fields)
+      if (obj && this.rec[k] === null) continue;
       const ek = obj ? escapeProperty(k) ?? k : k;
       this.m.set(ek, [ek, this.cache.get(ek) ?? fromJson(this.rec[k], this.childType(ek))]);
     }
   }
   override getStr(k: string): CelValue | undefined {
-    if (this.done) return super.getStr(k);
+    if (this.done) {
+      const v = super.getStr(k);
+      // reserved words are recognized as field names of their escaped properties
+      return v === undefined && this.t && this.t.kind === 'object' ? super.getStr(`__${k}__`) : v;
+    }
     let v = this.cache.get(k);
     if (v !== undefined) return v;
     const raw = this.rawKey(k);
     if (!Object.prototype.hasOwnProperty.call(this.rec, raw)) return undefined;
+    if (this.rec[raw] === null && this.t && this.t.kind === 'object') return undefined;
     v = fromJson(this.rec[raw], this.childType(k));
     this.cache.set(k, v);
     return v;
@@ -107,11 +119,6 @@ class JsonMap extends CelMap {
     if (typeof k === 'string') return this.getStr(k);
     this.materialize();
     return super.get(k);
-  }
-  override has(k: CelValue): boolean {
-    if (typeof k === 'string' && !this.done) return this.getStr(k) !== undefined;
-    this.materialize();
-    return super.has(k);
   }
   override get size(): number {
     this.materialize();

@@ -98,7 +98,9 @@ function decl(s0: Schema | undefined, defs: SchemaRegistry, resourceRoot: boolea
         const e = escapeProperty(p);
         if (e !== undefined) escapedToProp.set(e, p);
       }
-      const fieldDecl = (escaped: string): Sized | undefined => {
+      const fieldDecl = (field: string): Sized | undefined => {
+        // a reserved word is also recognized as a field name for its escaped property (`namespace`)
+        const escaped = !escapedToProp.has(field) && KEYWORDS.has(field) ? `__${field}__` : field;
         if (fields.has(escaped)) return fields.get(escaped) ?? undefined;
         const prop = escapedToProp.get(escaped);
         let r: Sized | undefined;

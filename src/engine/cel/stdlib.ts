@@ -8,7 +8,7 @@ import { T, typeName } from './types.js';
 import type { CelValue } from './values.js';
 import {
   CelDuration, CelError, CelMap, CelOptional, CelTimestamp, CelTypeValue, CelUint, INT64_MAX, INT64_MIN, UINT64_MAX,
-  celEquals, checkInt, checkUint, compareNumeric, listTypeOf, valueType, valueTypeName, withListType,
+  celEquals, checkInt, checkUint, compareNumeric, isUnstructured, listTypeOf, valueType, valueTypeName, withListType,
 } from './values.js';
 import { compileRe2 } from './regex.js';
 import {
@@ -151,8 +151,8 @@ function arithmetic(): CelFunctionDecl[] {
           resultSize: ([a, b]) => ({ min: a.min + b.min, max: a.max + b.max }),
         }),
         ov('add_list', [listA, listA], listA, addList, { resultSize: ([a, b]) => ({ min: a.min + b.min, max: a.max + b.max }) }),
-        ov('add_timestamp_duration', [T.timestamp, T.duration], T.timestamp, (a, b) => checkTimestamp((a as CelTimestamp).ns + (b as CelDuration).ns)),
-        ov('add_duration_timestamp', [T.duration, T.timestamp], T.timestamp, (a, b) => checkTimestamp((a as CelDuration).ns + (b as CelTimestamp).ns)),
+        ov('add_timestamp_duration', [T.timestamp, T.duration], T.timestamp, (a, b) => checkTimestamp((a as CelTimestamp).ns + (b as CelDuration).ns, (a as CelTimestamp).offsetSec)),
+        ov('add_duration_timestamp', [T.duration, T.timestamp], T.timestamp, (a, b) => checkTimestamp((a as CelDuration).ns + (b as CelTimestamp).ns, (b as CelTimestamp).offsetSec)),
         ov('add_duration_duration', [T.duration, T.duration], T.duration, (a, b) => checkDuration((a as CelDuration).ns + (b as CelDuration).ns)),
       ],
     },
@@ -163,7 +163,7 @@ function arithmetic(): CelFunctionDecl[] {
         ov('subtract_uint64', [T.uint, T.uint], T.uint, (a, b) => checkUint((a as CelUint).v - (b as CelUint).v)),
         ov('subtract_double', [T.double, T.double], T.double, (a, b) => (a as number) - (b as number)),
         ov('subtract_timestamp_timestamp', [T.timestamp, T.timestamp], T.duration, (a, b) => checkDuration((a as CelTimestamp).ns - (b as CelTimestamp).ns)),
-        ov('subtract_timestamp_duration', [T.timestamp, T.duration], T.timestamp, (a, b) => checkTimestamp((a as CelTimestamp).ns - (b as CelDuration).ns)),
+        ov('subtract_timestamp_duration', [T.timestamp, T.duration], T.timestamp, (a, b) => checkTimestamp((a as CelTimestamp).ns - (b as CelDuration).ns, (a as CelTimestamp).offsetSec)),
         ov('subtract_duration_duration', [T.duration, T.duration], T.duration, (a, b) => checkDuration((a as CelDuration).ns - (b as CelDuration).ns)),
       ],
     },
@@ -244,6 +244,7 @@ function indexList(l: CelValue, i: CelValue): CelValue {
     if (!Number.isInteger(i)) throw new CelError(`unsupported index value ${formatDouble(i)} in list`);
     idx = i >= 0 && i < list.length ? i : -1;
   } else throw new CelError(`unsupported index type '${valueTypeName(i)}' in list`);
+  if (idx < 0 && isUnstructured(list)) throw new CelError(`index out of bounds: ${typeof i === 'number' ? formatDouble(i) : i instanceof CelUint ? i.v : i}`);
   if (idx < 0) throw new CelError(`index '${typeof i === 'number' ? formatDouble(i) : i instanceof CelUint ? i.v : i}' out of range in list size '${list.length}'`);
   return list[idx];
 }

@@ -9,10 +9,10 @@ const MAX_TS_SEC = 253402300799n;
 const INT64_MAX = 2n ** 63n - 1n;
 const INT64_MIN = -(2n ** 63n);
 
-export function checkTimestamp(ns: bigint): CelTimestamp {
+export function checkTimestamp(ns: bigint, offsetSec = 0): CelTimestamp {
   const s = floorDiv(ns, NS);
   if (s < MIN_TS_SEC || s > MAX_TS_SEC) throw new CelError('timestamp overflow');
-  return new CelTimestamp(ns);
+  return new CelTimestamp(ns, offsetSec);
 }
 
 export function checkDuration(ns: bigint): CelDuration {
@@ -35,13 +35,23 @@ export function parseTimestamp(s: string): CelTimestamp {
     throw new CelError(`timestamp("${s}") error: parsing time "${s}": field out of range`);
   }
   let secs = BigInt(daysFromCivil(Number(y), month, day)) * 86400n + BigInt(hour * 3600 + min * 60 + sec);
+  let offset = 0;
   if (zone !== 'Z' && zone !== 'z') {
     const sign = zone[0] === '-' ? -1 : 1;
-    const off = Number(zone.slice(1, 3)) * 3600 + Number(zone.slice(4, 6)) * 60;
-    secs -= BigInt(sign * off);
+    offset = sign * (Number(zone.slice(1, 3)) * 3600 + Number(zone.slice(4, 6)) * 60);
+    secs -= BigInt(offset);
   }
   const nanos = frac ? BigInt(frac.padEnd(9, '0')) : 0n;
-  return checkTimestamp(secs * NS + nanos);
+  return checkTimestamp(secs * NS + nanos, offset);
+}
+
+/** A `date` formatted value (`2011-08-18`) as a timestamp at midnight UTC. */
+export function parseDate(s: string): CelTimestamp {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
+  if (!m) throw new CelError(`cannot parse "${s}" as a date`);
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (mo < 1 || mo > 12 || d < 1 || d > daysIn(y, mo)) throw new CelError(`cannot parse "${s}" as a date`);
+  return checkTimestamp(BigInt(daysFromCivil(y, mo, d)) * 86400n * NS);
 }
 
 function daysIn(y: number, m: number): number {
@@ -74,17 +84,19 @@ export function civilFromDays(z: number): { y: number; m: number; d: number } {
   return { y: m <= 2 ? y + 1 : y, m, d };
 }
 
-/** RFC 3339 as Go formats time.RFC3339Nano in UTC (fraction trimmed of trailing zeros). */
+/** RFC 3339 as Go formats time.RFC3339Nano (fraction trimmed of trailing zeros; Z or the kept offset). */
 export function formatTimestamp(t: CelTimestamp): string {
-  const secs = floorDiv(t.ns, NS);
-  const nanos = Number(t.ns - secs * NS);
+  const secs = floorDiv(t.ns + BigInt(t.offsetSec) * NS, NS);
+  const nanos = Number(t.ns + BigInt(t.offsetSec) * NS - secs * NS);
   const days = Number(floorDiv(secs, 86400n));
   const sod = Number(secs - BigInt(days) * 86400n);
   const { y, m, d } = civilFromDays(days);
   const p2 = (n: number) => String(n).padStart(2, '0');
   let s = `${String(y).padStart(4, '0')}-${p2(m)}-${p2(d)}T${p2(Math.floor(sod / 3600))}:${p2(Math.floor(sod / 60) % 60)}:${p2(sod % 60)}`;
   if (nanos) s += '.' + String(nanos).padStart(9, '0').replace(/0+$/, '');
-  return s + 'Z';
+  if (!t.offsetSec) return s + 'Z';
+  const a = Math.abs(t.offsetSec);
+  return `${s}${t.offsetSec < 0 ? '-' : '+'}${p2(Math.floor(a / 3600))}:${p2(Math.floor(a / 60) % 60)}`;
 }
 
 const UNIT_NS: Record<string, bigint> = { ns: 1n, us: 1000n, 'µs': 1000n, 'μs': 1000n, ms: 1_000_000n, s: NS, m: 60n * NS, h: 3600n * NS };

@@ -105,6 +105,9 @@ export function typeName(t: CelType): string {
       return 'google.protobuf.Timestamp';
     case 'duration':
       return 'google.protobuf.Duration';
+    case 'null_type':
+      // cel-go's FormatCELType prints the null type as `null` in messages
+      return 'null';
     default:
       return t.kind;
   }

@@ -8,9 +8,13 @@ export class CelUint {
   constructor(readonly v: bigint) {}
 }
 
-/** Timestamps: nanoseconds since the Unix epoch, UTC. Valid range 0001-01-01T00:00:00Z..9999-12-31T23:59:59.999999999Z. */
+/**
+ * Timestamps: nanoseconds since the Unix epoch. Valid range 0001-01-01T00:00:00Z..9999-12-31T23:59:59.999999999Z.
+ * `offsetSec` keeps the UTC offset a timestamp was parsed with (Go's time.Time keeps its location), used only
+ * by string(); accessors use UTC unless given a time zone, equality and ordering use `ns`.
+ */
 export class CelTimestamp {
-  constructor(readonly ns: bigint) {}
+  constructor(readonly ns: bigint, readonly offsetSec = 0) {}
 }
 
 /** Durations: signed nanoseconds. Valid range +-315,576,000,000 seconds (about 10,000 years). */
@@ -125,6 +129,16 @@ export function withListType<L extends CelValue[]>(l: L, info: ListTypeInfo | un
   if (info) Object.defineProperty(l, LIST_TYPE, { value: info, enumerable: false });
   return l;
 }
+// Lists of schema-typed data (Kubernetes' unstructured list values): their index errors read
+// `index out of bounds: N` as Kubernetes words them.
+const unstructuredLists = new WeakSet<CelValue[]>();
+export function markUnstructured(l: CelValue[]): void {
+  unstructuredLists.add(l);
+}
+export function isUnstructured(l: CelValue[]): boolean {
+  return unstructuredLists.has(l);
+}
+
 export function listTypeOf(l: CelValue[]): ListTypeInfo | undefined {
   return (l as unknown as { [LIST_TYPE]?: ListTypeInfo })[LIST_TYPE];
 }

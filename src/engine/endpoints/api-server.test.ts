@@ -305,7 +305,7 @@ describe('create, get, list, update, delete', () => {
 describe('Table output', () => {
   it('default table has Name and Created At; includeObject=Metadata by default', async () => {
     await c.req('POST', '/api/v1/namespaces/default/configmaps', cm('t'));
-    const r = await c.req('GET', '/apis/coordination.k8s.io/v1/leases', undefined, { Accept: 'application/json;as=Table;g=meta.k8s.io;v=v1' });
+    const r = await c.req('GET', '/api/v1/namespaces/default/limitranges', undefined, { Accept: 'application/json;as=Table;g=meta.k8s.io;v=v1' });
     expect(r.status).toBe(200);
     expect(r.body.kind).toBe('Table');
     expect(r.body.apiVersion).toBe('meta.k8s.io/v1');
