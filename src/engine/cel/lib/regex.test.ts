@@ -100,9 +100,69 @@ const goCases: [string, string, { err: string } | { all: string[]; find: string 
   ["(?i)\\p{Lu}", "a", {"all":["a"],"find":"a"}],
   ["[\\p{Lu}\\d]+", "Ab1C", {"all":["A","1C"],"find":"A"}],
   ["[^\\p{Lu}]+", "Ab1C", {"all":["b1"],"find":"b1"}],
+  // matching semantics (priorities, empty iterations, anchors, folding, Unicode)
+  ["(a+)+$", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!", {"all":[],"find":""}],
+  ["(a|aa)*b", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", {"all":[],"find":""}],
+  ["(x+x+)+y", "xxxxxxxxxxxxxxxxxxxxxxxxxx", {"all":[],"find":""}],
+  ["a*?b", "aaab", {"all":["aaab"],"find":"aaab"}],
+  ["(a|ab)(c|bcd)(d*)", "abcd", {"all":["abcd"],"find":"abcd"}],
+  ["(a*)*", "b", {"all":["",""],"find":""}],
+  ["(a*)+", "aab", {"all":["aa",""],"find":"aa"}],
+  ["(a|b)*?c", "ababc", {"all":["ababc"],"find":"ababc"}],
+  ["x*", "axxb", {"all":["","xx",""],"find":""}],
+  ["(?U)x*", "xx", {"all":["","",""],"find":""}],
+  ["a{2,3}", "aaaaaaa", {"all":["aaa","aaa"],"find":"aaa"}],
+  ["a{2,3}?", "aaaaaaa", {"all":["aa","aa","aa"],"find":"aa"}],
+  ["(?m)^", "a\nb\n", {"all":["","",""],"find":""}],
+  ["(?m)$", "a\nb\n", {"all":["","",""],"find":""}],
+  ["^", "abc", {"all":[""],"find":""}],
+  ["$", "abc", {"all":[""],"find":""}],
+  ["\\b", "ab cd", {"all":["","","",""],"find":""}],
+  ["\\B", "ab cd", {"all":["",""],"find":""}],
+  ["(?i)ǅ", "ǄǆǅDž", {"all":["Ǆ","ǆ","ǅ"],"find":"Ǆ"}],
+  ["(?i)[k-m]+", "KLMKlm", {"all":["KLMKlm"],"find":"KLMKlm"}],
+  ["(?i)\\pL+", "aBc1", {"all":["aBc"],"find":"aBc"}],
+  ["[^\\n]+", "ab\ncd", {"all":["ab","cd"],"find":"ab"}],
+  ["(?s).+", "ab\ncd", {"all":["ab\ncd"],"find":"ab\ncd"}],
+  [".+", "ab\r\ncd", {"all":["ab\r","cd"],"find":"ab\r"}],
+  ["(foo|foobar)", "foobar", {"all":["foo"],"find":"foo"}],
+  ["(foobar|foo)", "foobar", {"all":["foobar"],"find":"foobar"}],
+  ["a|b|", "xab", {"all":["","a","b"],"find":""}],
+  ["(|a)+", "aa", {"all":["","",""],"find":""}],
+  ["(a?)*?b", "aab", {"all":["aab"],"find":"aab"}],
+  ["[a-c]{0,2}d", "abcd", {"all":["bcd"],"find":"bcd"}],
+  ["\\d{3}-\\d{4}", "call 555-1234 now", {"all":["555-1234"],"find":"555-1234"}],
+  ["[[:upper:]][[:lower:]]+", "Hello World", {"all":["Hello","World"],"find":"Hello"}],
+  ["\\p{Han}+", "中文abc漢字", {"all":["中文","漢字"],"find":"中文"}],
+  ["\\PN+", "ab12cd", {"all":["ab","cd"],"find":"ab"}],
+  ["[\\p{Lu}0-9]+", "aB9Cd", {"all":["B9C"],"find":"B9C"}],
+  ["(?i)σ", "ΣσςS", {"all":["Σ","σ","ς"],"find":"Σ"}],
+  ["😀|a", "b😀a", {"all":["😀","a"],"find":"😀"}],
+  ["(?:)", "abc", {"all":["","","",""],"find":""}],
+  ["a(?:b|c)d", "acd abd", {"all":["acd","abd"],"find":"acd"}],
+  ["^$", "", {"all":[""],"find":""}],
+  ["^a*$", "", {"all":[""],"find":""}],
+  ["(?i)straße", "STRASSE", {"all":[],"find":""}],
+  ["(?i)ß", "ẞß", {"all":["ẞ","ß"],"find":"ẞ"}],
+  ["x{0,0}", "x", {"all":["",""],"find":""}],
+  ["(a)(b)?", "ab a", {"all":["ab","a"],"find":"ab"}],
+  ["[^a-z]", "ABC", {"all":["A","B","C"],"find":"A"}],
+  ["(?i)[^a-z]", "ABC1", {"all":["1"],"find":"1"}],
+  ["\\x{1F600}", "😀", {"all":["😀"],"find":"😀"}],
+  ["[\\x{1F600}-\\x{1F64F}]+", "hi😀😃!", {"all":["😀😃"],"find":"😀😃"}],
+  ["\\Qa+b\\E", "a+b", {"all":["a+b"],"find":"a+b"}],
+  ["(?-s:.)", "\n", {"all":[],"find":""}],
+  ["(?m:^b)", "a\nb", {"all":["b"],"find":"b"}],
+  ["a(?i:b)c", "aBc aBC", {"all":["aBc"],"find":"aBc"}],
+  ["((a)|b)+", "ab", {"all":["ab"],"find":"ab"}],
+  ["\\Aa", "aa", {"all":["a"],"find":"a"}],
+  ["a\\z", "aa", {"all":["a"],"find":"a"}],
+  ["(?:a{2}){2}", "aaaaa", {"all":["aaaa"],"find":"aaaa"}],
+  ["z*?", "zz", {"all":["","",""],"find":""}],
+
 ];
 
-describe('RE2 translation against Go regexp', () => {
+describe('RE2 matching against Go regexp', () => {
   it.each(goCases)('%j on %j', (pattern, input, want) => {
     if ('err' in want) {
       expect(() => compileRE2(pattern)).toThrow(want.err);
@@ -162,5 +222,21 @@ describe('compileRE2 hands out a non-global RegExp', () => {
     expect(findAll('ab ab', 'ab')).toEqual(['ab', 'ab']);
     expect(matches('xab', 'ab')).toBe(true);
     expect(matches('xab', 'ab')).toBe(true);
+  });
+});
+
+describe('linear-time matching (no catastrophic backtracking)', () => {
+  it('handles patterns that make backtracking engines explode', () => {
+    const t0 = performance.now();
+    expect(matches('a'.repeat(5000) + '!', '(a+)+$')).toBe(false);
+    expect(matches('x'.repeat(3000), '(x+x+)+y')).toBe(false);
+    expect(find('a'.repeat(2000), '(a|aa)*b')).toBe('');
+    expect(compileRE2('^(a|a)*$').test('a'.repeat(3000) + 'b')).toBe(false);
+    expect(performance.now() - t0).toBeLessThan(5000);
+  });
+  it('the returned RegExp works with String methods through exec', () => {
+    const re = compileRE2('(?i)k');
+    expect('xKy'.search(re)).toBe(1);
+    expect(re.exec('a\u212a')?.index).toBe(1);
   });
 });

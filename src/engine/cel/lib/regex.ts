@@ -756,42 +756,359 @@ export function translateRE2(pattern: string): { source: string; flags: string }
   return { source, flags: uniform ? 'iu' : 'u' };
 }
 
-const CACHE_LIMIT = 512;
-interface CacheEntry {
-  /** Non-global RegExp handed out by compileRE2 (safe for test/exec by any caller). */
-  re?: RegExp;
-  /** Global twin used internally for findAll/find at an offset. */
-  global?: RegExp;
-  err?: RegexSyntaxError;
-}
-const cache = new Map<string, CacheEntry>();
+// ---- linear-time matcher (Pike VM, as RE2) ----
+// JS RegExp backtracks and can take exponential time on patterns like `(a+)+$`; RE2 guarantees time
+// linear in the input. Matching therefore runs on a Thompson NFA simulation with thread priorities,
+// which yields RE2's leftmost-first match. The RegExp translation above is kept for `.source` and tools.
 
-function entryFor(pattern: string): CacheEntry {
+type CharTest = (cp: number) => boolean;
+type Inst =
+  | { op: 'char'; test: CharTest }
+  | { op: 'split'; x: number; y: number }
+  | { op: 'jmp'; x: number }
+  | { op: 'assert'; kind: 'bol' | 'eol' | 'bot' | 'eot' | 'wb' | 'nwb' }
+  | { op: 'match' };
+
+function inRanges(r: Ranges, cp: number): boolean {
+  let lo = 0;
+  let hi = r.length / 2 - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (cp < r[2 * mid]!) hi = mid - 1;
+    else if (cp > r[2 * mid + 1]!) lo = mid + 1;
+    else return true;
+  }
+  return false;
+}
+
+const propCache = new Map<string, RegExp>();
+function propTest(prop: string): CharTest {
+  let re = propCache.get(prop);
+  if (!re) propCache.set(prop, (re = new RegExp(`^${prop}$`, 'u')));
+  const r = re;
+  return (cp) => r.test(String.fromCodePoint(cp));
+}
+
+function orbitOf(cp: number): number[] {
+  return orbits().get(cp) ?? [cp];
+}
+
+function charTest(node: Node): CharTest {
+  switch (node.t) {
+    case 'lit': {
+      if (!node.fold) {
+        const c = node.cp;
+        return (cp) => cp === c;
+      }
+      const set = new Set(orbitOf(node.cp));
+      return (cp) => set.has(cp);
+    }
+    case 'any':
+      return node.nl ? () => true : (cp) => cp !== 10;
+    case 'class': {
+      const ranges = node.ranges;
+      const props = node.props.map((p) => propTest(p));
+      const fold = node.fold;
+      const inProps = (cp: number) => props.some((t) => t(cp));
+      const member =
+        props.length === 0
+          ? (cp: number) => inRanges(ranges, cp)
+          : fold
+            ? (cp: number) => inRanges(ranges, cp) || orbitOf(cp).some(inProps)
+            : (cp: number) => inRanges(ranges, cp) || inProps(cp);
+      return node.negated ? (cp) => !member(cp) : member;
+    }
+    default:
+      throw new Error('not a character node');
+  }
+}
+
+class ProgramBuilder {
+  readonly insts: Inst[] = [];
+  private emitInst(i: Inst): number {
+    this.insts.push(i);
+    return this.insts.length - 1;
+  }
+  compile(node: Node): void {
+    switch (node.t) {
+      case 'lit':
+      case 'class':
+      case 'any':
+        this.emitInst({ op: 'char', test: charTest(node) });
+        return;
+      case 'bol':
+      case 'eol':
+      case 'bot':
+      case 'eot':
+      case 'wb':
+      case 'nwb':
+        this.emitInst({ op: 'assert', kind: node.t });
+        return;
+      case 'group':
+        this.compile(node.sub);
+        return;
+      case 'concat':
+        for (const sub of node.subs) this.compile(sub);
+        return;
+      case 'alt': {
+        const jumps: number[] = [];
+        node.subs.forEach((sub, i) => {
+          if (i < node.subs.length - 1) {
+            const split = this.emitInst({ op: 'split', x: 0, y: 0 });
+            (this.insts[split] as { x: number }).x = split + 1;
+            this.compile(sub);
+            jumps.push(this.emitInst({ op: 'jmp', x: 0 }));
+            (this.insts[split] as { y: number }).y = this.insts.length;
+          } else this.compile(sub);
+        });
+        for (const j of jumps) (this.insts[j] as { x: number }).x = this.insts.length;
+        return;
+      }
+      case 'repeat': {
+        // Go's simplification: x{n,} is n-1 copies then x+; x{n,m} is n copies then nested (x(x)?)?;
+        // x* of a nullable x is (x+)? so that an empty iteration ends the loop as in Go/Perl.
+        const { min, max, greedy, sub } = node;
+        if (max === -1) {
+          if (min === 0) this.star(sub, greedy);
+          else {
+            for (let i = 0; i < min - 1; i++) this.compile(sub);
+            this.plus(sub, greedy);
+          }
+          return;
+        }
+        for (let i = 0; i < min; i++) this.compile(sub);
+        const splits: number[] = [];
+        for (let i = min; i < max; i++) {
+          splits.push(this.emitInst({ op: 'split', x: 0, y: 0 }));
+          this.compile(sub);
+        }
+        const end = this.insts.length;
+        for (const sp of splits) this.insts[sp] = greedy ? { op: 'split', x: sp + 1, y: end } : { op: 'split', x: end, y: sp + 1 };
+        return;
+      }
+    }
+  }
+
+  /** x+ : L: x; split(L, next). */
+  private plus(sub: Node, greedy: boolean): void {
+    const loop = this.insts.length;
+    this.compile(sub);
+    const sp = this.insts.length;
+    this.insts.push(greedy ? { op: 'split', x: loop, y: sp + 1 } : { op: 'split', x: sp + 1, y: loop });
+  }
+
+  /** x* : L: split(body, next); body; jmp L — or (x+)? when x can match empty. */
+  private star(sub: Node, greedy: boolean): void {
+    const sp = this.emitInst({ op: 'split', x: 0, y: 0 });
+    if (nullable(sub)) {
+      this.plus(sub, greedy);
+      const end = this.insts.length;
+      this.insts[sp] = greedy ? { op: 'split', x: sp + 1, y: end } : { op: 'split', x: end, y: sp + 1 };
+      return;
+    }
+    this.compile(sub);
+    this.emitInst({ op: 'jmp', x: sp });
+    const end = this.insts.length;
+    this.insts[sp] = greedy ? { op: 'split', x: sp + 1, y: end } : { op: 'split', x: end, y: sp + 1 };
+  }
+}
+
+/** Whether a node can match the empty string. */
+function nullable(node: Node): boolean {
+  switch (node.t) {
+    case 'lit':
+    case 'class':
+    case 'any':
+      return false;
+    case 'group':
+      return nullable(node.sub);
+    case 'concat':
+      return node.subs.every(nullable);
+    case 'alt':
+      return node.subs.some(nullable);
+    case 'repeat':
+      return node.min === 0 || nullable(node.sub);
+    default:
+      return true;
+  }
+}
+
+const isWordCp = (cp: number | undefined) =>
+  cp !== undefined && ((cp >= 0x30 && cp <= 0x39) || (cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a) || cp === 0x5f);
+
+/** A compiled RE2 program: leftmost-first search in linear time over code points. */
+export class RE2Program {
+  private readonly insts: Inst[];
+  constructor(node: Node) {
+    const b = new ProgramBuilder();
+    b.compile(node);
+    b.insts.push({ op: 'match' });
+    this.insts = b.insts;
+  }
+
+  /** Leftmost-first match at or after code point `from`: [start, end] in code points, or undefined. */
+  search(cps: readonly number[], from: number, anyMatch = false): [number, number] | undefined {
+    const insts = this.insts;
+    const n = insts.length;
+    const len = cps.length;
+    let cpcs = new Int32Array(n);
+    let cstarts = new Int32Array(n);
+    let ccount = 0;
+    let npcs = new Int32Array(n);
+    let nstarts = new Int32Array(n);
+    let ncount = 0;
+    const mark = new Int32Array(n).fill(-1);
+    let gen = 0;
+    const stackPc: number[] = [];
+    const stackStart: number[] = [];
+    let matched: [number, number] | undefined;
+
+    const assertOk = (kind: string, pos: number): boolean => {
+      switch (kind) {
+        case 'bol':
+          return pos === 0 || cps[pos - 1] === 10;
+        case 'eol':
+          return pos === len || cps[pos] === 10;
+        case 'bot':
+          return pos === 0;
+        case 'eot':
+          return pos === len;
+        case 'wb':
+          return isWordCp(cps[pos - 1]) !== isWordCp(cps[pos]);
+        default:
+          return isWordCp(cps[pos - 1]) === isWordCp(cps[pos]);
+      }
+    };
+    // Adds the epsilon closure of pc to the "next" list (priority order = DFS order, x before y).
+    const add = (pc0: number, start0: number, pos: number, toNext: boolean) => {
+      stackPc.push(pc0);
+      stackStart.push(start0);
+      while (stackPc.length) {
+        const pc = stackPc.pop()!;
+        const st = stackStart.pop()!;
+        if (mark[pc] === gen) continue;
+        mark[pc] = gen;
+        const inst = insts[pc]!;
+        switch (inst.op) {
+          case 'jmp':
+            stackPc.push(inst.x);
+            stackStart.push(st);
+            break;
+          case 'split':
+            stackPc.push(inst.y, inst.x);
+            stackStart.push(st, st);
+            break;
+          case 'assert':
+            if (assertOk(inst.kind, pos)) {
+              stackPc.push(pc + 1);
+              stackStart.push(st);
+            }
+            break;
+          default:
+            if (toNext) {
+              npcs[ncount] = pc;
+              nstarts[ncount++] = st;
+            } else {
+              cpcs[ccount] = pc;
+              cstarts[ccount++] = st;
+            }
+        }
+      }
+    };
+
+    gen++;
+    for (let pos = from; ; pos++) {
+      // A new thread starting here has the lowest priority; none once a match is known.
+      if (!matched) add(0, pos, pos, false);
+      gen++;
+      ncount = 0;
+      const cp = pos < len ? cps[pos]! : -1;
+      for (let i = 0; i < ccount; i++) {
+        const inst = insts[cpcs[i]!]!;
+        if (inst.op === 'match') {
+          matched = [cstarts[i]!, pos];
+          if (anyMatch) return matched;
+          break; // lower-priority threads are cut off
+        }
+        if (inst.op === 'char' && cp >= 0 && inst.test(cp)) add(cpcs[i]! + 1, cstarts[i]!, pos + 1, true);
+      }
+      [cpcs, npcs] = [npcs, cpcs];
+      [cstarts, nstarts] = [nstarts, cstarts];
+      ccount = ncount;
+      if (pos >= len || (ccount === 0 && matched)) break;
+    }
+    return matched;
+  }
+}
+
+/** Code points of s and the UTF-16 offset of each (plus the end). */
+function codePoints(s: string): { cps: number[]; offs: number[] } {
+  const cps: number[] = [];
+  const offs: number[] = [];
+  for (let i = 0; i < s.length; ) {
+    const cp = s.codePointAt(i)!;
+    cps.push(cp);
+    offs.push(i);
+    i += cp > 0xffff ? 2 : 1;
+  }
+  offs.push(s.length);
+  return { cps, offs };
+}
+
+/**
+ * A RegExp whose exec()/test() run the linear-time RE2 program (RegExp.prototype.test and the String
+ * methods call exec). Not global: every exec searches from the start of the input.
+ */
+export class RE2RegExp extends RegExp {
+  constructor(
+    source: string,
+    flags: string,
+    readonly program: RE2Program,
+  ) {
+    super(source, flags);
+  }
+  override exec(s: string): RegExpExecArray | null {
+    const { cps, offs } = codePoints(String(s));
+    const m = this.program.search(cps, 0);
+    if (!m) return null;
+    const text = String(s).slice(offs[m[0]], offs[m[1]]);
+    return Object.assign([text], { index: offs[m[0]]!, input: String(s), groups: undefined }) as RegExpExecArray;
+  }
+}
+
+const CACHE_LIMIT = 512;
+const cache = new Map<string, RE2RegExp | RegexSyntaxError>();
+
+function compiled(pattern: string): RE2RegExp {
   let entry = cache.get(pattern);
   if (entry === undefined) {
     try {
+      const node = new Parser(pattern).parse();
       const { source, flags } = translateRE2(pattern);
-      entry = { re: new RegExp(source, flags), global: new RegExp(source, flags + 'g') };
+      entry = new RE2RegExp(source, flags, new RE2Program(node));
     } catch (e) {
       if (!(e instanceof RegexSyntaxError)) throw e;
-      entry = { err: e };
+      entry = e;
     }
     if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);
     cache.set(pattern, entry);
   }
-  if (entry.err) throw entry.err;
+  if (entry instanceof RegexSyntaxError) throw entry;
   return entry;
 }
 
-/** Compiles an RE2 pattern (cached) to a non-global RegExp. Throws RegexSyntaxError with Go's message. */
+/**
+ * Compiles an RE2 pattern (cached). The result is a non-global RegExp whose test()/exec() match in
+ * linear time with RE2 semantics. Throws RegexSyntaxError with Go's message.
+ */
 export function compileRE2(pattern: string): RegExp {
-  return entryFor(pattern).re!;
+  return compiled(pattern);
 }
 
 /** Returns the Go error text for an invalid pattern, or undefined when it compiles. */
 export function validateRE2(pattern: string): string | undefined {
   try {
-    compileRE2(pattern);
+    compiled(pattern);
     return undefined;
   } catch (e) {
     if (e instanceof RegexSyntaxError) return e.message;
@@ -799,24 +1116,18 @@ export function validateRE2(pattern: string): string | undefined {
   }
 }
 
-function globalRE(pattern: string): RegExp {
-  return entryFor(pattern).global!;
-}
-
-function execAt(re: RegExp, s: string, pos: number): RegExpExecArray | null {
-  re.lastIndex = pos;
-  return re.exec(s);
-}
-
 /** CEL `matches`: true when the pattern matches anywhere in s (RE2 semantics, unanchored). */
 export function matches(s: string, pattern: string): boolean {
-  return execAt(globalRE(pattern), s, 0) !== null;
+  const prog = compiled(pattern).program;
+  return prog.search(codePoints(s).cps, 0, true) !== undefined;
 }
 
 /** Kubernetes `find`: the leftmost match, or '' when there is none. */
 export function find(s: string, pattern: string): string {
-  const m = execAt(globalRE(pattern), s, 0);
-  return m ? m[0] : '';
+  const prog = compiled(pattern).program;
+  const { cps, offs } = codePoints(s);
+  const m = prog.search(cps, 0);
+  return m ? s.slice(offs[m[0]], offs[m[1]]) : '';
 }
 
 /**
@@ -824,25 +1135,23 @@ export function find(s: string, pattern: string): string {
  * after a previous match is skipped; limit < 0 means all, limit 0 gives none.
  */
 export function findAll(s: string, pattern: string, limit = -1): string[] {
-  const re = globalRE(pattern);
+  const prog = compiled(pattern).program;
   const out: string[] = [];
   if (limit === 0) return out;
+  const { cps, offs } = codePoints(s);
   let pos = 0;
   let prevEnd = -1;
-  while (pos <= s.length && (limit < 0 || out.length < limit)) {
-    const m = execAt(re, s, pos);
+  while (pos <= cps.length && (limit < 0 || out.length < limit)) {
+    const m = prog.search(cps, pos);
     if (!m) break;
-    const start = m.index;
-    const end = start + m[0].length;
+    const [start, end] = m;
     let accept = true;
     if (end === start) {
       if (start === prevEnd) accept = false;
-      // Advance one code point past the empty match.
-      const cp = s.codePointAt(start);
-      pos = start + (cp === undefined ? 1 : cp > 0xffff ? 2 : 1);
+      pos = start + 1; // advance one code point past the empty match
     } else pos = end;
     prevEnd = end;
-    if (accept) out.push(m[0]);
+    if (accept) out.push(s.slice(offs[start], offs[end]));
   }
   return out;
 }
