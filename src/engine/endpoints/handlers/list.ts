@@ -425,12 +425,36 @@ export function presentShallow(def: ResourceDefinition, o: KubeObject, gv = grou
   return { kind: def.kind, apiVersion: gv, ...rest };
 }
 
+/**
+ * JSON of stored objects as list items, kept per object (stored objects are immutable, like the real watch
+ * cache's cachingObject keeps serializations): key '' for typed items, the group/version for custom ones.
+ */
+const itemJsonCache = new WeakMap<object, string | Map<string, string>>();
+
+function itemJson(def: ResourceDefinition, o: KubeObject, gv: string): string {
+  const custom = isCustom(def);
+  const hit = itemJsonCache.get(o);
+  if (typeof hit === 'string' && !custom) return hit;
+  if (hit instanceof Map && custom) {
+    const s = hit.get(gv);
+    if (s !== undefined) return s;
+  }
+  const json = JSON.stringify(listItem(def, o, gv));
+  if (!custom) itemJsonCache.set(o, json);
+  else {
+    const m = hit instanceof Map ? hit : new Map<string, string>();
+    m.set(gv, json);
+    itemJsonCache.set(o, m);
+  }
+  return json;
+}
+
 /** Writes the list JSON item by item without copying the cached objects. */
 export function listJson(def: ResourceDefinition, res: ListResult): string {
   const gv = groupVersion(def);
   const head = `{"kind":${JSON.stringify(listKindOf(def))},"apiVersion":${JSON.stringify(gv)},"metadata":${JSON.stringify(res.meta)},"items":[`;
   const parts: string[] = new Array(res.items.length);
-  for (let i = 0; i < res.items.length; i++) parts[i] = JSON.stringify(listItem(def, res.items[i], gv));
+  for (let i = 0; i < res.items.length; i++) parts[i] = itemJson(def, res.items[i], gv);
   return head + parts.join(',') + ']}\n';
 }
 
