@@ -23,7 +23,7 @@ import {
   wantsAggregated,
 } from './discovery.js';
 import { negotiate } from './negotiation/media.js';
-import { buildOpenAPIV2, buildOpenAPIV3Discovery, buildOpenAPIV3GroupVersion } from './deps.js';
+import { buildOpenAPIV2, buildOpenAPIV3Discovery, buildOpenAPIV3GroupVersion } from './openapi.js';
 import { requestInfo, type ResourceRequestInfo } from './request-info.js';
 import { respond, respondError, wantsPretty } from './responders.js';
 import type { EngineCore, Scope } from './scope.js';

@@ -6,7 +6,7 @@ import { isPlainObject, type KubeObject } from '../object.js';
 import type { ResourceRegistry } from '../registry/resources.js';
 import type { Store } from '../registry/store.js';
 import type { ResourceDefinition } from '../registry/types.js';
-import { decodeBody } from './deps.js';
+import { decodeBody } from '../codec/decode.js';
 import { decodeProtobufObject } from '../codec/protobuf/decode.js';
 import type { ResourceRequestInfo } from './request-info.js';
 import { bodyMediaType, type BodyFormat, type Negotiated } from './negotiation/media.js';
