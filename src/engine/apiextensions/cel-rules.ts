@@ -370,46 +370,57 @@ export function goRuleRepr(r: ValidationRule): GoRepr {
 export function validateRuleDefinitions(s: Schema, base: string, opts: { suppressCost?: boolean } = {}): FieldError[] {
   const errs: FieldError[] = [];
   let total = 0;
-  const walk = (node: Schema, path: string, cardinality: number, resourceRoot: boolean) => {
+  let mostExpensive: { path: string; cost: number }[] = [];
+  const observe = (path: string, cost: number) => {
+    total = Math.min(total + cost, 18446744073709551615);
+    if (cost < STATIC_ESTIMATED_CRD_COST_LIMIT / 100) return;
+    mostExpensive.push({ path, cost });
+    mostExpensive.sort((a, b) => b.cost - a.cost);
+    mostExpensive = mostExpensive.slice(0, 4);
+  };
+  const walk = (node: Schema, path: string, cardinality: number, resourceRoot: boolean, uncorrelatable: string | undefined) => {
     const rules = (node['x-kubernetes-validations'] ?? []) as ValidationRule[];
     if (rules.length) {
       const compiled = compileRules(node, resourceRoot || !!ext<boolean>(node, 'embedded-resource'));
       compiled.forEach((c, i) => {
         const rp = `${path}.x-kubernetes-validations[${i}]`;
-        if (c.error) {
-          errs.push(fieldErr.invalid(`${rp}.rule`, goRuleRepr(c.rule), c.error));
-          return;
-        }
-        if (!c.program) return;
         const cost = satMul(c.cost, cardinality);
         if (!opts.suppressCost && cost > STATIC_ESTIMATED_COST_LIMIT) {
           errs.push(fieldErr.forbidden(`${rp}.rule`, costErrorMessage('estimated rule cost', cost, STATIC_ESTIMATED_COST_LIMIT)));
-        } else total += cost;
+        }
+        observe(`${rp}.rule`, cost);
+        if (c.error) errs.push(fieldErr.invalid(`${rp}.rule`, goRuleRepr(c.rule), c.error));
         if (c.messageError) errs.push(fieldErr.invalid(`${rp}.messageExpression`, goRuleRepr(c.rule), c.messageError));
         else if (c.messageProgram) {
-          const mc = satMul(c.messageCost, cardinality);
-          if (!opts.suppressCost && mc > STATIC_ESTIMATED_COST_LIMIT) errs.push(fieldErr.forbidden(`${rp}.messageExpression`, costErrorMessage('estimated messageExpression cost', mc, STATIC_ESTIMATED_COST_LIMIT)));
-          else total += mc;
+          if (!opts.suppressCost && c.messageCost > STATIC_ESTIMATED_COST_LIMIT) {
+            errs.push(fieldErr.forbidden(`${rp}.messageExpression`, costErrorMessage('estimated messageExpression cost', c.messageCost, STATIC_ESTIMATED_COST_LIMIT)));
+          }
+          observe(`${rp}.messageExpression`, c.messageCost);
         }
-        if (!c.usesOldSelf && c.rule.optionalOldSelf !== undefined) {
+        if (!c.program) return;
+        if (c.usesOldSelf) {
+          if (uncorrelatable !== undefined) errs.push(fieldErr.invalid(`${rp}.rule`, c.rule.rule, `oldSelf cannot be used on the uncorrelatable portion of the schema within ${uncorrelatable}`));
+        } else if (c.rule.optionalOldSelf !== undefined) {
           errs.push(fieldErr.invalid(`${rp}.optionalOldSelf`, c.rule.optionalOldSelf, 'may not be set if oldSelf is not used in rule'));
         }
       });
     }
-    for (const [k, v] of Object.entries(node.properties ?? {})) walk(v, `${path}.properties[${k}]`, cardinality, false);
+    for (const [k, v] of Object.entries(node.properties ?? {})) walk(v, `${path}.properties[${k}]`, cardinality, false, uncorrelatable);
     if (node.items) {
       const t = schemaToCelType(node, {}, {});
       const n = node.maxItems ?? (t && t.kind === 'list' ? t.maxSize ?? 1 : 1);
-      walk(node.items, `${path}.items`, satMul(cardinality, n), false);
+      const listType = ext<string>(node, 'list-type');
+      walk(node.items, `${path}.items`, satMul(cardinality, n), false, uncorrelatable ?? (listType === 'map' ? undefined : path));
     }
     if (node.additionalProperties && typeof node.additionalProperties === 'object') {
       const t = schemaToCelType(node, {}, {});
       const n = node.maxProperties ?? (t && t.kind === 'map' ? t.maxSize ?? 1 : 1);
-      walk(node.additionalProperties, `${path}.additionalProperties`, satMul(cardinality, n), false);
+      walk(node.additionalProperties, `${path}.additionalProperties`, satMul(cardinality, n), false, uncorrelatable);
     }
   };
-  walk(s, base, 1, true);
+  walk(s, base, 1, true, undefined);
   if (total > STATIC_ESTIMATED_CRD_COST_LIMIT) {
+    for (const e of mostExpensive) errs.push(fieldErr.forbidden(e.path, 'contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema'));
     errs.push(fieldErr.forbidden(base, costErrorMessage('x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema', total, STATIC_ESTIMATED_CRD_COST_LIMIT)));
   }
   return errs;
