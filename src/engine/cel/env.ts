@@ -133,10 +133,21 @@ function compileError(issues: CelIssue[]): CelCompileError {
   };
 }
 
+// Function tables of the standard environment per version (environments are created often, e.g. one per
+// schema node with validation rules).
+const baseLibraries: CelLibrary[] = [stdlib(), ...(kubernetesLibraries as CelLibrary[])];
+const baseTables = new Map<CelVersion, FunctionTable>();
+
 export function createCelEnv(opts: CelEnvOptions = {}): CelEnv {
   const version = opts.version ?? '1.33';
-  const libs: CelLibrary[] = [stdlib(), ...(kubernetesLibraries as CelLibrary[]), ...(opts.libraries ?? [])];
-  const functions = buildFunctionTable(libs, version);
+  const libs: CelLibrary[] = [...baseLibraries, ...(opts.libraries ?? [])];
+  let functions: FunctionTable;
+  if (opts.libraries?.length) functions = buildFunctionTable(libs, version);
+  else {
+    let t = baseTables.get(version);
+    if (!t) baseTables.set(version, (t = buildFunctionTable(libs, version)));
+    functions = t;
+  }
   const variables = { ...(opts.variables ?? {}) };
   const typeValues = new Map<string, CelTypeValue>();
   for (const [n, t] of BUILTIN_TYPE_VALUES) typeValues.set(n, new CelTypeValue(n, t));
