@@ -426,36 +426,42 @@ export function presentShallow(def: ResourceDefinition, o: KubeObject, gv = grou
 }
 
 /**
- * JSON of stored objects as list items, kept per object (stored objects are immutable, like the real watch
- * cache's cachingObject keeps serializations): key '' for typed items, the group/version for custom ones.
+ * UTF-8 JSON of stored objects as list items, kept per object (stored objects are immutable; the real watch
+ * cache's cachingObject keeps serializations the same way): key '' for typed items, the group/version for
+ * custom ones.
  */
-const itemJsonCache = new WeakMap<object, string | Map<string, string>>();
+const itemJsonCache = new WeakMap<object, Map<string, Uint8Array>>();
+const utf8 = new TextEncoder();
 
-function itemJson(def: ResourceDefinition, o: KubeObject, gv: string): string {
-  const custom = isCustom(def);
-  const hit = itemJsonCache.get(o);
-  if (typeof hit === 'string' && !custom) return hit;
-  if (hit instanceof Map && custom) {
-    const s = hit.get(gv);
-    if (s !== undefined) return s;
-  }
-  const json = JSON.stringify(listItem(def, o, gv));
-  if (!custom) itemJsonCache.set(o, json);
-  else {
-    const m = hit instanceof Map ? hit : new Map<string, string>();
-    m.set(gv, json);
-    itemJsonCache.set(o, m);
-  }
-  return json;
+function itemBytes(def: ResourceDefinition, o: KubeObject, gv: string): Uint8Array {
+  const key = isCustom(def) ? gv : '';
+  let m = itemJsonCache.get(o);
+  const hit = m?.get(key);
+  if (hit) return hit;
+  const bytes = utf8.encode(JSON.stringify(listItem(def, o, gv)));
+  if (!m) itemJsonCache.set(o, (m = new Map()));
+  m.set(key, bytes);
+  return bytes;
 }
 
-/** Writes the list JSON item by item without copying the cached objects. */
-export function listJson(def: ResourceDefinition, res: ListResult): string {
+/** Writes the list JSON item by item into one buffer, without copying the cached objects. */
+export function listJson(def: ResourceDefinition, res: ListResult): Uint8Array {
   const gv = groupVersion(def);
-  const head = `{"kind":${JSON.stringify(listKindOf(def))},"apiVersion":${JSON.stringify(gv)},"metadata":${JSON.stringify(res.meta)},"items":[`;
-  const parts: string[] = new Array(res.items.length);
-  for (let i = 0; i < res.items.length; i++) parts[i] = itemJson(def, res.items[i], gv);
-  return head + parts.join(',') + ']}\n';
+  const head = utf8.encode(`{"kind":${JSON.stringify(listKindOf(def))},"apiVersion":${JSON.stringify(gv)},"metadata":${JSON.stringify(res.meta)},"items":[`);
+  const tail = utf8.encode(']}\n');
+  const parts: Uint8Array[] = new Array(res.items.length);
+  let size = head.length + tail.length + Math.max(0, res.items.length - 1);
+  for (let i = 0; i < res.items.length; i++) size += (parts[i] = itemBytes(def, res.items[i], gv)).length;
+  const out = new Uint8Array(size);
+  out.set(head, 0);
+  let at = head.length;
+  for (let i = 0; i < parts.length; i++) {
+    if (i > 0) out[at++] = 0x2c; // ','
+    out.set(parts[i], at);
+    at += parts[i].length;
+  }
+  out.set(tail, at);
+  return out;
 }
 
 export function listObject(def: ResourceDefinition, res: ListResult): Record<string, unknown> {
