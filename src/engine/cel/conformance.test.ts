@@ -49,9 +49,23 @@ const PROTO_RE = /TestAllTypes|NestedTestAllTypes|google\.protobuf\.(Any|Struct|
 
 const hasStringsExt = createCelEnv().functions.member.has('charAt');
 
+// string.format cases whose expected text comes from a later cel-go than Kubernetes 1.33 ships (cel-go v0.23
+// prints %e as "3.140000 × 10⁰⁰", infinities as ∞, and lists/maps in %s with CEL literal syntax; Kubernetes'
+// own tests assert the former).
+const NEWER_FORMAT = new Set([
+  'scientific notation formatting clause', 'default precision for scientific notation',
+  'positive infinity support for scientific notation', 'negative infinity support for scientific notation',
+  'NaN support for decimal', 'positive infinity support for decimal', 'negative infinity support for decimal',
+  'positive infinity support for fixed-point', 'negative infinity support for fixed-point',
+  'list support for string', 'map support for string', 'map support (all key types)',
+  'dyntype support for scientific notation', 'dyntype NaN/infinity support', 'dyntype support for lists',
+  'dyntype support for maps', 'scientific notation formatting clause in a string variable',
+]);
+
 function skipReason(c: Case): string | undefined {
   if (SKIP_FILES[c.file]) return SKIP_FILES[c.file];
   if (c.file === 'string_ext' && !hasStringsExt) return 'extended strings library (lib/) not registered yet';
+  if (c.file === 'string_ext' && c.section === 'format' && NEWER_FORMAT.has(c.name)) return 'string.format output of a later cel-go than Kubernetes 1.33 uses';
   const o = c.o;
   if (o.container) return 'expression container (protobuf namespace) not used by Kubernetes';
   if (PROTO_RE.test(o.expr)) return 'protobuf message types are not available in the Kubernetes environment';
