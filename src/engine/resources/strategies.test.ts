@@ -453,3 +453,15 @@ describe('pod container checks', () => {
     ]);
   });
 });
+
+describe('workload names', () => {
+  it('warn when a workload name is not a DNS label; StatefulSet names must be one', () => {
+    const d = def('apps', 'deployments');
+    const { obj } = create(d, { ...deployment(), metadata: { name: 'web.v2' } });
+    expect(d.strategy.warningsOnCreate!(obj, ctxWith())[0]).toBe(
+      'metadata.name: this is used in Pod names and hostnames, which can result in surprising behavior; a DNS label is recommended: [must not contain dots]',
+    );
+    const sts = create(def('apps', 'statefulsets'), { ...deployment(), kind: 'StatefulSet', metadata: { name: 'db.v2' } });
+    expect(sts.errors).toEqual(['metadata.name: Invalid value: "db.v2": must not contain dots']);
+  });
+});

@@ -385,7 +385,7 @@ export function validateAlwaysRestartTemplate(t: unknown, path: string, activeDe
   if (!spec) return errs;
   if (spec.restartPolicy !== 'Always') errs.push(fieldErr.notSupported(`${path}.spec.restartPolicy`, spec.restartPolicy ?? '', ['Always']));
   if (spec.activeDeadlineSeconds !== undefined && spec.activeDeadlineSeconds !== null) {
-    errs.push(fieldErr.invalid(`${path}.spec.activeDeadlineSeconds`, spec.activeDeadlineSeconds, activeDeadlineDetail));
+    errs.push(fieldErr.forbidden(`${path}.spec.activeDeadlineSeconds`, activeDeadlineDetail));
   }
   return errs;
 }

@@ -77,7 +77,7 @@ function validateCronJob(obj: KubeObject, create: boolean): FieldError[] {
 }
 
 export const cronjobs = builtin('batch', 'v1', 'cronjobs', {
-  ...templateWarnings((obj) => o(o(o(obj.spec).jobTemplate).spec).template, 'spec.jobTemplate.spec.template'),
+  ...templateWarnings((obj) => o(o(o(obj.spec).jobTemplate).spec).template, 'spec.jobTemplate.spec.template', { nameUsedIn: 'Pod names and hostnames' }),
   default: defaultCronJob,
   validateObject: (obj, ctx) => validateCronJob(obj, ctx.subresource === '' && !obj.metadata?.resourceVersion),
   tableColumns: [

@@ -51,11 +51,13 @@ function validateDaemonSet(obj: KubeObject): FieldError[] {
       const p = 'spec.updateStrategy.rollingUpdate';
       errs.push(...validatePositiveIntOrPercent(ru.maxUnavailable, `${p}.maxUnavailable`));
       errs.push(...validatePositiveIntOrPercent(ru.maxSurge, `${p}.maxSurge`));
-      if (intOrPercentValue(ru.maxUnavailable) === 0 && intOrPercentValue(ru.maxSurge) === 0) {
-        errs.push(invalidRepr(`${p}.maxUnavailable`, goIntOrString(ru.maxUnavailable), 'may not be 0 when `maxSurge` is 0'));
-      }
       errs.push(...isNotMoreThan100Percent(ru.maxUnavailable, `${p}.maxUnavailable`));
       errs.push(...isNotMoreThan100Percent(ru.maxSurge, `${p}.maxSurge`));
+      // exactly one of maxSurge and maxUnavailable is non-zero
+      const hasUnavailable = intOrPercentValue(ru.maxUnavailable) !== 0;
+      const hasSurge = intOrPercentValue(ru.maxSurge) !== 0;
+      if (hasUnavailable && hasSurge) errs.push(invalidRepr(`${p}.maxSurge`, goIntOrString(ru.maxSurge), 'may not be set when maxUnavailable is non-zero'));
+      else if (!hasUnavailable && !hasSurge) errs.push(fieldErr.required(`${p}.maxUnavailable`, 'cannot be 0 when maxSurge is 0'));
     }
   } else if (us.type !== 'OnDelete') {
     errs.push(fieldErr.notSupported('spec.updateStrategy', us.type ?? '', ['OnDelete', 'RollingUpdate']));

@@ -75,7 +75,7 @@ function validateDeployment(obj: KubeObject): FieldError[] {
 }
 
 export const deployments = builtin('apps', 'v1', 'deployments', {
-  ...templateWarnings((obj) => o(obj.spec).template, 'spec.template'),
+  ...templateWarnings((obj) => o(obj.spec).template, 'spec.template', { nameUsedIn: 'Pod names and hostnames' }),
   default: defaultDeployment,
   validateObject: (obj) => validateDeployment(obj),
   validateChange: (obj, old) => validateSelectorImmutable(obj, old),

@@ -154,7 +154,7 @@ function jobStatusWord(job: KubeObject): string {
 }
 
 export const jobs = builtin('batch', 'v1', 'jobs', {
-  ...templateWarnings((obj) => o(obj.spec).template, 'spec.template'),
+  ...templateWarnings((obj) => o(obj.spec).template, 'spec.template', { nameUsedIn: 'Pod names and hostnames' }),
   default: defaultJob,
   prepareForCreate: (obj) => generateJobSelector(obj),
   validateObject: (obj) => {

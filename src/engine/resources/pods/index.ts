@@ -7,6 +7,7 @@ import { fieldErr, forbidden, type FieldError } from '../../errors.js';
 import { isPlainObject, type KubeObject } from '../../object.js';
 import type { ResourceDefinition, StrategyContext } from '../../registry/types.js';
 import { builtin } from '../factory.js';
+import { nameWarning } from '../common/template-warnings.js';
 import { defaultPod, newWarnings, podQOS, podWarnings, validatePodSpec, validatePodSpecUpdate } from '../common/pod.js';
 import { a, ageColumn, col, int, o, since, str } from '../common/printers.js';
 
@@ -172,7 +173,7 @@ export const pods = builtin('', 'v1', 'pods', {
   prepareForCreate: podPrepareForCreate,
   validateObject: (obj) => validatePod(obj),
   validateChange: (obj, old) => validatePodSpecUpdate(obj.spec, old.spec),
-  warningsOnCreate: (obj) => podWarnings(obj.spec, obj.metadata, ''),
+  warningsOnCreate: (obj) => [...nameWarning(obj, "the Pod's hostname"), ...podWarnings(obj.spec, obj.metadata, '')],
   warningsOnUpdate: (obj, old) => newWarnings(podWarnings(obj.spec, obj.metadata, ''), podWarnings(old.spec, old.metadata, '')),
   selectableFields: (obj) => {
     const spec = o(obj.spec);

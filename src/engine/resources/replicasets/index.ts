@@ -24,7 +24,7 @@ function validateReplicaSet(obj: KubeObject): FieldError[] {
 }
 
 export const replicasets = builtin('apps', 'v1', 'replicasets', {
-  ...templateWarnings((obj) => o(obj.spec).template, 'spec.template'),
+  ...templateWarnings((obj) => o(obj.spec).template, 'spec.template', { nameUsedIn: 'Pod names and hostnames' }),
   default: (obj) => {
     const spec = (obj.spec = o(obj.spec));
     if (spec.replicas === undefined || spec.replicas === null) spec.replicas = 1;

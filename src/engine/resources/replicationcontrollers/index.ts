@@ -47,7 +47,7 @@ function validateRC(obj: KubeObject): FieldError[] {
 }
 
 export const replicationcontrollers = builtin('', 'v1', 'replicationcontrollers', {
-  ...templateWarnings((obj) => o(obj.spec).template, 'spec.template'),
+  ...templateWarnings((obj) => o(obj.spec).template, 'spec.template', { nameUsedIn: 'Pod names and hostnames' }),
   default: defaultRC,
   validateObject: (obj) => validateRC(obj),
   selectableFields: (obj) => ({ 'status.replicas': str(int(o(obj.status).replicas)) }),

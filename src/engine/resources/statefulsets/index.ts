@@ -4,11 +4,11 @@
 import { fieldErr, type FieldError } from '../../errors.js';
 import type { KubeObject } from '../../object.js';
 import type { ResourceDefinition } from '../../registry/types.js';
-import { validateNonnegative } from '../../util/validation.js';
+import { nameIsDNSLabel, validateAnnotations, validateLabels, validateNonnegative } from '../../util/validation.js';
 import { builtin } from '../factory.js';
 import { templateWarnings } from '../common/template-warnings.js';
 import { canonicalJSON } from '../common/json.js';
-import { defaultPodTemplate, defaultPVCSpec, defaultTemplateMeta, validateAlwaysRestartTemplate, validatePodTemplateSpec } from '../common/pod.js';
+import { defaultPodTemplate, defaultPVCSpec, defaultTemplateMeta, validateAlwaysRestartTemplate } from '../common/pod.js';
 import { a, ageColumn, col, int, o, templateContainersColumns, zeroStatusFields } from '../common/printers.js';
 import { validateSelectorAndTemplate } from '../common/workloads.js';
 
@@ -63,11 +63,22 @@ function validateStatefulSet(obj: KubeObject): FieldError[] {
   } else {
     errs.push(fieldErr.invalid('spec.updateStrategy', us, "must be 'RollingUpdate' or 'OnDelete'"));
   }
+  const retention = spec.persistentVolumeClaimRetentionPolicy;
+  if (retention && typeof retention === 'object') {
+    for (const f of ['whenDeleted', 'whenScaled']) {
+      const v = o(retention)[f];
+      if (v !== 'Retain' && v !== 'Delete') errs.push(fieldErr.notSupported(`spec.persistentVolumeClaimRetentionPolicy.${f}`, v ?? '', ['Retain', 'Delete']));
+    }
+  }
   errs.push(...validateNonnegative(spec.replicas, 'spec.replicas'));
   errs.push(...validateNonnegative(spec.minReadySeconds, 'spec.minReadySeconds'));
+  if (spec.ordinals && typeof spec.ordinals === 'object') errs.push(...validateNonnegative(o(spec.ordinals).start, 'spec.ordinals.start'));
   errs.push(...validateSelectorAndTemplate(obj, 'statefulset'));
-  errs.push(...validatePodTemplateSpec(spec.template, 'spec.template'));
-  errs.push(...validateAlwaysRestartTemplate(spec.template, 'spec.template', 'must not be specified'));
+  // the real server checks only the template's labels and annotations here, not its pod spec
+  const tmeta = o(o(spec.template).metadata);
+  errs.push(...validateLabels(tmeta.labels, 'spec.template.labels'));
+  errs.push(...validateAnnotations(tmeta.annotations, 'spec.template.annotations'));
+  errs.push(...validateAlwaysRestartTemplate(spec.template, 'spec.template', 'activeDeadlineSeconds in StatefulSet is not Supported'));
   return errs;
 }
 
@@ -82,6 +93,10 @@ function validateStatefulSetChange(obj: KubeObject, old: KubeObject): FieldError
 }
 
 export const statefulsets = builtin('apps', 'v1', 'statefulsets', {
+  // DNS-1123 label names since v1.27 (the name becomes the pods' hostnames)
+  nameValidator: nameIsDNSLabel,
+  // the pod template's spec is not validated for StatefulSets, so neither are its required fields
+  skipRequired: true,
   ...templateWarnings((obj) => o(obj.spec).template, 'spec.template'),
   default: defaultStatefulSet,
   validateObject: (obj) => validateStatefulSet(obj),
