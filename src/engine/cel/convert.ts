@@ -28,6 +28,8 @@ function b64encode(b: Uint8Array): string {
  * numbers become int and others double.
  */
 export function fromJson(v: unknown, t?: CelType): CelValue {
+  // optional_type(T) variables (e.g. oldSelf with optionalOldSelf): absent/null data is optional.none()
+  if (t && t.kind === 'optional') return v === null || v === undefined ? CelOptional.none : CelOptional.of(fromJson(v, t.param));
   if (v === null || v === undefined) return null;
   switch (typeof v) {
     case 'boolean':

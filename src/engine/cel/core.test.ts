@@ -379,6 +379,14 @@ describe('schema types', () => {
     expect(unbounded.estimateCost().max).toBeGreaterThan(10_000_000);
   });
 
+  it('converts JSON to optionals for optional variables', () => {
+    const env2 = createCelEnv({ variables: { self, oldSelf: T.optional(self) } });
+    const p = env2.compile('oldSelf.hasValue() ? oldSelf.value().spec.replicas : -1');
+    if (isCompileError(p)) throw new Error(p.formatted);
+    expect(toJson((p.evaluateJson({ self: obj, oldSelf: obj }) as CelResult).value)).toBe(3);
+    expect(toJson((p.evaluateJson({ self: obj, oldSelf: null }) as CelResult).value)).toBe(-1);
+  });
+
   it('converts JSON by the declared type', () => {
     const t: CelType = schemaToCelType({ type: 'number' })!;
     expect(toJson(fromJson(2, t))).toBe(2);
