@@ -68,6 +68,7 @@ describe('Pod defaulting and admission defaults', () => {
       ],
     });
     expect(obj.status).toEqual({ phase: 'Pending', qosClass: 'BestEffort' });
+    expect(obj.metadata?.generation).toBe(1);
   });
 
   it('pull policy follows the image tag', () => {

@@ -7,6 +7,7 @@ import { fieldErr, forbidden, type FieldError } from '../../errors.js';
 import { isPlainObject, type KubeObject } from '../../object.js';
 import type { ResourceDefinition, StrategyContext } from '../../registry/types.js';
 import { builtin } from '../factory.js';
+import { canonicalJSON } from '../common/json.js';
 import { nameWarning } from '../common/template-warnings.js';
 import { defaultPod, newWarnings, podQOS, podWarnings, validatePodSpec, validatePodSpecUpdate } from '../common/pod.js';
 import { a, ageColumn, col, int, o, since, str } from '../common/printers.js';
@@ -78,6 +79,8 @@ function podPrepareForCreate(pod: KubeObject, ctx: StrategyContext): void {
     status.conditions = [{ type: 'PodScheduled', status: 'False', lastProbeTime: null, lastTransitionTime: rfc3339(ctx.now), reason: 'SchedulingGated', message: 'Scheduling is blocked due to non-empty scheduling gates' }];
   }
   pod.status = status;
+  // v1.33 populates metadata.generation for pods (1 on create, +1 per spec change)
+  (pod.metadata ??= {}).generation = 1;
   admitPriority(pod, ctx);
   admitDefaultTolerations(pod);
 }
@@ -171,6 +174,12 @@ function podRowParts(pod: KubeObject, now: number): { ready: string; reason: str
 export const pods = builtin('', 'v1', 'pods', {
   default: (obj) => defaultPod(obj),
   prepareForCreate: podPrepareForCreate,
+  prepareForUpdate: (obj, old, ctx) => {
+    if (ctx.subresource !== '' && ctx.subresource !== 'resize' && ctx.subresource !== 'ephemeralcontainers') return;
+    const meta = (obj.metadata ??= {});
+    const prev = old.metadata?.generation ?? 0;
+    meta.generation = canonicalJSON(obj.spec) === canonicalJSON(old.spec) ? prev : prev + 1;
+  },
   validateObject: (obj) => validatePod(obj),
   validateChange: (obj, old) => validatePodSpecUpdate(obj.spec, old.spec),
   warningsOnCreate: (obj) => [...nameWarning(obj, "the Pod's hostname"), ...podWarnings(obj.spec, obj.metadata, '')],
