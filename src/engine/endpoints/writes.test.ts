@@ -196,6 +196,15 @@ describe('PATCH', () => {
     expect(m2.body.spec.template.spec.containers.map((x: any) => x.name)).toEqual(['only']);
   });
 
+  it('empty metadata maps and lists are not serialized (ObjectMeta omitempty), as after a kubectl diff patch', async () => {
+    const r = await c.req('PATCH', `${D}/web`, { metadata: { annotations: {}, labels: {}, finalizers: [] } }, SMP);
+    expect(r.status).toBe(200);
+    expect(Object.keys(r.body.metadata)).toEqual(['name', 'namespace', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'managedFields']);
+    const p = await c.req('POST', CM, cm('e', {}, { labels: {}, annotations: {} }));
+    expect(p.body.metadata.labels).toBeUndefined();
+    expect(p.body.metadata.annotations).toBeUndefined();
+  });
+
   it('a failing JSON patch test operation fails the request with 422', async () => {
     const r = await c.req('PATCH', `${D}/web`, [{ op: 'test', path: '/spec/replicas', value: 5 }, { op: 'replace', path: '/spec/replicas', value: 9 }], JSONP);
     expect(r.body).toEqual(status(422, 'Invalid', 'the server rejected our request due to an error in our request', {}));

@@ -59,6 +59,14 @@ const META_ORDER = [
   'managedFields',
 ];
 
+/** ObjectMeta maps and lists tagged omitempty: an empty one is not serialized (every kind's metadata is typed). */
+const OMIT_EMPTY_META = new Set(['labels', 'annotations', 'finalizers', 'ownerReferences', 'managedFields']);
+
+function isEmpty(v: unknown): boolean {
+  if (Array.isArray(v)) return v.length === 0;
+  return isPlainObject(v) && Object.keys(v).length === 0;
+}
+
 /** kind, apiVersion, metadata first (in ObjectMeta order), then the rest, status last: the real JSON layout. */
 export function normalizeLayout(obj: KubeObject): KubeObject {
   const out: KubeObject = {};
@@ -67,8 +75,8 @@ export function normalizeLayout(obj: KubeObject): KubeObject {
   if (obj.metadata !== undefined) {
     const m = obj.metadata as Record<string, unknown>;
     const meta: Record<string, unknown> = {};
-    for (const k of META_ORDER) if (m[k] !== undefined) meta[k] = m[k];
-    for (const k of Object.keys(m)) if (!(k in meta) && m[k] !== undefined) meta[k] = m[k];
+    for (const k of META_ORDER) if (m[k] !== undefined && !(OMIT_EMPTY_META.has(k) && isEmpty(m[k]))) meta[k] = m[k];
+    for (const k of Object.keys(m)) if (!(k in meta) && m[k] !== undefined && !(OMIT_EMPTY_META.has(k) && isEmpty(m[k]))) meta[k] = m[k];
     out.metadata = meta as ObjectMeta;
   }
   for (const k of Object.keys(obj)) {
