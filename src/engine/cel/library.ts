@@ -11,9 +11,12 @@
  *   null       -> null
  *   list(T)    -> CelValue[] (plain array; never mutate an argument; schema lists of list-type set/map carry
  *                 listTypeOf(l) metadata)
- *   map(K,V)   -> CelMap (get/has/set/keys/entries; int and uint keys with equal value are the same key)
- *   objects    -> CelMap with `typeName` set (objects built from OpenAPI schemas; fields are string keys)
- *   timestamp  -> CelTimestamp { ns: bigint } nanoseconds since epoch, UTC
+ *   map(K,V)   -> CelMap (get/getStr/has/set/keys/entries/size; int and uint keys with equal value are the same
+ *                 key). Maps from JSON data are a lazy subclass converting entries on first access; treat every
+ *                 CelMap argument as read-only and build results with `new CelMap(entries)`.
+ *   objects    -> CelMap with `typeName` set (objects built from OpenAPI schemas; keys are the escaped field
+ *                 names of spec rule 7; fields set to null are absent)
+ *   timestamp  -> CelTimestamp { ns: bigint, offsetSec } nanoseconds since epoch; offsetSec only affects string()
  *   duration   -> CelDuration { ns: bigint }
  *   type       -> CelTypeValue { name, type }
  *   optional   -> CelOptional { hasValue, value } (CelOptional.none, CelOptional.of(v))
