@@ -168,7 +168,11 @@ function lex(text: string): Token[] {
     const two = text.substr(i, 2);
     if (TWO_CHAR_OPS.has(two)) op = two;
     else if (ONE_CHAR_OPS.has(c)) op = c;
-    if (!op) throw new ParseError(start, 1, `Syntax error: token recognition error at: '${String.fromCodePoint(text.codePointAt(i)!)}'`);
+    if (!op) {
+      // ANTLR consumes one more character when the first could start a two-character operator (`| `, `= `)
+      const bad = '|&='.includes(c) && i + 1 < n ? text.slice(i, i + 2) : String.fromCodePoint(text.codePointAt(i)!);
+      throw new ParseError(start, 1, `Syntax error: token recognition error at: '${bad}'`);
+    }
     i += op.length;
     toks.push({ kind: 'op', text: op, offset: start, end: i });
   }
