@@ -1,0 +1,35 @@
+// Conversion between core v1 Events and events.k8s.io/v1 Events (the real server stores both in one place
+// and renames fields): involvedObject<->regarding, message<->note, source<->deprecatedSource,
+// firstTimestamp<->deprecatedFirstTimestamp, lastTimestamp<->deprecatedLastTimestamp, count<->deprecatedCount,
+// reportingComponent<->reportingController.
+
+import type { KubeObject } from '../../object.js';
+
+const CORE_TO_V1: [string, string][] = [
+  ['involvedObject', 'regarding'],
+  ['message', 'note'],
+  ['source', 'deprecatedSource'],
+  ['firstTimestamp', 'deprecatedFirstTimestamp'],
+  ['lastTimestamp', 'deprecatedLastTimestamp'],
+  ['count', 'deprecatedCount'],
+  ['reportingComponent', 'reportingController'],
+];
+
+function rename(obj: KubeObject, pairs: [string, string][], apiVersion: string): KubeObject {
+  const out: KubeObject = {};
+  const map = new Map(pairs);
+  for (const [k, v] of Object.entries(obj)) {
+    if (k === 'apiVersion') out.apiVersion = apiVersion;
+    else out[map.get(k) ?? k] = JSON.parse(JSON.stringify(v ?? null));
+  }
+  if (!out.apiVersion) out.apiVersion = apiVersion;
+  return out;
+}
+
+export function eventToEventsV1(core: KubeObject): KubeObject {
+  return rename(core, CORE_TO_V1, 'events.k8s.io/v1');
+}
+
+export function eventToCore(v1: KubeObject): KubeObject {
+  return rename(v1, CORE_TO_V1.map(([a, b]) => [b, a]), 'v1');
+}
