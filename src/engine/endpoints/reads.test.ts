@@ -265,6 +265,10 @@ describe('chunked lists', () => {
     const last = await c.req('GET', `${CM}?limit=2&continue=${second.body.metadata.continue}`);
     expect(namesOf(last)).toEqual(['e']);
     expect(last.body.metadata).toEqual({ resourceVersion: '9' });
+    // resourceVersion "0" is served from the cache, which ignores limit
+    const any = await c.req('GET', `${CM}?limit=2&resourceVersion=0`);
+    expect(namesOf(any)).toEqual(['a', 'b', 'bb', 'd', 'e']);
+    expect(any.body.metadata).toEqual({ resourceVersion: '12' });
     // exactly at the end: no continue either
     const exact = await c.req('GET', `${CM}?limit=6`);
     expect(exact.body.metadata).toEqual({ resourceVersion: '12' });
@@ -352,6 +356,11 @@ describe('selectors', () => {
     expect(await sel('/api/v1/pods', 'spec.nodeName=')).toEqual(['default/p2']);
     expect(await sel('/api/v1/pods', 'status.phase=Pending')).toEqual(['default/p1', 'default/p2']);
     expect(await sel('/api/v1/namespaces', 'metadata.name=kube-public')).toEqual(['/kube-public']);
+    const svc = (name: string, type?: string) => ({ metadata: { name }, spec: { ...(type ? { type } : {}), ports: [{ port: 80 }] } });
+    expect((await c.req('POST', '/api/v1/namespaces/default/services', svc('s-a'))).status).toBe(201);
+    expect((await c.req('POST', '/api/v1/namespaces/default/services', svc('s-b', 'NodePort'))).status).toBe(201);
+    expect(await sel('/api/v1/namespaces/default/services', 'spec.type=NodePort')).toEqual(['default/s-b']);
+    expect(await sel('/api/v1/namespaces/default/services', 'spec.type=ClusterIP,spec.clusterIP!=')).toEqual(['default/s-a']);
   });
 
   it('unsupported field labels are 400 with the message of the kind', async () => {
@@ -598,6 +607,13 @@ describe('representations', () => {
     }
     const r = await c.req('GET', CM, undefined, { Accept: 'application/vnd.kubernetes.protobuf;q=1, application/yaml;q=0.5, application/json;q=0.9' });
     expect(r.headers.get('Content-Type')).toBe('application/json');
+    // a watch has no YAML stream: 406 alone, JSON as a fallback
+    const yw = await c.req('GET', `${CM}?watch=true`, undefined, { Accept: 'application/yaml' });
+    expect(yw.status).toBe(406);
+    expect(yw.body.message).toBe('only the following media types are accepted: application/json');
+    const w = await watch(`${CM}?watch=true&resourceVersion=4`, { Accept: 'application/yaml, application/json' });
+    expect(w.res.headers.get('Content-Type')).toBe('application/json');
+    w.close();
   });
 
   it('CBOR behind CBORServingAndStorage: get, list and a cbor-seq watch', async () => {

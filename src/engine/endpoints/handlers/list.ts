@@ -57,13 +57,32 @@ const CONVERTED_KINDS: Record<string, (label: string) => string> = {
   'batch/jobs': (l) => `field label ${JSON.stringify(l)} not supported for batchv1.Job`,
 };
 
+/**
+ * Per-kind fields the real server selects on that a definition may not declare (its strategy's
+ * selectableFields wins when it does): Service spec.clusterIP and spec.type (pkg/registry/core/service).
+ */
+const FALLBACK_FIELDS: Record<string, (o: KubeObject) => Record<string, string>> = {
+  '/services': (o) => {
+    const spec = (o.spec ?? {}) as Record<string, unknown>;
+    return { 'spec.clusterIP': typeof spec.clusterIP === 'string' ? spec.clusterIP : '', 'spec.type': typeof spec.type === 'string' ? spec.type : '' };
+  },
+};
+
+function kindFields(def: ResourceDefinition): ((o: KubeObject) => Record<string, string>) | undefined {
+  const own = def.strategy.selectableFields;
+  const fallback = FALLBACK_FIELDS[`${def.group}/${def.plural}`];
+  if (!fallback || (def as { custom?: boolean }).custom) return own;
+  if (!own) return fallback;
+  return (o) => ({ ...fallback(o), ...own(o) });
+}
+
 /** Fields a kind's field selector accepts: metadata.name (+ namespace) plus the kind's selectable fields. */
 export function supportedFieldLabels(def: ResourceDefinition): Set<string> {
   const supported = new Set(['metadata.name']);
   const converted = CONVERTED_KINDS[`${def.group}/${def.plural}`];
   // the default conversion (no registered function) accepts metadata.namespace even for cluster-scoped kinds
   if (def.namespaced || (!converted && !(def as { custom?: boolean }).custom)) supported.add('metadata.namespace');
-  for (const k of Object.keys(def.strategy.selectableFields?.({ metadata: {} }) ?? {})) supported.add(k);
+  for (const k of Object.keys(kindFields(def)?.({ metadata: {} }) ?? {})) supported.add(k);
   return supported;
 }
 
@@ -147,7 +166,8 @@ export function selectorMatcher(def: ResourceDefinition, lq: ListQuery): (o: Kub
   const ls = lq.labelSelector;
   const fs = lq.fieldSelector;
   if (fs.length === 0) return (o) => matchesLabels(ls, o.metadata?.labels);
-  return (o) => matchesLabels(ls, o.metadata?.labels) && matchesFields(fs, objectFields(o, def.namespaced, def.strategy.selectableFields));
+  const extra = kindFields(def);
+  return (o) => matchesLabels(ls, o.metadata?.labels) && matchesFields(fs, objectFields(o, def.namespaced, extra));
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -340,7 +360,8 @@ export function readList(scope: Scope, lq: ListQuery): ListResult {
   }
   const items: KubeObject[] = [];
   let lastKey = '';
-  const limit = lq.limit;
+  // the watch cache ignores limit for resourceVersion "0" (computeListLimit): the whole list, no continue
+  const limit = lq.resourceVersion === '0' && !lq.continueToken ? 0 : lq.limit;
   for (; i < stored.length; i++) {
     if (limit > 0 && items.length >= limit) break;
     const o = stored[i].object;

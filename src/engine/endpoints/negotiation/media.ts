@@ -62,8 +62,9 @@ export interface NegotiationOptions {
 const META_GROUPS = new Set(['meta.k8s.io', 'meta.svc.io']);
 
 export function supportedTypes(opts: NegotiationOptions): string[] {
-  const t = ['application/json', 'application/yaml'];
-  if (opts.cbor) t.push('application/cbor');
+  // a watch needs a stream serializer: YAML has none (NegotiateOutputMediaTypeStream)
+  const t = opts.watch ? ['application/json'] : ['application/json', 'application/yaml'];
+  if (opts.cbor) t.push(opts.watch ? 'application/cbor-seq' : 'application/cbor');
   return t;
 }
 
@@ -82,7 +83,7 @@ function match(r: MediaRange, opts: NegotiationOptions): Negotiated | undefined 
   const full = `${r.type}/${r.subtype}`;
   let format: OutputFormat | undefined;
   if (full === '*/*' || full === 'application/*' || full === 'application/json') format = 'json';
-  else if (full === 'application/yaml') format = 'yaml';
+  else if (full === 'application/yaml' && !opts.watch) format = 'yaml';
   else if ((full === 'application/cbor' || (opts.watch && full === 'application/cbor-seq')) && opts.cbor) format = 'cbor';
   if (!format) return undefined;
   const as = r.params['as'];
