@@ -466,3 +466,15 @@ describe('workload names', () => {
     expect(sts.errors).toEqual(['metadata.name: Invalid value: "db.v2": must not contain dots']);
   });
 });
+
+describe('LimitRanger admission on pods', () => {
+  it('applies the namespace defaults and annotates the pod', () => {
+    const lrDef = def('', 'limitranges');
+    const { obj: lr } = create(lrDef, { metadata: { name: 'lr', namespace: 'default' }, spec: { limits: [{ type: 'Container', default: { cpu: '500m' }, defaultRequest: { memory: '64Mi' } }] } });
+    expect((lr.spec as { limits: unknown[] }).limits[0]).toEqual({ type: 'Container', default: { cpu: '500m' }, defaultRequest: { memory: '64Mi', cpu: '500m' } });
+    const { obj } = create(def('', 'pods'), pod({ containers: [{ name: 'app', image: 'x' }] }), ctxWith({ '/limitranges': [lr] }));
+    expect((obj.spec as { containers: { resources: unknown }[] }).containers[0].resources).toEqual({ limits: { cpu: '500m' }, requests: { memory: '64Mi', cpu: '500m' } });
+    expect(obj.metadata?.annotations).toEqual({ 'kubernetes.io/limit-ranger': 'LimitRanger plugin set: cpu, memory request for container app; cpu limit for container app' });
+    expect((obj.status as { qosClass: string }).qosClass).toBe('Burstable');
+  });
+});

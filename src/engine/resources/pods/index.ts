@@ -70,9 +70,51 @@ function admitDefaultTolerations(pod: KubeObject): void {
   if (add.length) spec.tolerations = [...tolerations, ...add];
 }
 
+/**
+ * admission/limitranger: containers without requests/limits get the namespace's LimitRange defaults, and the
+ * pod records what was set in the kubernetes.io/limit-ranger annotation.
+ */
+function admitLimitRanger(pod: KubeObject, ctx: StrategyContext): void {
+  const ns = pod.metadata?.namespace;
+  if (!ns) return;
+  const defaults: { requests: Obj; limits: Obj } = { requests: {}, limits: {} };
+  for (const lr of ctx.list('', 'limitranges', ns)) {
+    for (const item of a(o(lr.spec).limits)) {
+      if (item.type !== 'Container') continue;
+      // SetDefaults_LimitRangeItem has already filled default/defaultRequest from max/default/min
+      Object.assign(defaults.limits, o(item.default));
+      Object.assign(defaults.requests, o(item.defaultRequest));
+    }
+  }
+  if (!Object.keys(defaults.limits).length && !Object.keys(defaults.requests).length) return;
+  const spec = o(pod.spec);
+  const notes: string[] = [];
+  const merge = (c: Obj, prefix: string) => {
+    const res = (c.resources = o(c.resources));
+    const limits = o(res.limits);
+    const requests = o(res.requests);
+    const setLimits: string[] = [];
+    const setRequests: string[] = [];
+    for (const [k, v] of Object.entries(defaults.limits)) if (!(k in limits)) { limits[k] = v; setLimits.push(k); }
+    for (const [k, v] of Object.entries(defaults.requests)) if (!(k in requests)) { requests[k] = v; setRequests.push(k); }
+    if (Object.keys(limits).length) res.limits = limits;
+    if (Object.keys(requests).length) res.requests = requests;
+    if (setRequests.length) notes.push(`${setRequests.sort().join(', ')} request for ${prefix} ${str(c.name)}`);
+    if (setLimits.length) notes.push(`${setLimits.sort().join(', ')} limit for ${prefix} ${str(c.name)}`);
+  };
+  for (const c of a(spec.initContainers)) merge(c, 'init container');
+  for (const c of a(spec.containers)) merge(c, 'container');
+  if (notes.length) {
+    const meta = (pod.metadata ??= {});
+    meta.annotations = { ...(meta.annotations ?? {}), 'kubernetes.io/limit-ranger': `LimitRanger plugin set: ${notes.join('; ')}` };
+  }
+}
+
 function podPrepareForCreate(pod: KubeObject, ctx: StrategyContext): void {
   if (!isPlainObject(pod.spec)) pod.spec = {};
   const spec = pod.spec as Obj;
+  // mutating admission runs before the strategy's PrepareForCreate (so the QoS class sees its effects)
+  admitLimitRanger(pod, ctx);
   const status: Obj = { phase: 'Pending', qosClass: podQOS(spec) };
   // a pod that still has scheduling gates carries PodScheduled=False/SchedulingGated
   if (Array.isArray(spec.schedulingGates) && spec.schedulingGates.length) {
