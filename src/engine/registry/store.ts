@@ -151,6 +151,14 @@ export class Store {
     return normalizeLayout(copy);
   }
 
+  /**
+   * The object as answered to a write: apiVersion/kind of the requested version in the real layout. A shallow
+   * view (nested values are shared with `obj`): responses only serialize it.
+   */
+  view(def: ResourceDefinition, obj: KubeObject): KubeObject {
+    return normalizeLayout({ ...obj, apiVersion: groupVersion(def), kind: def.kind });
+  }
+
   get(def: ResourceDefinition, namespace: string, name: string): KubeObject {
     const item = this.state.get(this.key(def, namespace, name));
     if (!item) throw notFound(this.gr(def), name);
@@ -235,9 +243,9 @@ export class Store {
         throw alreadyExists(this.gr(def), fmeta.name!);
       }
       final = normalizeLayout(final);
-      if (opts.dryRun) return { object: this.present(def, final), created: true, warnings };
+      if (opts.dryRun) return { object: this.view(def, final), created: true, warnings };
       const events = await this.commitOne({ kind: 'put', key, object: final, expectRevision: 0 }, def, fmeta.name!);
-      return { object: this.present(def, events[0].object), created: true, warnings };
+      return { object: this.view(def, events[0].object), created: true, warnings };
     }
   }
 
@@ -278,13 +286,15 @@ export class Store {
         // storage preconditions fail as an invalid-object StorageError, reported as a Conflict
         throw conflict(this.gr(def), name, `StorageError: invalid object, Code: 4, Key: ${storageKey(def, namespace, name)}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${item.object.metadata?.uid ?? ''}`);
       }
-      const desired = tryUpdate(current ? clone(current) : null);
+      const desired = tryUpdate(current);
       if (!item) {
         const meta = (desired.metadata ??= {});
         if (!meta.name) meta.name = name;
         return this.createLocked(def, namespace, desired, opts).then((o) => ({ ...o, created: true }));
       }
-      return this.updateLocked(def, namespace, name, subresource, item.object, item.revision, desired, opts);
+      // the update function must not modify `current` (it is the old object from here on); what it returns
+      // belongs to the store
+      return this.updateLocked(def, namespace, name, subresource, current!, item.revision, desired, opts);
     });
   }
 
@@ -293,13 +303,13 @@ export class Store {
     namespace: string,
     name: string,
     subresource: string,
-    stored: KubeObject,
+    old: KubeObject,
     revision: number,
     desired: KubeObject,
     opts: WriteOptions & { expectResourceVersion?: string },
   ): Promise<WriteOutcome> {
     const ctx = this.context(subresource, opts.dryRun);
-    const old = this.present(def, stored);
+    const stored = old;
     const oldMeta = old.metadata ?? {};
     const rv = opts.expectResourceVersion ?? desired.metadata?.resourceVersion;
     if (rv !== undefined && rv !== '' && rv !== String(revision)) {
@@ -311,7 +321,7 @@ export class Store {
         fieldErr.invalid('metadata.resourceVersion', new GoRepr('0x0'), 'must be specified for an update'),
       ]);
     }
-    let obj = clone(desired);
+    let obj = desired === old ? clone(desired) : desired;
     obj.apiVersion = groupVersion(def);
     obj.kind = def.kind;
     const meta: ObjectMeta = (obj.metadata = isPlainObject(obj.metadata) ? (obj.metadata as ObjectMeta) : {});
@@ -355,20 +365,20 @@ export class Store {
     const warnings = def.strategy.warningsOnUpdate?.(final, old, ctx) ?? [];
     final = normalizeLayout(final);
     // A no-op write is not persisted and keeps the resourceVersion (the real server skips the etcd write).
-    if (sameIgnoringRV(final, old)) return { object: this.present(def, stored), created: false, warnings };
-    if (opts.dryRun) return { object: this.present(def, final), created: false, warnings };
+    if (sameIgnoringRV(final, old)) return { object: this.view(def, stored), created: false, warnings };
+    if (opts.dryRun) return { object: this.view(def, final), created: false, warnings };
 
     // finalizers emptied on a terminating object: the object goes away
     if (final.metadata?.deletionTimestamp && !(final.metadata.finalizers?.length)) {
       const events = await this.commitOne({ kind: 'delete', key: this.key(def, namespace, name), expectRevision: revision }, def, name);
-      return { object: this.present(def, events[0].object), created: false, warnings };
+      return { object: this.view(def, events[0].object), created: false, warnings };
     }
     const events = await this.commitOne(
       { kind: 'put', key: this.key(def, namespace, name), object: final, expectRevision: revision },
       def,
       name,
     );
-    return { object: this.present(def, events[0].object), created: false, warnings };
+    return { object: this.view(def, events[0].object), created: false, warnings };
   }
 
   /** Deletes one object, honouring preconditions and finalizers. */

@@ -55,10 +55,19 @@ function decodePatch(kind: string, bytes: Uint8Array, level: FieldValidation): D
     case 'strategic-merge-patch':
       return { kind, result: decodeStrategicPatchBody(bytes, level) };
     default: {
-      // applyPatcher: yaml.Unmarshal into a map (JSON is YAML)
-      let result: DecodeResult;
+      // applyPatcher: yaml.Unmarshal into a map (JSON is YAML). A JSON object without duplicated keys reads
+      // the same through the (much faster) JSON decoder; anything else takes the YAML path and its messages.
+      let result: DecodeResult | undefined;
+      if (firstByte(bytes) === 0x7b) {
+        try {
+          const j = decodeBody(bytes, 'json');
+          if (j.duplicates.length === 0 && j.nonIntegerNumbers.length === 0) result = j;
+        } catch {
+          result = undefined;
+        }
+      }
       try {
-        result = decodeBody(bytes, 'yaml');
+        result ??= decodeBody(bytes, 'yaml');
       } catch (e) {
         if (e instanceof StatusError) throw badRequest(`error decoding YAML: ${e.status.message}`);
         throw e;
@@ -69,6 +78,11 @@ function decodePatch(kind: string, bytes: Uint8Array, level: FieldValidation): D
       return { kind: 'apply-patch', result };
     }
   }
+}
+
+function firstByte(bytes: Uint8Array): number | undefined {
+  for (const b of bytes) if (b !== 0x20 && b !== 0x0a && b !== 0x0d && b !== 0x09) return b;
+  return undefined;
 }
 
 export async function handlePatch(scope: Scope): Promise<Response> {

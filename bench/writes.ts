@@ -1,0 +1,85 @@
+// Writes benchmarks (issue 4), through `handle` on Node over the memory storage, per operation:
+//   - server-side apply of a Deployment with 3 containers: a no-op re-apply, a value change (image of one
+//     container, alternating), and a conflict (another manager applying a different replicas value: 409);
+//   - a strategic merge patch of the same Deployment (image of one container, alternating).
+// Target (issue 4): each <= 0.5 ms p50.
+import { createMemoryStorage } from '../src/adapters/memory/memory-storage.js';
+import { systemEnv } from '../src/adapters/system-env.js';
+import { createApiServer } from '../src/engine/server.js';
+import type { Row } from './run.js';
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+const PATH = '/apis/apps/v1/namespaces/default/deployments/bench';
+const N = 300;
+const WARMUP = 30;
+
+function deployment(replicas: number, image: string): Record<string, unknown> {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'bench', labels: { app: 'bench' } },
+    spec: {
+      replicas,
+      selector: { matchLabels: { app: 'bench' } },
+      template: {
+        metadata: { labels: { app: 'bench' } },
+        spec: {
+          containers: ['web', 'sidecar', 'metrics'].map((name, i) => ({
+            name,
+            image: i === 0 ? image : `registry.example.com/${name}:1.0`,
+            ports: [{ containerPort: 8080 + i, name: `p-${name}` }],
+            env: [{ name: 'MODE', value: name }],
+            resources: { requests: { cpu: '100m', memory: '64Mi' } },
+          })),
+        },
+      },
+    },
+  };
+}
+
+export async function bench(): Promise<Row[]> {
+  const api = createApiServer({ storage: createMemoryStorage(), env: systemEnv(), host: 'test' });
+  await api.ready;
+  const call = async (contentType: string, query: string, body: unknown, expect: number) => {
+    const r = await api.handle(
+      new Request(`http://bench${PATH}${query}`, { method: 'PATCH', body: JSON.stringify(body), headers: { 'Content-Type': contentType, 'User-Agent': 'bench/1' } }),
+    );
+    await r.arrayBuffer();
+    if (r.status !== expect) throw new Error(`writes bench: expected ${expect}, got ${r.status}`);
+  };
+  const APPLY = 'application/apply-patch+yaml';
+  const SMP = 'application/strategic-merge-patch+json';
+  await call(APPLY, '?fieldManager=owner', deployment(3, 'nginx:1'), 201);
+
+  const measure = async (fn: (i: number) => Promise<void>): Promise<number[]> => {
+    const out: number[] = [];
+    for (let i = 0; i < WARMUP + N; i++) {
+      const t = performance.now();
+      await fn(i);
+      if (i >= WARMUP) out.push(performance.now() - t);
+    }
+    return out;
+  };
+
+  const noop = await measure(() => call(APPLY, '?fieldManager=owner', deployment(3, 'nginx:1'), 200));
+  const change = await measure((i) => call(APPLY, '?fieldManager=owner', deployment(3, `nginx:${2 + (i % 2)}`), 200));
+  const conflict = await measure(() => call(APPLY, '?fieldManager=other', { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'bench' }, spec: { replicas: 7 } }, 409));
+  const smp = await measure((i) => call(SMP, '', { spec: { template: { spec: { containers: [{ name: 'web', image: `nginx:${4 + (i % 2)}` }] } } } }, 200));
+  await api.close();
+
+  const row = (name: string, xs: number[]): Row => {
+    const p50 = median(xs);
+    return { name: `writes: ${name} (p50 of ${N})`, p50Ms: p50, target: '<= 0.5 ms', met: p50 <= 0.5 };
+  };
+  return [
+    row('apply Deployment (3 containers), no-op re-apply', noop),
+    row('apply Deployment (3 containers), value change', change),
+    row('apply Deployment (3 containers), conflict 409', conflict),
+    row('strategic merge patch Deployment (3 containers), image change', smp),
+  ];
+}
