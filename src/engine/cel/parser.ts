@@ -59,7 +59,7 @@ function isIdentStart(c: string): boolean {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c === '_';
 }
 
-function lex(text: string): Token[] {
+function lex(text: string, lexErrors: ParseError[]): Token[] {
   const toks: Token[] = [];
   let i = 0;
   const n = text.length;
@@ -169,9 +169,13 @@ function lex(text: string): Token[] {
     if (TWO_CHAR_OPS.has(two)) op = two;
     else if (ONE_CHAR_OPS.has(c)) op = c;
     if (!op) {
-      // ANTLR consumes one more character when the first could start a two-character operator (`| `, `= `)
+      // ANTLR consumes one more character when the first could start a two-character operator (`| `, `= `);
+      // the lexer error is reported in source order with parse errors (ANTLR lexes lazily), so it is recorded
+      // and the character skipped
       const bad = '|&='.includes(c) && i + 1 < n ? text.slice(i, i + 2) : String.fromCodePoint(text.codePointAt(i)!);
-      throw new ParseError(start, 1, `Syntax error: token recognition error at: '${bad}'`);
+      lexErrors.push(new ParseError(start, 1, `Syntax error: token recognition error at: '${bad}'`));
+      i += bad.length;
+      continue;
     }
     i += op.length;
     toks.push({ kind: 'op', text: op, offset: start, end: i });
@@ -290,6 +294,27 @@ function unescape(body: string, bytes: boolean, at: number): string | Uint8Array
 
 const MAX_INT = 2n ** 63n - 1n;
 
+const PRIMARY_EXPECTED = "{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}";
+const MAP_EXPECTED = "{'[', '{', '}', '(', '.', ',', '-', '!', '?', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}";
+const STRUCT_EXPECTED = "{'}', ',', '?', IDENTIFIER, ESC_IDENTIFIER}";
+
+function startsPrimary(t: Token): boolean {
+  switch (t.kind) {
+    case 'int':
+    case 'uint':
+    case 'double':
+    case 'string':
+    case 'bytes':
+      return true;
+    case 'ident':
+      return t.text !== 'in';
+    case 'op':
+      return ['[', '[?', '{', '(', '.', '-', '!'].includes(t.text);
+    default:
+      return false;
+  }
+}
+
 export class Parser {
   private toks: Token[] = [];
   private p = 0;
@@ -311,10 +336,19 @@ export class Parser {
       if (cps > (this.opts.maxLength ?? 100000)) {
         throw new ParseError(0, 0, `expression code point size exceeds limit: size: ${cps}, limit ${this.opts.maxLength ?? 100000}`);
       }
-      this.toks = lex(text);
-      const e = this.expr();
-      const t = this.peek();
-      if (t.kind !== 'eof') throw this.err(t, `Syntax error: mismatched input '${t.text}' expecting <EOF>`);
+      const lexErrors: ParseError[] = [];
+      this.toks = lex(text, lexErrors);
+      let e: Expr;
+      try {
+        e = this.expr();
+        const t = this.peek();
+        if (t.kind !== 'eof') throw this.err(t, `Syntax error: mismatched input '${t.text}' expecting <EOF>`);
+      } catch (err) {
+        // report whichever error comes first in the source
+        if (err instanceof ParseError && lexErrors.length && lexErrors[0].offset < err.offset) throw lexErrors[0];
+        throw err;
+      }
+      if (lexErrors.length) throw lexErrors[0];
       return { expr: e, errors: [], source: this.src, nextId: this.id };
     } catch (e) {
       if (e instanceof ParseError) {
@@ -327,6 +361,16 @@ export class Parser {
   private err(t: Token, msg: string): ParseError {
     return new ParseError(t.offset, t.end - t.offset, msg);
   }
+  /**
+   * ANTLR's wording for an unexpected token: "extraneous input" when the token after it would fit (single
+   * token deletion), otherwise "mismatched input". `t` has been consumed.
+   */
+  private unexpected(t: Token, expected: string, fits: (x: Token) => boolean = startsPrimary): ParseError {
+    const text = t.kind === 'eof' ? '<EOF>' : t.text;
+    const kind = t.kind !== 'eof' && fits(this.peek()) ? 'extraneous' : 'mismatched';
+    return this.err(t, `Syntax error: ${kind} input '${text}' expecting ${expected}`);
+  }
+
   private peek(k = 0): Token {
     return this.toks[Math.min(this.p + k, this.toks.length - 1)];
   }
@@ -542,7 +586,7 @@ export class Parser {
         const name = t.text;
         if (name === 'true' || name === 'false') return { kind: 'literal', id: this.nid(), offset: t.offset, length: t.end - t.offset, value: name === 'true' };
         if (name === 'null') return { kind: 'literal', id: this.nid(), offset: t.offset, length: 4, value: null };
-        if (name === 'in') throw this.err(t, `Syntax error: mismatched input 'in' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}`);
+        if (name === 'in') throw this.unexpected(t, PRIMARY_EXPECTED);
         if (RESERVED.has(name)) throw this.err(t, `reserved identifier: ${name}`);
         if (t.value === 'quoted') throw this.err(t, `Syntax error: mismatched input '${t.text}'`);
         if (this.isOp('(')) {
@@ -580,6 +624,7 @@ export class Parser {
         }
         if (t.text === '{') {
           const entries: MapEntry[] = [];
+          if (!this.isOp('}') && !this.isOp('?') && !startsPrimary(this.peek())) throw this.unexpected(this.next(), MAP_EXPECTED);
           while (!this.isOp('}')) {
             const q = this.accept('?');
             if (q && !this.opts.optionalSyntax) throw this.err(q, `unsupported syntax '?'`);
@@ -603,10 +648,10 @@ export class Parser {
           }
           return { kind: 'ident', id: this.nid(), offset: t.offset, length: id.end - t.offset, name: '.' + id.text };
         }
-        throw this.err(t, `Syntax error: mismatched input '${t.text}' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}`);
+        throw this.unexpected(t, PRIMARY_EXPECTED);
       }
       case 'eof':
-        throw this.err(t, `Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}`);
+        throw this.unexpected(t, PRIMARY_EXPECTED);
     }
   }
 
@@ -615,7 +660,7 @@ export class Parser {
     while (!this.isOp('}')) {
       const q = this.accept('?');
       const id = this.next();
-      if (id.kind !== 'ident') throw this.err(id, `Syntax error: mismatched input '${id.text}' expecting IDENTIFIER`);
+      if (id.kind !== 'ident') throw this.unexpected(id, q ? '{IDENTIFIER, ESC_IDENTIFIER}' : STRUCT_EXPECTED, (x) => x.kind === 'ident');
       const colon = this.expect(':');
       const v = this.expr();
       fields.push({ name: this.identName(id), value: v, optional: !!q, offset: colon.offset });
