@@ -478,3 +478,11 @@ describe('LimitRanger admission on pods', () => {
     expect((obj.status as { qosClass: string }).qosClass).toBe('Burstable');
   });
 });
+
+describe('Job labels', () => {
+  it('a job without labels gets its template labels, generated ones included', () => {
+    const job = { metadata: { name: 'pi' }, spec: { template: { metadata: { labels: { app: 'pi' } }, spec: { restartPolicy: 'Never', containers: [{ name: 'pi', image: 'perl' }] } } } };
+    const { obj } = create(def('batch', 'jobs'), job);
+    expect(obj.metadata?.labels).toEqual({ app: 'pi', 'batch.kubernetes.io/controller-uid': 'uid-1', 'batch.kubernetes.io/job-name': 'pi', 'controller-uid': 'uid-1', 'job-name': 'pi' });
+  });
+});

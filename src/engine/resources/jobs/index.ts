@@ -39,7 +39,9 @@ function defaultJob(obj: KubeObject): void {
   const labels = o(o(spec.template).metadata).labels;
   const meta = (obj.metadata ??= {});
   if (labels && typeof labels === 'object' && Object.keys(labels).length && (!meta.labels || Object.keys(meta.labels).length === 0)) {
-    meta.labels = { ...(labels as Record<string, string>) };
+    // SetDefaults_Job shares the template's label map with the job (Go map aliasing), so labels generated
+    // for the template later on the same request show up on the job too
+    meta.labels = labels as Record<string, string>;
   }
   defaultPodTemplate(spec.template);
 }
@@ -57,10 +59,12 @@ export function generateJobSelector(job: KubeObject): void {
   const name = job.metadata?.name ?? '';
   const template = (spec.template = o(spec.template));
   const tmeta = (template.metadata = o(template.metadata));
+  const aliased = job.metadata?.labels !== undefined && job.metadata.labels === tmeta.labels;
   const labels = o(tmeta.labels);
   for (const k of ['job-name', 'batch.kubernetes.io/job-name']) if (!(k in labels)) labels[k] = name;
   for (const k of ['controller-uid', 'batch.kubernetes.io/controller-uid']) if (!(k in labels)) labels[k] = uid;
   tmeta.labels = sortedMap(labels);
+  if (aliased) job.metadata!.labels = { ...(tmeta.labels as Record<string, string>) };
   const sel = (spec.selector = o(spec.selector));
   const ml = o(sel.matchLabels);
   if (!('batch.kubernetes.io/controller-uid' in ml)) ml['batch.kubernetes.io/controller-uid'] = uid;
