@@ -13,7 +13,7 @@ import type { HistoryEvent } from '../storage/interface.js';
 import type { WatchHub } from '../watch/hub.js';
 import { validateCRD, validateCRDUpdate } from './crd-validation.js';
 import { validateObjectMetaUpdate } from '../util/validation.js';
-import { definitionsFromCRD, establishedStatus, type CustomResourceDefinitionServing } from './serving.js';
+import { acceptedNamesOfGroup, definitionsFromCRD, establishedStatus, isEstablished, type CustomResourceDefinitionServing } from './serving.js';
 
 export const CRD_PREFIX = resourcePrefix('apiextensions.k8s.io', 'customresourcedefinitions');
 export const CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
@@ -29,11 +29,13 @@ export function withCrdBehaviour(def: ResourceDefinition): ResourceDefinition {
       const fin = new Set(meta.finalizers ?? []);
       fin.add(CLEANUP_FINALIZER);
       meta.finalizers = [...fin];
-      obj.status = establishedStatus(obj, rfc3339(ctx.now));
+      obj.status = establishedStatus(obj, rfc3339(ctx.now), undefined, namesInGroup(obj, ctx.list('apiextensions.k8s.io', 'customresourcedefinitions')));
     },
     prepareForUpdate(obj, old, ctx) {
       base.prepareForUpdate?.(obj, old, ctx);
-      if (ctx.subresource !== 'status') obj.status = establishedStatus(obj, rfc3339(ctx.now), old);
+      if (ctx.subresource !== 'status') {
+        obj.status = establishedStatus(obj, rfc3339(ctx.now), old, namesInGroup(obj, ctx.list('apiextensions.k8s.io', 'customresourcedefinitions')));
+      }
     },
     validate(obj) {
       return validateCRD(obj);
@@ -47,6 +49,11 @@ export function withCrdBehaviour(def: ResourceDefinition): ResourceDefinition {
     },
   };
   return { ...def, strategy };
+}
+
+function namesInGroup(crd: KubeObject, all: KubeObject[]) {
+  const group = (crd.spec as { group?: string } | undefined)?.group ?? '';
+  return acceptedNamesOfGroup(group, all, crd.metadata?.name ?? '');
 }
 
 export class CrdController {
@@ -82,7 +89,7 @@ export class CrdController {
   private sync(crd: KubeObject): void {
     const name = crd.metadata?.name ?? '';
     this.unserve(name);
-    const defs = definitionsFromCRD(crd, this.metaDefinitions);
+    const defs = isEstablished(crd) ? definitionsFromCRD(crd, this.metaDefinitions) : [];
     for (const d of defs) this.registry.add(d);
     this.served.set(name, defs);
     if (crd.metadata?.deletionTimestamp) this.env.timers.setTimeout(() => void this.cleanup(name), 0);

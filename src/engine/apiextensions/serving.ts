@@ -106,6 +106,9 @@ function customStrategy(v: CrdVersion, s: CrdSpec): ResourceStrategy {
 export function definitionsFromCRD(crd: KubeObject, metaDefinitions: SchemaRegistry): CustomResourceDefinitionServing[] {
   const s = spec(crd);
   if (!isPlainObject(s) || !s.names || !Array.isArray(s.versions)) return [];
+  // served under the accepted names (they differ from spec.names while a new name conflicts)
+  const an = (crd.status as { acceptedNames?: CrdSpec['names'] } | undefined)?.acceptedNames;
+  const names = an && an.plural && an.kind ? an : s.names;
   const served = s.versions.filter((v) => v.served);
   const sorted = [...served].sort((a, b) => compareVersions(a.name, b.name));
   const storage = s.versions.find((v) => v.storage)?.name;
@@ -113,10 +116,10 @@ export function definitionsFromCRD(crd: KubeObject, metaDefinitions: SchemaRegis
     const def: CustomResourceDefinitionServing = {
       group: s.group,
       version: v.name,
-      kind: s.names.kind,
-      listKind: s.names.listKind || `${s.names.kind}List`,
-      plural: s.names.plural,
-      singular: s.names.singular || s.names.kind.toLowerCase(),
+      kind: names.kind,
+      listKind: names.listKind || `${names.kind}List`,
+      plural: names.plural,
+      singular: names.singular || names.kind.toLowerCase(),
       namespaced: s.scope !== 'Cluster',
       verbs: ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'],
       subresources: {},
@@ -130,35 +133,101 @@ export function definitionsFromCRD(crd: KubeObject, metaDefinitions: SchemaRegis
       crdName: crd.metadata?.name ?? '',
       crdUid: crd.metadata?.uid ?? '',
     };
-    if (s.names.shortNames?.length) def.shortNames = [...s.names.shortNames];
-    if (s.names.categories?.length) def.categories = [...s.names.categories];
+    if (names.shortNames?.length) def.shortNames = [...names.shortNames];
+    if (names.categories?.length) def.categories = [...names.categories];
     if (v.subresources?.status) def.subresources.status = true;
     if (v.subresources?.scale) def.subresources.scale = { ...v.subresources.scale };
     if (v.deprecated) {
-      def.deprecated = v.deprecationWarning ?? `${s.group}/${v.name} ${s.names.kind} is deprecated`;
+      def.deprecated = v.deprecationWarning ?? `${s.group}/${v.name} ${names.kind} is deprecated`;
     }
     return def;
   });
 }
 
-/** Status a CRD gets when the server accepts it: names accepted, established, stored versions. */
-export function establishedStatus(crd: KubeObject, nowRfc3339: string, previous?: KubeObject): Record<string, unknown> {
+/** Accepted names of the other CRDs of a group (the naming controller's view). */
+export interface GroupNames {
+  resources: Set<string>;
+  kinds: Set<string>;
+}
+
+export function acceptedNamesOfGroup(group: string, crds: KubeObject[], exceptName: string): GroupNames {
+  const resources = new Set<string>();
+  const kinds = new Set<string>();
+  for (const c of crds) {
+    if (c.metadata?.name === exceptName) continue;
+    const sp = c.spec as CrdSpec | undefined;
+    if (!sp || sp.group !== group) continue;
+    const an = ((c.status as Record<string, unknown> | undefined)?.acceptedNames ?? {}) as Record<string, unknown>;
+    for (const k of ['plural', 'singular']) if (typeof an[k] === 'string') resources.add(an[k] as string);
+    for (const n of (an.shortNames as string[] | undefined) ?? []) resources.add(n);
+    for (const k of ['kind', 'listKind']) if (typeof an[k] === 'string') kinds.add(an[k] as string);
+  }
+  return { resources, kinds };
+}
+
+/**
+ * Status a CRD gets from the naming and establishing controllers: accepted names (a name already accepted
+ * by another CRD of the group is refused: NamesAccepted False), Established, stored versions.
+ */
+export function establishedStatus(crd: KubeObject, nowRfc3339: string, previous?: KubeObject, others?: GroupNames): Record<string, unknown> {
   const s = spec(crd);
   const prevStatus = isPlainObject(previous?.status) ? (previous!.status as Record<string, unknown>) : {};
   const prevConds = Array.isArray(prevStatus.conditions) ? (prevStatus.conditions as Record<string, unknown>[]) : [];
-  const since = (type: string) => (prevConds.find((c) => c.type === type && c.status === 'True')?.lastTransitionTime as string) ?? nowRfc3339;
-  const accepted: Record<string, unknown> = { plural: s.names.plural, singular: s.names.singular || s.names.kind.toLowerCase(), kind: s.names.kind, listKind: s.names.listKind || `${s.names.kind}List` };
-  if (s.names.shortNames?.length) accepted.shortNames = s.names.shortNames;
+  const prevAccepted = (isPlainObject(prevStatus.acceptedNames) ? prevStatus.acceptedNames : {}) as Record<string, unknown>;
+  const since = (type: string, status: string) => {
+    const c = prevConds.find((x) => x.type === type);
+    return c && c.status === status ? (c.lastTransitionTime as string) : nowRfc3339;
+  };
+  const used = others ?? { resources: new Set<string>(), kinds: new Set<string>() };
+  const requested: Record<string, unknown> = {
+    plural: s.names.plural, singular: s.names.singular || s.names.kind.toLowerCase(), kind: s.names.kind, listKind: s.names.listKind || `${s.names.kind}List`,
+  };
+  const accepted: Record<string, unknown> = {};
+  let conflict: { reason: string; message: string } | undefined;
+  const check = (field: string, pool: Set<string>, reason: string) => {
+    const want = requested[field] as string;
+    const had = (prevAccepted[field] as string | undefined) ?? '';
+    if (want !== had && pool.has(want)) {
+      conflict = { reason, message: `${JSON.stringify(want)} is already in use` };
+      if (had) accepted[field] = had;
+    } else accepted[field] = want;
+  };
+  check('plural', used.resources, 'PluralConflict');
+  check('singular', used.resources, 'SingularConflict');
+  const short = s.names.shortNames ?? [];
+  const prevShort = (prevAccepted.shortNames as string[] | undefined) ?? [];
+  const shortErrs = short.filter((n) => !prevShort.includes(n) && used.resources.has(n)).map((n) => `${JSON.stringify(n)} is already in use`);
+  if (shortErrs.length) {
+    conflict = { reason: 'ShortNamesConflict', message: shortErrs.length === 1 ? shortErrs[0] : `[${shortErrs.join(', ')}]` };
+    if (prevShort.length) accepted.shortNames = prevShort;
+  } else if (short.length) accepted.shortNames = short;
+  check('kind', used.kinds, 'KindConflict');
+  check('listKind', used.kinds, 'ListKindConflict');
   if (s.names.categories?.length) accepted.categories = s.names.categories;
+  // key order as the real server writes acceptedNames
+  const ordered: Record<string, unknown> = {};
+  for (const k of ['plural', 'singular', 'shortNames', 'kind', 'listKind', 'categories']) if (accepted[k] !== undefined) ordered[k] = accepted[k];
   const stored = new Set<string>(Array.isArray(prevStatus.storedVersions) ? (prevStatus.storedVersions as string[]) : []);
   const storage = s.versions.find((v) => v.storage)?.name;
   if (storage) stored.add(storage);
+  const prevEstablished = prevConds.find((c) => c.type === 'Established');
+  let established: Record<string, unknown>;
+  if (prevEstablished?.status === 'True') established = { ...prevEstablished };
+  else if (!conflict) established = { type: 'Established', status: 'True', lastTransitionTime: since('Established', 'True'), reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' };
+  else established = { type: 'Established', status: 'False', lastTransitionTime: since('Established', 'False'), reason: 'NotAccepted', message: 'not all names are accepted' };
+  const namesAccepted = conflict
+    ? { type: 'NamesAccepted', status: 'False', lastTransitionTime: since('NamesAccepted', 'False'), reason: conflict.reason, message: conflict.message }
+    : { type: 'NamesAccepted', status: 'True', lastTransitionTime: since('NamesAccepted', 'True'), reason: 'NoConflicts', message: 'no conflicts found' };
   return {
-    conditions: [
-      { type: 'NamesAccepted', status: 'True', lastTransitionTime: since('NamesAccepted'), reason: 'NoConflicts', message: 'no conflicts found' },
-      { type: 'Established', status: 'True', lastTransitionTime: since('Established'), reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' },
-    ],
-    acceptedNames: accepted,
+    conditions: [namesAccepted, established],
+    acceptedNames: ordered,
     storedVersions: [...stored],
   };
+}
+
+/** True when the CRD's status says it is established (its resources are served). */
+export function isEstablished(crd: KubeObject): boolean {
+  const st = crd.status as Record<string, unknown> | undefined;
+  const conds = Array.isArray(st?.conditions) ? (st!.conditions as Record<string, unknown>[]) : [];
+  return conds.some((c) => c.type === 'Established' && c.status === 'True');
 }

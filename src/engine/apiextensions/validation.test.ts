@@ -216,6 +216,32 @@ describe('CRD validation', () => {
   });
 });
 
+describe('names of a group (naming controller)', () => {
+  it('a name already accepted by another CRD of the group is not accepted; the CRD is not established', async () => {
+    const first = crd({ type: 'object' });
+    (first.spec.names as Record<string, unknown>).shortNames = ['gd'];
+    expect((await c.req('POST', CRDS, first)).status).toBe(201);
+    const second = crd({ type: 'object' }, { names: { plural: 'gizmos', singular: 'gizmo', kind: 'Gizmo', shortNames: ['gd'] } });
+    second.metadata.name = 'gizmos.example.com';
+    const r = await c.req('POST', CRDS, second);
+    expect(r.status).toBe(201);
+    expect(r.body.status.conditions.map((x: any) => [x.type, x.status, x.reason, x.message])).toEqual([
+      ['NamesAccepted', 'False', 'ShortNamesConflict', '"gd" is already in use'],
+      ['Established', 'False', 'NotAccepted', 'not all names are accepted'],
+    ]);
+    expect(r.body.status.acceptedNames).toEqual({ plural: 'gizmos', singular: 'gizmo', kind: 'Gizmo', listKind: 'GizmoList' });
+    expect((await c.req('GET', '/apis/example.com/v1/gizmos')).status).toBe(404);
+    // renaming the short name resolves the conflict
+    r.body.spec.names.shortNames = ['gz'];
+    const fixed = await c.req('PUT', `${CRDS}/gizmos.example.com`, r.body);
+    expect(fixed.body.status.conditions.map((x: any) => [x.type, x.status, x.reason])).toEqual([
+      ['NamesAccepted', 'True', 'NoConflicts'],
+      ['Established', 'True', 'InitialNamesAccepted'],
+    ]);
+    expect((await c.req('GET', '/apis/example.com/v1/gizmos')).status).toBe(200);
+  });
+});
+
 describe('custom resource schema validation', () => {
   beforeEach(async () => {
     const r = await c.req('POST', CRDS, crd({
