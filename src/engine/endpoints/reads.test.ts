@@ -336,6 +336,32 @@ describe('selectors', () => {
     expect(await sel('tier')).toEqual(['a', 'c']);
     expect(await sel('!tier')).toEqual(['b']);
     expect(await sel('app,tier=front')).toEqual(['a']);
+    expect(await sel('app in (web),app notin (db)')).toEqual(['a']);
+  });
+
+  it('label selector syntax errors are 400 with the parser messages; gt/lt compare integers', async () => {
+    await create('n1', { n: '5' });
+    await create('n2', { n: '12' });
+    await create('n3', { n: 'x' });
+    const sel = async (s: string) => c.req('GET', `${CM}?labelSelector=${encodeURIComponent(s)}`);
+    expect(namesOf(await sel('n>6'))).toEqual(['n2']);
+    expect(namesOf(await sel('n<6'))).toEqual(['n1']);
+    const cases: [string, string][] = [
+      ['a b', "unable to parse requirement: found 'b', expected: in, notin, =, ==, !=, gt, lt"],
+      ['a in b', "unable to parse requirement: found 'b' expected: '('"],
+      ['a=b,', "found '', expected: identifier after ','"],
+      ['!a=b', "found '=', expected: ',' or 'end of string'"],
+      ['n>x', `unable to parse requirement: values[0]: Invalid value: "x": for 'Gt', 'Lt' operators, the value must be an integer`],
+      [
+        'a=-x',
+        `unable to parse requirement: values[0][a]: Invalid value: "-x": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`,
+      ],
+    ];
+    for (const [s, message] of cases) {
+      const r = await sel(s);
+      expect(r.status).toBe(400);
+      expect(r.body).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'BadRequest', code: 400 });
+    }
   });
 
   it('field selectors: metadata.name, metadata.namespace and per-kind fields', async () => {
