@@ -85,43 +85,58 @@ function envFor(self: CelType, optionalOld: boolean): CelEnv {
   void envCache;
 }
 
-/** Normalizes a rule's fieldPath (`.spec.x`, `.a['b.c']`, `.l[0]`) to a field.Path string, or undefined if invalid. */
+/** Normalizes a rule's fieldPath (`.spec.x`, `.a['b.c']`) to a field.Path string (ValidFieldPath), or undefined if invalid. */
 export function normalizeFieldPath(fp: string, s: Schema): string | undefined {
-  let i = 0;
+  // tokens: '.', '[', ']', quoted strings, names
+  const toks: string[] = [];
+  for (let i = 0; i < fp.length; ) {
+    const ch = fp[i];
+    if (ch === '.' || ch === '[' || ch === ']') {
+      toks.push(ch);
+      i++;
+    } else if (ch === "'") {
+      let j = i + 1;
+      while (j < fp.length && !(fp[j] === "'" && fp[j - 1] !== '\\')) j++;
+      if (j >= fp.length) return undefined;
+      toks.push(fp.slice(i, j + 1));
+      i = j + 1;
+    } else {
+      let j = i;
+      while (j < fp.length && !'.[]'.includes(fp[j])) j++;
+      toks.push(fp.slice(i, j));
+      i = j;
+    }
+  }
   let cur: Schema | undefined = s;
-  const parts: string[] = [];
-  while (i < fp.length) {
-    if (fp[i] === '.') {
-      const m = /^\.([a-zA-Z_][a-zA-Z0-9_-]*)/.exec(fp.slice(i)) ?? /^\.([^.[\]]+)/.exec(fp.slice(i));
-      if (!m) return undefined;
-      const name = m[1];
-      i += m[0].length;
-      if (!cur) return undefined;
-      if (cur.properties && name in cur.properties) {
-        cur = cur.properties[name];
-        parts.push(parts.length ? `.${name}` : name);
-      } else if (cur.additionalProperties && typeof cur.additionalProperties === 'object') {
-        cur = cur.additionalProperties;
-        parts.push(`[${name}]`);
-      } else return undefined;
-    } else if (fp[i] === '[') {
-      const m = /^\[\s*'((?:[^'\\]|\\.)*)'\s*\]/.exec(fp.slice(i));
-      if (!m) {
-        return undefined;
-      }
-      const name = m[1].replace(/\\(.)/g, '$1');
-      i += m[0].length;
-      if (!cur) return undefined;
-      if (cur.properties && name in cur.properties) {
-        cur = cur.properties[name];
-        parts.push(parts.length ? `.${name}` : name);
-      } else if (cur.additionalProperties && typeof cur.additionalProperties === 'object') {
-        cur = cur.additionalProperties;
-        parts.push(`[${name}]`);
-      } else return undefined;
+  let out = '';
+  const step = (name: string): boolean => {
+    if (!cur) return false;
+    if (cur.properties) {
+      if (!(name in cur.properties)) return false;
+      cur = cur.properties[name];
+      out = out ? `${out}.${name}` : name;
+      return true;
+    }
+    if (cur.additionalProperties && typeof cur.additionalProperties === 'object') {
+      cur = cur.additionalProperties;
+      out = `${out}[${name}]`;
+      return true;
+    }
+    return false;
+  };
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    if (t === '.') {
+      const name = toks[++i];
+      if (name === undefined || !step(name)) return undefined;
+    } else if (t === '[') {
+      const q = toks[++i];
+      if (!q || q.length < 2 || q[0] !== "'" || q[q.length - 1] !== "'") return undefined;
+      if (!step(q.slice(1, -1).replace(/\\(.)/g, '$1'))) return undefined;
+      if (toks[++i] !== ']') return undefined;
     } else return undefined;
   }
-  return parts.length ? parts.join('') : undefined;
+  return out || undefined;
 }
 
 function compileRules(s: Schema, resourceRoot: boolean): CompiledRule[] {

@@ -10,7 +10,7 @@ import type { Schema } from '../schema/types.js';
 import {
   isDNS1035Label, isDNS1123Subdomain, nameIsDNSSubdomain, validateObjectMeta, validateObjectMetaUpdate, validateImmutable,
 } from '../util/validation.js';
-import { validateRuleDefinitions } from './cel-rules.js';
+import { normalizeFieldPath, validateRuleDefinitions } from './cel-rules.js';
 import { validateAgainstSchema, canonical } from './schema-validate.js';
 import { validateRE2 } from '../cel/lib/regex.js';
 
@@ -250,6 +250,7 @@ function openAPISchemaChecks(s: Schema, p: string, out: FieldError[], isRoot: bo
       const fp = str(r.fieldPath);
       if (!fp.trim()) out.push(fieldErr.invalid(`${rp}.fieldPath`, fp, 'fieldPath must be non-empty if specified'));
       else if (/[\n\r]/.test(fp)) out.push(fieldErr.invalid(`${rp}.fieldPath`, fp, 'fieldPath must not contain line breaks'));
+      else if (normalizeFieldPath(fp, s) === undefined) out.push(fieldErr.invalid(`${rp}.fieldPath`, fp, 'fieldPath must be a valid path'));
     }
   });
 }

@@ -193,3 +193,16 @@ describe('defaulting', () => {
     expect(obj).toEqual({ spec: { replicas: 1, mode: 'fast', nick: 'n' } });
   });
 });
+
+describe('rule fieldPath', () => {
+  it('normalizes to field paths (ValidFieldPath)', async () => {
+    const { normalizeFieldPath } = await import('./cel-rules.js');
+    const s: Schema = { type: 'object', properties: { a: { type: 'object', properties: { 'b.c': { type: 'string' } } }, m: { type: 'object', additionalProperties: { type: 'object', properties: { x: { type: 'integer' } } } } } };
+    expect(normalizeFieldPath(".a['b.c']", s)).toBe('a.b.c');
+    expect(normalizeFieldPath('.m.key.x', s)).toBe('m[key].x');
+    expect(normalizeFieldPath(".m['k'].x", s)).toBe('m[k].x');
+    expect(normalizeFieldPath('.nope', s)).toBeUndefined();
+    expect(normalizeFieldPath('a', s)).toBeUndefined();
+    expect(normalizeFieldPath('.a[0]', s)).toBeUndefined();
+  });
+});

@@ -134,13 +134,14 @@ describe('CRD validation', () => {
       properties: {
         list: { type: 'array', items: { type: 'string' }, 'x-kubernetes-validations': [{ rule: 'self.all(x, self.all(y, x == y))' }] },
         tags: { type: 'array', items: { type: 'string', 'x-kubernetes-validations': [{ rule: 'self == oldSelf' }] } },
-        n: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self > 0', optionalOldSelf: true, reason: 'Bad', message: '' }] },
+        n: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self > 0', optionalOldSelf: true, reason: 'Bad', message: '', fieldPath: '.x' }] },
       },
     })));
     expect(r.status).toBe(422);
     expect(r.body.details.causes.map((x: any) => `${x.field}: ${x.message}`)).toEqual([
       'spec.validation.openAPIV3Schema.properties[spec].properties[n].x-kubernetes-validations[0].message: Invalid value: "": message must be non-empty if specified',
       'spec.validation.openAPIV3Schema.properties[spec].properties[n].x-kubernetes-validations[0].reason: Unsupported value: "Bad": supported values: "FieldValueDuplicate", "FieldValueForbidden", "FieldValueInvalid", "FieldValueRequired"',
+      'spec.validation.openAPIV3Schema.properties[spec].properties[n].x-kubernetes-validations[0].fieldPath: Invalid value: ".x": fieldPath must be a valid path',
     ]);
     const ok = await c.req('POST', CRDS, crd(withSpec({
       properties: {
