@@ -288,34 +288,55 @@ export function matchesLabels(sel: LabelSelector, labels: Record<string, string>
 
 export type FieldRequirement = { field: string; op: '=' | '!='; value: string };
 
-/** Parses `metadata.name=x,spec.nodeName!=y` (fields.ParseSelector, with its escaping of `\,` `\=` `\\`). */
-export function parseFieldSelector(s: string | null): FieldRequirement[] {
-  if (!s || !s.trim()) return [];
-  const parts: string[] = [];
-  let cur = '';
-  for (let i = 0; i < s.length; i++) {
-    if (s[i] === '\\' && i + 1 < s.length) {
-      cur += s[i] + s[i + 1];
-      i++;
-    } else if (s[i] === ',') {
-      parts.push(cur);
-      cur = '';
-    } else cur += s[i];
+/** fields.UnescapeValue: `\\`, `\,` and `\=` are escapes; a bare `,` or `=` in a value is an error. */
+function unescapeFieldValue(v: string): string {
+  if (!/[\\,=]/.test(v)) return v;
+  let out = '';
+  let slash = false;
+  for (const ch of v) {
+    if (slash) {
+      if (ch !== '\\' && ch !== ',' && ch !== '=') throw badRequest(`invalid field selector: invalid escape sequence: \\${ch}`);
+      out += ch;
+      slash = false;
+      continue;
+    }
+    if (ch === '\\') slash = true;
+    else if (ch === ',' || ch === '=') throw badRequest(`invalid field selector: unescaped character in value: ${ch.codePointAt(0)}`);
+    else out += ch;
   }
-  parts.push(cur);
-  const unescape = (v: string) => v.replace(/\\(.)/g, '$1');
+  if (slash) throw badRequest('invalid field selector: invalid escape sequence: \\');
+  return out;
+}
+
+/** Parses `metadata.name=x,spec.nodeName!=y` as fields.ParseSelector does (terms split on unescaped commas). */
+export function parseFieldSelector(s: string | null): FieldRequirement[] {
+  if (!s) return [];
+  const parts: string[] = [];
+  let start = 0;
+  for (let i = 0; i < s.length; i++) {
+    if (s[i] === '\\') i++;
+    else if (s[i] === ',') {
+      parts.push(s.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(s.slice(start));
+  parts.sort();
   const out: FieldRequirement[] = [];
   for (const p of parts) {
-    let j = 0;
-    let op = '';
-    for (; j < p.length; j++) {
-      if (p[j] === '\\') { j++; continue; }
-      if (p.startsWith('!=', j)) { op = '!='; break; }
-      if (p.startsWith('==', j)) { op = '=='; break; }
-      if (p[j] === '=') { op = '='; break; }
+    if (p === '') continue;
+    let found: { i: number; op: string } | undefined;
+    for (let i = 0; i < p.length && !found; i++) {
+      for (const op of ['!=', '==', '=']) {
+        if (p.startsWith(op, i)) {
+          found = { i, op };
+          break;
+        }
+      }
     }
-    if (!op) throw badRequest(`invalid selector: '${s}'; can't understand '${p}'`);
-    out.push({ field: unescape(p.slice(0, j).trim()), op: op === '!=' ? '!=' : '=', value: unescape(p.slice(j + op.length)) });
+    if (!found) throw badRequest(`invalid selector: '${s}'; can't understand '${p}'`);
+    const value = unescapeFieldValue(p.slice(found.i + found.op.length));
+    out.push({ field: p.slice(0, found.i), op: found.op === '!=' ? '!=' : '=', value });
   }
   return out;
 }
