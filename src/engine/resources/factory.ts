@@ -12,6 +12,7 @@ import {
   nameIsDNSSubdomain, validateKubeFinalizerNames, validateObjectMeta, validateObjectMetaUpdate, type NameValidator,
 } from '../util/validation.js';
 import type { BuiltinResourceFacts } from './builtin-data.js';
+import { canonicalizeQuantities } from './common/canonicalize.js';
 import { builtins } from './generated/builtins.js';
 
 /** All trimmed schema definitions of the built-in kinds, by bare name. */
@@ -83,7 +84,11 @@ function strategyOf(f: BuiltinResourceFacts, b: BuiltinBehaviour): ResourceStrat
     allowCreateOnUpdate: b.allowCreateOnUpdate ?? false,
     allowUnconditionalUpdate: b.allowUnconditionalUpdate ?? true,
   };
-  if (b.default) s.default = b.default;
+  // every built-in object's quantities read back in canonical form (Quantity.MarshalJSON)
+  s.default = (obj, ctx) => {
+    b.default?.(obj, ctx);
+    canonicalizeQuantities(obj as Record<string, unknown>, f.definition, builtinDefinitions);
+  };
   if (b.prepareForCreate) s.prepareForCreate = b.prepareForCreate;
   if (b.prepareForUpdate) s.prepareForUpdate = b.prepareForUpdate;
   if (b.warningsOnCreate) s.warningsOnCreate = b.warningsOnCreate;

@@ -486,3 +486,16 @@ describe('Job labels', () => {
     expect(obj.metadata?.labels).toEqual({ app: 'pi', 'batch.kubernetes.io/controller-uid': 'uid-1', 'batch.kubernetes.io/job-name': 'pi', 'controller-uid': 'uid-1', 'job-name': 'pi' });
   });
 });
+
+describe('quantities read back canonical', () => {
+  it('pod and template resources, PVC requests', () => {
+    const { obj } = create(def('', 'pods'), pod({ containers: [{ name: 'a', image: 'x', resources: { requests: { cpu: 0.5, memory: '1.5Gi' }, limits: { cpu: '1000m' } } }] }));
+    expect((obj.spec as { containers: { resources: unknown }[] }).containers[0].resources).toEqual({ requests: { cpu: '500m', memory: '1536Mi' }, limits: { cpu: '1' } });
+    const dep = deployment();
+    (dep.spec as { template: { spec: { containers: Record<string, unknown>[] } } }).template.spec.containers[0].resources = { limits: { memory: '2000Mi', cpu: 2 } };
+    const d = create(def('apps', 'deployments'), dep).obj;
+    expect((d.spec as { template: { spec: { containers: { resources: unknown }[] } } }).template.spec.containers[0].resources).toEqual({ limits: { memory: '2000Mi', cpu: '2' } });
+    const pvc = create(def('', 'persistentvolumeclaims'), { metadata: { name: 'c' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1000M' } } } }).obj;
+    expect((pvc.spec as { resources: unknown }).resources).toEqual({ requests: { storage: '1G' } });
+  });
+});

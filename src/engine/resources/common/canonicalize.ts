@@ -1,0 +1,50 @@
+// Rewrites every resource.Quantity in a built-in object to its canonical string, as the real server's
+// serialization does; ResourceLists of core types (maps of quantities) are first rounded up to milli units.
+
+import { isPlainObject } from '../../object.js';
+import type { Schema, SchemaRegistry } from '../../schema/types.js';
+import { canonicalQuantity } from './quantity.js';
+
+const QUANTITY = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
+
+function refOf(s: Schema | undefined): string | undefined {
+  if (!s) return undefined;
+  if (s.$ref) return s.$ref;
+  if (s.allOf && s.allOf.length === 1) return s.allOf[0].$ref;
+  return undefined;
+}
+
+function walk(v: unknown, s: Schema | undefined, defs: SchemaRegistry, owner: string, depth: number): unknown {
+  if (v === null || v === undefined || !s || depth > 64) return v;
+  const ref = refOf(s);
+  if (ref === QUANTITY) {
+    const c = canonicalQuantity(v);
+    return c ?? v;
+  }
+  const target = ref ? defs[ref] : s;
+  if (!target) return v;
+  const name = ref ?? owner;
+  if (Array.isArray(v)) {
+    if (target.items) for (let i = 0; i < v.length; i++) v[i] = walk(v[i], target.items, defs, name, depth + 1);
+    return v;
+  }
+  if (!isPlainObject(v)) return v;
+  if (target.properties) {
+    for (const [k, ps] of Object.entries(target.properties)) if (k in v) v[k] = walk(v[k], ps, defs, name, depth + 1);
+  } else if (target.additionalProperties && typeof target.additionalProperties === 'object') {
+    const inner = target.additionalProperties;
+    const resourceList = refOf(inner) === QUANTITY && name.startsWith('io.k8s.api.core.v1.');
+    for (const k of Object.keys(v)) {
+      if (resourceList) {
+        const c = canonicalQuantity(v[k], true);
+        if (c !== null) v[k] = c;
+      } else v[k] = walk(v[k], inner, defs, name, depth + 1);
+    }
+  }
+  return v;
+}
+
+/** Canonicalizes the quantities of `obj` (in place) following the schema of its definition. */
+export function canonicalizeQuantities(obj: Record<string, unknown>, definition: string, defs: SchemaRegistry): void {
+  walk(obj, { $ref: definition }, defs, definition, 0);
+}
