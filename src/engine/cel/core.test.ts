@@ -82,6 +82,8 @@ describe('type checker', () => {
     ['timestamp("1000-00-00T00:00:00Z")', 'invalid timestamp argument', 11],
     ['timestamp(-62135596801)', 'invalid timestamp argument', 11],
     ['name.matches(")")', 'invalid matches argument', 14],
+    ['"%d".format([1.5])', 'error during formatting: decimal clause can only be used on integers, was given double', 12],
+    ['"%d".format([1, 2])', 'too many arguments supplied to string.format (expected 1, got 2)', 12],
     ['{"a": 1, "b": "x"}', "expected type 'int' but found 'string'", 15],
     ['undefinedVar', "undeclared reference to 'undefinedVar' (in container '')", 1],
     ['nope(1)', "undeclared reference to 'nope' (in container '')", 5],

@@ -169,7 +169,11 @@ export function createCelEnv(opts: CelEnvOptions = {}): CelEnv {
     const checker = new Checker({ variables, functions, typeValues, version, source: pr.source, homogeneousAggregateLiterals: false });
     const res = checker.check(pr.expr);
     if (res.issues.length) return compileError(res.issues);
-    const invalid = validateAst(pr.expr, res, pr.source, { homogeneous: opts.homogeneousAggregateLiterals ?? true, literals: opts.validateLiterals ?? true });
+    const invalid = validateAst(pr.expr, res, pr.source, {
+      homogeneous: opts.homogeneousAggregateLiterals ?? true,
+      literals: opts.validateLiterals ?? true,
+      format: functions.member.has('format'),
+    });
     if (invalid.length) return compileError(invalid);
     return { ast: pr.expr, check: res };
   };

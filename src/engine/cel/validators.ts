@@ -9,11 +9,12 @@ import { compileRe2 } from './regex.js';
 import { checkTimestamp, parseDuration, parseTimestamp } from './time.js';
 import type { CelType } from './types.js';
 import { typeEquals, typeName } from './types.js';
+import { checkFormatCall, type FormatArgType } from './lib/index.js';
 
 /** Functions whose (nested) literal arguments may mix element types: the strings library's format. */
 const HOMOGENEOUS_EXEMPT = new Set(['format']);
 
-export function validateAst(e: Expr, check: CheckResult, src: Source, opts: { homogeneous: boolean; literals: boolean }): CelIssue[] {
+export function validateAst(e: Expr, check: CheckResult, src: Source, opts: { homogeneous: boolean; literals: boolean; format?: boolean }): CelIssue[] {
   const issues: CelIssue[] = [];
   const report = (node: Expr, msg: string) => issues.push(makeIssue(src, node.offset, node.length, msg));
   const typeOf = (n: Expr): CelType | undefined => check.types.get(n.id);
@@ -61,6 +62,12 @@ export function validateAst(e: Expr, check: CheckResult, src: Source, opts: { ho
         const inFormat = exempt || HOMOGENEOUS_EXEMPT.has(n.fn);
         if ((n.fn === 'duration' || n.fn === 'timestamp') && !n.target && n.args.length === 1) literalArg(n.fn, n.args[0]);
         if (n.fn === 'matches' && n.args.length >= 1) literalArg('matches', n.target ? n.args[0] : n.args[1] ?? n.args[0]);
+        // cel-go's string format validator: a literal format string with a list literal of arguments
+        if (opts.format && n.fn === 'format' && n.target?.kind === 'literal' && typeof n.target.value === 'string' && n.args.length === 1 && n.args[0].kind === 'list') {
+          const argTypes = n.args[0].elems.map((x) => (typeOf(x) ?? { kind: 'dyn' }) as FormatArgType);
+          const msg = checkFormatCall(n.target.value, argTypes);
+          if (msg) report(n, msg);
+        }
         if (n.target) walk(n.target, inFormat);
         for (const a of n.args) walk(a, inFormat);
         return;
