@@ -7,7 +7,7 @@ import { fieldErr, type FieldError } from '../errors.js';
 import { isPlainObject, type KubeObject } from '../object.js';
 import type { ResourceStrategy } from '../registry/types.js';
 import type { Schema } from '../schema/types.js';
-import { nameIsDNSSubdomain, validateObjectMeta, validateObjectMetaUpdate } from '../util/validation.js';
+import { isQualifiedName, nameIsDNSSubdomain, validateObjectMeta, validateObjectMetaUpdate } from '../util/validation.js';
 import { compileRuleTree, validateRules, type RuleNode } from './cel-rules.js';
 import { applyDefaults, pruneNonNullableNullsWithoutDefaults } from './defaulting.js';
 import { validateAgainstSchema, validateEmbedded, validateListSetsAndMaps } from './schema-validate.js';
@@ -48,6 +48,25 @@ function scaleErrors(obj: KubeObject, scale: { specReplicasPath: string; statusR
   return errs;
 }
 
+const STANDARD_FINALIZERS = new Set(['orphan', 'foregroundDeletion', 'kubernetes']);
+
+/** generateWarningsFromObj: warnings for finalizers added by this write. */
+export function finalizerWarnings(obj: KubeObject, old?: KubeObject): string[] {
+  const before = new Set(old?.metadata?.finalizers ?? []);
+  const added = [...new Set(obj.metadata?.finalizers ?? [])].filter((f) => !before.has(f)).sort();
+  const out: string[] = [];
+  const p = 'metadata.finalizers';
+  for (const f of added) {
+    for (const m of isQualifiedName(f)) out.push(`${p}: ${JSON.stringify(f)}: ${m}`);
+    if (!f.includes('/') && !STANDARD_FINALIZERS.has(f)) {
+      out.push(f.includes('.')
+        ? `${p}: ${JSON.stringify(f)}: prefer a domain-qualified finalizer name including a path (/) to avoid accidental conflicts with other finalizer writers`
+        : `${p}: ${JSON.stringify(f)}: prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers`);
+    }
+  }
+  return out;
+}
+
 export interface CustomResourceOptions {
   namespaced: boolean;
   scale?: { specReplicasPath: string; statusReplicasPath: string };
@@ -58,6 +77,8 @@ export interface CustomResourceOptions {
 export function customResourceHooks(schema: Schema | undefined, opts: CustomResourceOptions): Partial<ResourceStrategy> {
   if (!schema) {
     return {
+      warningsOnCreate: (obj) => finalizerWarnings(obj),
+      warningsOnUpdate: (obj, old) => finalizerWarnings(obj, old),
       validate: (obj) => validateObjectMeta(obj.metadata, { namespaced: opts.namespaced, nameValidator: nameIsDNSSubdomain }),
       validateUpdate: (obj, old) => validateObjectMetaUpdate(obj.metadata, old.metadata),
     };
@@ -82,6 +103,8 @@ export function customResourceHooks(schema: Schema | undefined, opts: CustomReso
   };
 
   return {
+    warningsOnCreate: (obj) => finalizerWarnings(obj),
+    warningsOnUpdate: (obj, old) => finalizerWarnings(obj, old),
     default(obj, ctx) {
       if (ctx.subresource !== '' && ctx.subresource !== 'status') return;
       if (!opts.preserveUnknownFields) pruneNonNullableNullsWithoutDefaults(obj, schema);

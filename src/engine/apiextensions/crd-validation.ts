@@ -11,7 +11,25 @@ import {
   isDNS1035Label, isDNS1123Subdomain, nameIsDNSSubdomain, validateObjectMeta, validateObjectMetaUpdate, validateImmutable,
 } from '../util/validation.js';
 import { normalizeFieldPath, validateRuleDefinitions } from './cel-rules.js';
-import { validateAgainstSchema, canonical } from './schema-validate.js';
+import { validateAgainstSchema, canonical, goValue } from './schema-validate.js';
+
+/** True when pruning `v` by `s` changes nothing (requirePrunedDefaults). */
+function prunedEqual(v: unknown, s: Schema | undefined): boolean {
+  if (!s || (s as Obj)['x-kubernetes-preserve-unknown-fields'] === true) return true;
+  if (Array.isArray(v)) return v.every((x) => prunedEqual(x, s.items));
+  if (isPlainObject(v)) {
+    const rec = v as Obj;
+    for (const k of Object.keys(rec)) {
+      const ps = s.properties?.[k];
+      if (ps) {
+        if (!prunedEqual(rec[k], ps)) return false;
+      } else if (s.additionalProperties && typeof s.additionalProperties === 'object') {
+        if (!prunedEqual(rec[k], s.additionalProperties)) return false;
+      } else if (s.additionalProperties !== true && !((s as Obj)['x-kubernetes-embedded-resource'] && ['apiVersion', 'kind', 'metadata'].includes(k))) return false;
+    }
+  }
+  return true;
+}
 import { validateRE2 } from '../cel/lib/regex.js';
 
 /** Go's regexp error text: "error parsing regexp: <code>: `<expr>`". */
@@ -258,6 +276,9 @@ function openAPISchemaChecks(s: Schema, p: string, out: FieldError[], isRoot: bo
 /** Defaults must validate against their schema (structuraldefaulting.ValidateDefaults, simplified). */
 function validateDefaults(s: Schema, p: string, out: FieldError[], insideMeta: boolean): void {
   if (s.default !== undefined && s.default !== null && !insideMeta) {
+    if (!prunedEqual(s.default, s)) {
+      out.push(fieldErr.invalid(`${p}.default`, isPlainObject(s.default) || Array.isArray(s.default) ? new GoRepr(goValue(s.default)) : s.default, 'must not have unknown fields'));
+    }
     const before = out.length;
     out.push(...validateAgainstSchema(s, s.default, { prefix: `${p}.default` }));
     if (out.length === before) {

@@ -441,7 +441,7 @@ function goMapRepr(m: Record<string, unknown>): GoRepr {
   const parts = Object.keys(m).sort().map((k) => `${JSON.stringify(k)}:${goValue(m[k])}`);
   return new GoRepr(`map[string]interface {}{${parts.join(', ')}}`);
 }
-function goValue(v: unknown): string {
+export function goValue(v: unknown): string {
   if (isPlainObject(v)) return goMapRepr(v as Record<string, unknown>).text;
   if (Array.isArray(v)) return `[]interface {}{${v.map(goValue).join(', ')}}`;
   if (v === null || v === undefined) return 'interface {}(nil)';

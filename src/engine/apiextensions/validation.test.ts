@@ -100,11 +100,18 @@ describe('CRD validation', () => {
   });
 
   it('defaults must validate against their schema', async () => {
-    const r = await c.req('POST', CRDS, crd(withSpec({ properties: { size: { type: 'integer', default: 'big' }, mode: { type: 'string', enum: ['a', 'b'], default: 'c' } } })));
+    const r = await c.req('POST', CRDS, crd(withSpec({
+      properties: {
+        size: { type: 'integer', default: 'big' },
+        mode: { type: 'string', enum: ['a', 'b'], default: 'c' },
+        opts: { type: 'object', properties: { a: { type: 'string' } }, default: { a: 'x', b: 'y' } },
+      },
+    })));
     expect(r.status).toBe(422);
     expect(r.body.details.causes.map((x: any) => `${x.field}: ${x.message}`)).toEqual([
       'spec.validation.openAPIV3Schema.properties[spec].properties[size].default: Invalid value: "string":  in body must be of type integer: "string"',
       'spec.validation.openAPIV3Schema.properties[spec].properties[mode].default: Unsupported value: "c": supported values: "a", "b"',
+      'spec.validation.openAPIV3Schema.properties[spec].properties[opts].default: Invalid value: map[string]interface {}{"a":"x", "b":"y"}: must not have unknown fields',
     ]);
   });
 
@@ -326,6 +333,15 @@ describe('custom resource schema validation', () => {
     const u = await c.req('PUT', `${GADGETS}/g4`, { ...r.body, spec: { size: 3, ports: [{ name: 'x' }] } });
     expect(u.status).toBe(200);
     expect(u.body.spec).toEqual({ size: 3, ports: [{ name: 'x', protocol: 'TCP' }], replicas: 1 });
+  });
+
+  it('finalizer names that are not domain-qualified get warnings', async () => {
+    const r = await c.req('POST', GADGETS, { ...gadget('g7', { size: 2 }), metadata: { name: 'g7', finalizers: ['example.com/cleanup', 'cleanup', 'my.cleanup'] } });
+    expect(r.status).toBe(201);
+    expect(r.headers.get('Warning')).toBe(
+      '299 - "metadata.finalizers: \\"cleanup\\": prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers", ' +
+        '299 - "metadata.finalizers: \\"my.cleanup\\": prefer a domain-qualified finalizer name including a path (/) to avoid accidental conflicts with other finalizer writers"',
+    );
   });
 
   it('an update without resourceVersion is refused for custom resources', async () => {
