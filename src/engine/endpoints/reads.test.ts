@@ -1,7 +1,7 @@
 // Reads on the wire (issue 3): resourceVersion semantics, chunked lists, selectors, watch streams and
 // representations, asserted as the real v1.33 server answers.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { decode as cborDecode } from 'cbor-x';
+import { Decoder } from 'cbor-x';
 import { createMemoryStorage } from '../../adapters/memory/memory-storage.js';
 import { testClient, type TestClient } from '../testing/harness.js';
 
@@ -96,6 +96,13 @@ async function watch(path: string, headers: Record<string, string> = {}): Promis
     },
     close: () => ac.abort(),
   };
+}
+
+/** CBOR as the real server writes it: byte strings for strings and keys; decoded back to JSON shapes here. */
+function cborDecode(bytes: Uint8Array): any {
+  const plain = (v: any): any =>
+    v instanceof Uint8Array ? new TextDecoder().decode(v) : Array.isArray(v) ? v.map(plain) : v && typeof v === 'object' ? Object.fromEntries([...(v instanceof Map ? v.entries() : Object.entries(v))].map(([k, x]) => [plain(k), plain(x)])) : v;
+  return plain(new Decoder({ mapsAsObjects: false, useRecords: false } as any).decode(bytes));
 }
 
 const tick = () => new Promise((r) => setImmediate(r));
@@ -649,6 +656,9 @@ describe('representations', () => {
     expect(g.headers.get('Content-Type')).toBe('application/cbor');
     const bytes = new Uint8Array(await g.arrayBuffer());
     expect([...bytes.slice(0, 3)]).toEqual([0xd9, 0xd9, 0xf7]);
+    // a map whose keys are byte strings sorted by their encoding: shorter keys first
+    expect([...bytes.slice(3, 5)]).toEqual([0xa4, 0x44]); // map(4), bytes(4) "data"
+    expect(new TextDecoder().decode(bytes.slice(5, 9))).toBe('data');
     expect(cborDecode(bytes.slice(3))).toMatchObject({ kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: 'a' }, data: { a: '1' } });
     const l = await c.raw('GET', CM, undefined, { Accept: 'application/cbor' });
     expect(cborDecode(new Uint8Array(await l.arrayBuffer()).slice(3))).toMatchObject({ kind: 'ConfigMapList', items: [{ metadata: { name: 'a' } }] });
@@ -660,5 +670,20 @@ describe('representations', () => {
     const { value } = await reader.read();
     expect(cborDecode(value!.slice(3))).toMatchObject({ type: 'ADDED', object: { kind: 'ConfigMap', metadata: { name: 'b' } } });
     ac.abort();
+  });
+});
+
+describe('CBOR encoding mode', () => {
+  it('shortest integers and floats, byte strings, tag 55799', async () => {
+    const { encodeCbor } = await import('./negotiation/encode.js');
+    const hex = (v: unknown) => Buffer.from(encodeCbor(v)).toString('hex');
+    expect(hex(0)).toBe('d9d9f700');
+    expect(hex(-1)).toBe('d9d9f720');
+    expect(hex(500)).toBe('d9d9f71901f4');
+    expect(hex(1.5)).toBe('d9d9f7f93e00');
+    expect(hex(100000.5)).toBe('d9d9f7fa47c35040');
+    expect(hex(0.1)).toBe('d9d9f7fb3fb999999999999a');
+    expect(hex('a')).toBe('d9d9f74161');
+    expect(hex({ bb: null, a: [true, false] })).toBe('d9d9f7a2416182f5f4426262f6');
   });
 });
