@@ -139,6 +139,14 @@ suite('kubectl (reads)', () => {
     expect(wide.stdout).toMatch(/^NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE\s+IP\s+NODE\s+NOMINATED NODE\s+READINESS GATES\nsolo\s+0\/1\s+Pending\s+0\s+\d+s\s+<none>\s+<none>\s+<none>\s+<none>\n$/);
     const ns = await k.kubectl(['get', 'ns']);
     expect(ns.stdout).toMatch(/^NAME\s+STATUS\s+AGE\ndefault\s+Active\s+\d+s\n/);
+    await k.kubectl(['create', 'service', 'clusterip', 'web', '--tcp=80:8080']);
+    await k.kubectl(['create', 'secret', 'generic', 's1', '--from-literal=a=b']);
+    await k.kubectl(['create', 'job', 'j1', '--image=busybox']);
+    expect((await k.kubectl(['get', 'svc'])).stdout).toMatch(/^NAME\s+TYPE\s+CLUSTER-IP\s+EXTERNAL-IP\s+PORT\(S\)\s+AGE\nweb\s+ClusterIP\s+10\.\d+\.\d+\.\d+\s+<none>\s+80\/TCP\s+\d+s\n$/);
+    expect((await k.kubectl(['get', 'secrets'])).stdout).toMatch(/^NAME\s+TYPE\s+DATA\s+AGE\ns1\s+Opaque\s+1\s+\d+s\n$/);
+    expect((await k.kubectl(['get', 'jobs'])).stdout).toMatch(/^NAME\s+STATUS\s+COMPLETIONS\s+DURATION\s+AGE\nj1\s+Running\s+0\/1\s+\d+s\n$/);
+    const empty = await k.kubectl(['get', 'events', '-n', 'kube-public']);
+    expect(empty.stderr).toBe('No resources found in kube-public namespace.\n');
   });
 
   it('gzip on the Node host for large responses when asked (not for small ones, not when not asked)', async () => {
