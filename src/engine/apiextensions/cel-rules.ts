@@ -50,6 +50,8 @@ interface CompiledRule {
 
 export interface RuleNode {
   schema: Schema;
+  /** CEL type of `self` here (undefined: dyn), computed once. */
+  celType?: CelType;
   rules: CompiledRule[];
   properties?: Record<string, RuleNode>;
   additionalProperties?: RuleNode;
@@ -177,7 +179,9 @@ function compileRules(s: Schema, resourceRoot: boolean): CompiledRule[] {
 /** Compiles every rule of a structural schema into a tree (undefined when the schema has no rules). */
 export function compileRuleTree(s: Schema | undefined, resourceRoot = true): RuleNode | undefined {
   if (!s || !hasRules(s)) return undefined;
-  const node: RuleNode = { schema: s, rules: compileRules(s, resourceRoot || !!ext<boolean>(s, 'embedded-resource')) };
+  const root = resourceRoot || !!ext<boolean>(s, 'embedded-resource');
+  const node: RuleNode = { schema: s, rules: compileRules(s, root) };
+  if (node.rules.length) node.celType = schemaToCelType(s, {}, { resourceRoot: root, name: 'selfType' });
   if (s.properties) {
     for (const [k, v] of Object.entries(s.properties)) {
       const sub = compileRuleTree(v, false);
@@ -274,10 +278,6 @@ function validateNode(node: RuleNode, path: string, obj: unknown, old: unknown, 
   }
 }
 
-function celValue(v: unknown, s: Schema, resourceRoot: boolean): CelValue {
-  const t = schemaToCelType(s, {}, { resourceRoot, name: 'selfType' });
-  return fromJson(v, t);
-}
 
 function evalRules(node: RuleNode, path: string, obj: unknown, old: unknown, hasOld: boolean, st: State, resourceRoot: boolean): void {
   if (!node.rules.length) return;
@@ -288,9 +288,9 @@ function evalRules(node: RuleNode, path: string, obj: unknown, old: unknown, has
     st.stop = true;
     return;
   }
-  const root = resourceRoot || !!ext<boolean>(s, 'embedded-resource');
-  const self = celValue(obj, s, root);
-  const oldSelf = hasOld ? celValue(old, s, root) : undefined;
+  void resourceRoot;
+  const self = fromJson(obj, node.celType);
+  const oldSelf = hasOld ? fromJson(old, node.celType) : undefined;
   for (const c of node.rules) {
     const r = c.rule;
     if (c.error) {

@@ -128,8 +128,8 @@ export function customResourceHooks(schema: Schema | undefined, opts: CustomReso
       } else {
         errs.push(...validateAgainstSchema(schema, obj, { old, hasOld: true }));
         errs.push(...scaleErrors(obj, opts.scale, true));
+        errs.push(...validateEmbedded(schema, obj, ''));
       }
-      errs.push(...validateEmbedded(schema, obj, ''));
       if (validateListSetsAndMaps(schema, old, '').length === 0) errs.push(...validateListSetsAndMaps(schema, obj, ''));
       return withCel(errs, obj, old);
     },
