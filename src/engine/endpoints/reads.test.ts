@@ -649,6 +649,32 @@ describe('representations', () => {
     w.close();
   });
 
+  it('PartialObjectMetadata for get and watch, PartialObjectMetadataList for list; the wrong one is 406', async () => {
+    await create('a', { app: 'x' });
+    const P = (kind: string, v = 'v1') => ({ Accept: `application/json;as=${kind};g=meta.k8s.io;v=${v}` });
+    const g = await c.req('GET', `${CM}/a`, undefined, P('PartialObjectMetadata'));
+    expect(g.headers.get('Content-Type')).toBe('application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1');
+    expect(g.body).toEqual({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: expect.objectContaining({ name: 'a', labels: { app: 'x' } }) });
+    const l = await c.req('GET', CM, undefined, P('PartialObjectMetadataList', 'v1beta1'));
+    expect(l.body).toMatchObject({ kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1beta1', metadata: { resourceVersion: '5' }, items: [{ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1beta1', metadata: { name: 'a' } }] });
+    expect(l.body.items[0].data).toBeUndefined();
+    const bad = await c.req('GET', CM, undefined, P('PartialObjectMetadata'));
+    expect(bad.status).toBe(406);
+    expect(bad.body).toEqual({
+      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
+      message: 'you requested PartialObjectMetadata, but the requested object is a list (*core.ConfigMapList)', reason: 'NotAcceptable', code: 406,
+    });
+    const bad2 = await c.req('GET', '/apis/apps/v1/namespaces/default/deployments/x', undefined, P('PartialObjectMetadataList'));
+    expect(bad2.status).toBe(404);
+    const bad3 = await c.req('GET', `${CM}/a`, undefined, P('PartialObjectMetadataList'));
+    expect(bad3.status).toBe(406);
+    expect(bad3.body.message).toBe('you requested PartialObjectMetadataList, but the requested object is not a list (*core.ConfigMap)');
+    const w = await watch(`${CM}?watch=true&resourceVersion=5`, P('PartialObjectMetadata'));
+    await update('a', { a: '2' });
+    expect((await w.take(1))[0]).toEqual({ type: 'MODIFIED', object: { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: expect.objectContaining({ name: 'a', resourceVersion: '6' }) } });
+    w.close();
+  });
+
   it('CBOR behind CBORServingAndStorage: get, list and a cbor-seq watch', async () => {
     c = await testClient(createMemoryStorage(), { featureGates: { CBORServingAndStorage: true } });
     await create('a');

@@ -2,12 +2,12 @@
 // resourceVersion: unset = Most Recent, "0" = Any, other = Not older than (a version the cluster has not
 // reached yet is waited for up to 3 s, then 504 "Too large resource version" with Retry-After).
 
-import { StatusError, badRequest } from '../../errors.js';
+import { StatusError, badRequest, notAcceptable } from '../../errors.js';
 import { notFound } from '../../errors.js';
 import type { Scope } from '../scope.js';
 import { parseIncludeObject, toTable } from '../table.js';
 import { bodyResponse } from '../negotiation/encode.js';
-import { TOO_LARGE_RV_WAIT_MS, presentShallow, revisionSyntaxError, waitForRevision } from './list.js';
+import { TOO_LARGE_RV_WAIT_MS, goTypeName, presentShallow, revisionSyntaxError, waitForRevision } from './list.js';
 
 /** A malformed resourceVersion on get reaches the client as the storage layer's raw error: a 500 without reason. */
 function getRevisionError(rv: string): StatusError {
@@ -32,7 +32,10 @@ export async function handleGet(scope: Scope): Promise<Response> {
     const meta = { resourceVersion: obj.metadata?.resourceVersion };
     return bodyResponse(toTable(def, [obj], meta, core.env.clock.now(), include, neg.asVersion!, neg.asGroup!), neg, scope.pretty);
   }
-  if (neg.as === 'PartialObjectMetadata' || neg.as === 'PartialObjectMetadataList') {
+  if (neg.as === 'PartialObjectMetadataList') {
+    throw notAcceptable(`you requested PartialObjectMetadataList, but the requested object is not a list (${goTypeName(def, false)})`);
+  }
+  if (neg.as === 'PartialObjectMetadata') {
     return bodyResponse({ kind: 'PartialObjectMetadata', apiVersion: `${neg.asGroup}/${neg.asVersion}`, metadata: obj.metadata }, neg, scope.pretty);
   }
   return bodyResponse(obj, neg, scope.pretty);

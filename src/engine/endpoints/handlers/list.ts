@@ -1,7 +1,7 @@
 // GET on a collection: list with resourceVersion semantics, chunking and selectors [K8S handlers/get.go
 // ListResource, storage/cacher delegator, storage/etcd3 GetList].
 
-import { StatusError, badRequest, fieldErr, gone, invalid, type FieldError, type Status } from '../../errors.js';
+import { StatusError, badRequest, fieldErr, gone, invalid, notAcceptable, type FieldError, type Status } from '../../errors.js';
 import type { KubeObject } from '../../object.js';
 import {
   matchesFields,
@@ -388,6 +388,13 @@ export async function readListAsync(scope: Scope, lq: ListQuery): Promise<ListRe
   return readList(scope, lq);
 }
 
+/** The Go type the real server holds for a kind (internal version), as %T prints it in NotAcceptable errors. */
+export function goTypeName(def: ResourceDefinition, list: boolean): string {
+  if (isCustom(def)) return list ? '*unstructured.UnstructuredList' : '*unstructured.Unstructured';
+  const pkg = def.group === '' || def.group === 'events.k8s.io' ? 'core' : def.group.split('.')[0];
+  return `*${pkg}.${list ? listKindOf(def) : def.kind}`;
+}
+
 export function listKindOf(def: ResourceDefinition): string {
   return def.listKind || `${def.kind}List`;
 }
@@ -500,7 +507,10 @@ export async function handleList(scope: Scope): Promise<Response> {
     const objs = res.items.map((o) => presentShallow(def, o));
     return bodyResponse(toTable(def, objs, res.meta, core.env.clock.now(), include, neg.asVersion!, neg.asGroup!), neg, scope.pretty);
   }
-  if (neg.as === 'PartialObjectMetadataList' || neg.as === 'PartialObjectMetadata') {
+  if (neg.as === 'PartialObjectMetadata') {
+    throw notAcceptable(`you requested PartialObjectMetadata, but the requested object is a list (${goTypeName(def, true)})`);
+  }
+  if (neg.as === 'PartialObjectMetadataList') {
     const apiVersion = `${neg.asGroup}/${neg.asVersion}`;
     return bodyResponse(
       {
