@@ -94,6 +94,8 @@ export class Compiler {
   private slotOf = new Map<string, number>();
   private slots = 0;
   private scopes: Map<string, number>[] = [];
+  /** Root identifiers of attribute chains used as ternary branches (cel-go resolves them uncharged). */
+  private readonly freeRoots = new Set<Expr>();
   constructor(private readonly info: CompileInfo) {}
 
   compile(e: Expr): Compiled {
@@ -118,7 +120,15 @@ export class Compiler {
     return s;
   }
 
-  private loadSlot(s: number, name: string): Ev {
+  private loadSlot(s: number, name: string, free = false): Ev {
+    if (free) {
+      return (c) => {
+        const v = c.slots[s];
+        if (v === undefined) throw new CelError(`no such attribute(s): ${name}`);
+        if (v instanceof CelError) throw v;
+        return v;
+      };
+    }
     return (c) => {
       c.cost++;
       if (c.cost > c.limit) throw new CelCostLimitError();
@@ -167,15 +177,16 @@ export class Compiler {
   private ident(rawName: string, node: Expr): Ev {
     const name = rawName.startsWith('.') ? rawName.slice(1) : rawName;
     const l = rawName.startsWith('.') ? undefined : this.local(name);
-    if (l !== undefined) return this.loadSlot(l, name);
-    if (this.info.variables.has(name)) return this.loadSlot(this.globalSlot(name), name);
+    // the root of an attribute used as a ternary branch is resolved without a charge (see conditional)
+    const free = this.freeRoots.has(node);
+    if (l !== undefined) return this.loadSlot(l, name, free);
+    if (this.info.variables.has(name)) return this.loadSlot(this.globalSlot(name), name, free);
     const tv = this.info.typeValues.get(name);
     if (tv) return () => tv;
     const k = this.info.constants?.get(name);
     if (k !== undefined) return () => k;
     // undeclared: resolved from the activation at runtime (unchecked expressions)
-    void node;
-    return this.loadSlot(this.globalSlot(name), name);
+    return this.loadSlot(this.globalSlot(name), name, free);
   }
 
   private select(e: Extract<Expr, { kind: 'select' }>): Ev {
@@ -188,7 +199,7 @@ export class Compiler {
         const isVar = this.info.variables.has(name) || (n === 1 && this.local(name) !== undefined);
         const tv = n === parts.length ? this.info.typeValues.get(name) : undefined;
         if (isVar) {
-          let ev = this.ident(name, e);
+          let ev = this.ident(name, rootIdent(e) ?? e);
           for (const f of parts.slice(n)) ev = this.fieldSel(ev, f, e, false);
           return ev;
         }
@@ -561,8 +572,14 @@ export class Compiler {
     };
   }
 
+  // cel-go plans c ? t : f as a conditional attribute: a branch that is itself an attribute (identifier
+  // with selections/indexes) is resolved directly, so its identifier costs nothing (its qualifiers do).
   private conditional(e: CallExpr): Ev {
     const cond = this.expr(e.args[0]);
+    for (const br of [e.args[1], e.args[2]]) {
+      const r = attributeRoot(br);
+      if (r) this.freeRoots.add(r);
+    }
     const a = this.expr(e.args[1]);
     const b = this.expr(e.args[2]);
     return (c) => {
@@ -572,6 +589,20 @@ export class Compiler {
       throw Object.assign(noOverload('_?_:_', [v]), { offset: e.offset, length: e.length });
     };
   }
+}
+
+/** Root identifier of an attribute chain (ident, field selections, indexes), or undefined. */
+function attributeRoot(e: Expr): Expr | undefined {
+  if (e.kind === 'ident') return e;
+  if (e.kind === 'select' && !e.testOnly) return attributeRoot(e.operand);
+  if (e.kind === 'call' && e.fn === '_[_]' && !e.target) return attributeRoot(e.args[0]);
+  return undefined;
+}
+
+function rootIdent(e: Expr): Expr | undefined {
+  if (e.kind === 'ident') return e;
+  if (e.kind === 'select') return rootIdent(e.operand);
+  return undefined;
 }
 
 function optSelect(v: CelValue, field: string, node: Expr): CelValue {
