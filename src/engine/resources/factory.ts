@@ -13,6 +13,7 @@ import {
 } from '../util/validation.js';
 import type { BuiltinResourceFacts } from './builtin-data.js';
 import { canonicalizeQuantities } from './common/canonicalize.js';
+import { admitQuotaOnCreate } from './common/quota.js';
 import { builtins } from './generated/builtins.js';
 
 /** All trimmed schema definitions of the built-in kinds, by bare name. */
@@ -68,7 +69,10 @@ function strategyOf(f: BuiltinResourceFacts, b: BuiltinBehaviour): ResourceStrat
       const errs = b.skipObjectMeta ? [] : validateObjectMeta(obj.metadata, { namespaced: f.namespaced, nameValidator });
       if (kubeFinalizers && !b.skipObjectMeta) errs.push(...validateKubeFinalizerNames(obj.metadata));
       if (b.validateObject) errs.push(...b.validateObject(obj, ctx));
-      return withRequired(errs, obj, f, b);
+      const all = withRequired(errs, obj, f, b);
+      // validating admission (ResourceQuota) runs after a create passed validation
+      if (!all.length && f.namespaced) admitQuotaOnCreate(f, obj, ctx);
+      return all;
     },
     validateUpdate(obj, old, ctx) {
       const errs = validateObjectMetaUpdate(obj.metadata, old.metadata);

@@ -26,7 +26,7 @@ export function isQuantity(v: unknown): boolean {
   return parseQuantity(v) !== null;
 }
 
-type Format = 'DecimalSI' | 'BinarySI' | 'DecimalExponent';
+export type Format = 'DecimalSI' | 'BinarySI' | 'DecimalExponent';
 
 const DECIMAL_SUFFIXES: [number, string][] = [[18, 'E'], [15, 'P'], [12, 'T'], [9, 'G'], [6, 'M'], [3, 'k'], [0, ''], [-3, 'm'], [-6, 'u'], [-9, 'n']];
 const BINARY_SUFFIXES = ['', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei'];
@@ -68,7 +68,39 @@ export function canonicalQuantity(v: unknown, roundToMilli = false): string | nu
   // value in nano units, rounded up (away from zero) as Quantity keeps at most nano precision
   let nano = ceilDiv(num * NANO, den);
   if (roundToMilli) nano = ceilDiv(nano, 1_000_000n) * 1_000_000n;
-  if (nano === 0n) return '0';
+  return formatNano(negative ? -nano : nano, format);
+}
+
+/** A quantity's value in nano units (rounded up), or null when it does not parse. */
+export function quantityNano(v: unknown): bigint | null {
+  const c = canonicalQuantity(v);
+  if (c === null) return null;
+  const m = QUANTITY_RE.exec(c)!;
+  const digits = BigInt(`${m[2] || '0'}`);
+  const suffix = m[4] ?? '';
+  let nano: bigint;
+  if (/^[eE]/.test(suffix)) {
+    const e = Number(suffix.slice(1));
+    nano = e + 9 >= 0 ? digits * 10n ** BigInt(e + 9) : digits / 10n ** BigInt(-(e + 9));
+  } else if (suffix.endsWith('i')) nano = digits * (1n << BigInt(10 * BINARY_SUFFIXES.indexOf(suffix))) * NANO;
+  else nano = digits * 10n ** BigInt(DECIMAL_SUFFIXES.find(([, x]) => x === suffix)![0] + 9);
+  return m[1] === '-' ? -nano : nano;
+}
+
+/** The format a quantity string was written in. */
+export function quantityFormat(v: unknown): Format {
+  if (typeof v !== 'string') return 'DecimalSI';
+  if (/i$/.test(v)) return 'BinarySI';
+  if (/[eE][+-]?[0-9]+$/.test(v)) return 'DecimalExponent';
+  return 'DecimalSI';
+}
+
+/** The canonical string of a value given in nano units, in the given format. */
+export function formatNano(value: bigint, formatIn: Format): string {
+  let format = formatIn;
+  if (value === 0n) return '0';
+  const negative = value < 0n;
+  const nano = negative ? -value : value;
   const sign = negative ? '-' : '';
   if (format === 'BinarySI') {
     const within1024 = nano < 1024n * NANO;

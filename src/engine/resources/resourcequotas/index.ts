@@ -4,6 +4,7 @@ import { fieldErr, type FieldError } from '../../errors.js';
 import type { KubeObject } from '../../object.js';
 import type { ResourceDefinition } from '../../registry/types.js';
 import { builtin } from '../factory.js';
+import { quotaStatus } from '../common/quota.js';
 import { parseQuantity } from '../common/quantity.js';
 import { ageColumn, col, o, str } from '../common/printers.js';
 
@@ -35,6 +36,13 @@ function quotaColumn(obj: KubeObject, limits: boolean): string {
 }
 
 export const resourcequotas = builtin('', 'v1', 'resourcequotas', {
+  // the quota controller's bookkeeping, done at write time: status.hard from spec, status.used measured
+  prepareForCreate: (obj, ctx) => {
+    obj.status = quotaStatus(obj, ctx);
+  },
+  prepareForUpdate: (obj, _old, ctx) => {
+    if (ctx.subresource === '') obj.status = quotaStatus(obj, ctx);
+  },
   validateObject: (obj) => validateQuota(obj),
   tableColumns: [
     col('Request', 'string', 'Request represents a minimum amount of cpu/memory that a container may consume.', (obj) => quotaColumn(obj, false)),
