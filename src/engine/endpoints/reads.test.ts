@@ -620,6 +620,7 @@ describe('representations', () => {
     const def = await c.req('GET', '/apis/rbac.authorization.k8s.io/v1/clusterroles', undefined, { Accept: T });
     expect(def.body.columnDefinitions.map((x: any) => [x.name, x.type])).toEqual([['Name', 'string'], ['Created At', 'date']]);
     const w = await watch(`${CM}?watch=true&resourceVersion=6`, { Accept: T });
+    expect(w.res.headers.get('Content-Type')).toBe('application/json');
     await update('a', { a: '1', b: '2' });
     await update('b', { a: '3' });
     const [e1, e2] = await w.take(2);

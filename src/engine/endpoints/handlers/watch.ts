@@ -144,8 +144,9 @@ export async function handleWatch(scope: Scope): Promise<Response> {
 
 function watchHeaders(scope: Scope): Record<string, string> {
   const neg = scope.negotiated;
-  // a watch answers in the stream framing of the negotiated type (JSON lines, or a CBOR sequence)
-  const contentType = neg.format === 'cbor' ? 'application/cbor-seq' : neg.as ? neg.contentType : 'application/json';
+  // the stream serializer's own media type, without the as=Table/PartialObjectMetadata parameters
+  // (serveWatchHandler); a CBOR watch is a CBOR sequence
+  const contentType = neg.format === 'cbor' ? 'application/cbor-seq' : 'application/json';
   return { 'Content-Type': contentType, 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' };
 }
 
