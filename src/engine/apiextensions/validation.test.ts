@@ -449,6 +449,21 @@ describe('CEL validation rules', () => {
   });
 });
 
+describe('runtime cost budget per object', () => {
+  it('rules that together cost more than 10,000,000 stop with the budget error', async () => {
+    // each rule stays under the 1,000,000 per-expression limit; fifteen of them exceed the object's budget
+    const rules = Array.from({ length: 15 }, (_, i) => ({ rule: `self.all(a, self.all(b, a == b || a != '${i}'))` }));
+    const created = await c.req('POST', CRDS, crd(withSpec({ properties: { words: { type: 'array', maxItems: 400, items: { type: 'string', maxLength: 1 }, 'x-kubernetes-validations': rules } } })));
+    expect(created.status).toBe(201);
+    const r = await c.req('POST', GADGETS, gadget('b1', { words: Array(400).fill('a') }));
+    expect(r.status).toBe(422);
+    expect(r.body.details.causes).toEqual([
+      { reason: 'FieldValueInvalid', message: 'Invalid value: "array": validation failed due to running out of cost budget, no further validation rules will be run', field: 'spec.words' },
+    ]);
+    expect((await c.req('POST', GADGETS, gadget('b2', { words: Array(100).fill('a') }))).status).toBe(201);
+  });
+});
+
 describe('marker changes through a CRD update (spec merge strategy rules 4 and 5)', () => {
   const APPLY = { 'Content-Type': 'application/apply-patch+yaml' };
   const schemaWith = (listType: string) => withSpec({
