@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import type { Schema } from '../schema/types.js';
 import { createCelEnv, isCompileError } from './env.js';
 import { schemaToCelType } from './schema-types.js';
+import type { CelType } from './types.js';
+import { T } from './types.js';
 
 type Gen = (max?: number) => Schema;
 
@@ -113,5 +115,56 @@ describe('static cost estimates match Kubernetes', () => {
 
   it('check cost of size call', () => {
     expect(estimate(mapOf('integer')(), 'oldSelf.size() == self.size()', true)).toBe(5);
+  });
+});
+
+// cel-go's own estimator cases (checker/cost_test.go, TestCost), with its size hints expressed as the
+// declared types' size bounds.
+describe('static cost estimates match cel-go', () => {
+  const str = (max?: number): CelType => (max === undefined ? T.string : { kind: 'string', maxSize: max });
+  const list = (elem: CelType, max?: number): CelType => ({ kind: 'list', elem, ...(max !== undefined ? { maxSize: max } : {}) });
+  const bytesT = (max: number): CelType => ({ kind: 'bytes', maxSize: max });
+  const gocases: [string, Record<string, CelType>, number, number][] = [
+    ['"Hello World!"', {}, 0, 0],
+    ['input', { input: list(T.int) }, 1, 1],
+    ["input['key']", { input: T.map(T.string, T.string) }, 2, 2],
+    ['has(input.testAttr.nestedAttr)', { input: T.map(T.string, T.map(T.string, T.string)) }, 2, 2],
+    ['[1, 2, 3]', {}, 10, 10],
+    ['{"a": 1, "b": 2, "c": 3}', {}, 30, 30],
+    ['input.all(x, true)', { input: list(T.int, 100) }, 2, 302],
+    ['input.all(x, x.all(y, true))', { input: list(list(T.int, 10), 50) }, 2, 1752],
+    ['[1, 2, 3].all(x, true)', {}, 20, 20],
+    ["input.matches('[0-9]')", { input: str(500) }, 3, 103],
+    ["'123'.matches('[0-9]')", {}, 2, 2],
+    ['true || false', {}, 0, 0],
+    ['a || b || c || d', { a: T.bool, b: T.bool, c: T.bool, d: T.bool }, 1, 4],
+    ['a && b && c && d', { a: T.bool, b: T.bool, c: T.bool, d: T.bool }, 1, 4],
+    ['1 < 2', {}, 1, 1],
+    ['2 in [1, 2, 3]', {}, 13, 13],
+    ['true ? 1 : 2', {}, 0, 0],
+    ['size("123")', {}, 1, 1],
+    ['size(b"123")', {}, 1, 1],
+    ['string(input)', { input: bytesT(500) }, 1, 51],
+    ['string(input) == string(input)', { input: bytesT(500) }, 3, 152],
+    ['bytes(input)', { input: str(500) }, 1, 51],
+    ['bytes(input) == bytes(input)', { input: str(500) }, 3, 302],
+    ['string(1)', {}, 1, 1],
+    ['input.contains(arg1)', { input: str(500), arg1: str(500) }, 2, 2502],
+    ["input.matches('\\\\d+a\\\\d+b')", { input: str(500) }, 3, 103],
+    ['input.startsWith(arg1)', { input: T.string, arg1: str(500) }, 2, 52],
+    ['input.endsWith(arg1)', { input: T.string, arg1: str(500) }, 2, 52],
+    ['input.size()', { input: T.string }, 2, 2],
+    ['(x > 2 ? input1 : input2).all(y, true)', { x: T.int, input1: list(T.int, 1), input2: list(T.int, 1) }, 4, 7],
+    ['(list1 + list2).all(x, true)', { list1: list(T.int, 10), list2: list(T.int, 10) }, 4, 64],
+    ['"abcdefg".contains(str1 + str2)', { str1: str(10), str2: str(10) }, 2, 6],
+    ['list1.size() == list2.size()', { list1: list(T.int), list2: list(T.int) }, 5, 5],
+    ['x > y ? list1.size() : list2.size()', { x: T.int, y: T.int, list1: list(T.int), list2: list(T.int) }, 5, 5],
+    ['str1.endsWith("abcdefghijklmnopqrstuvwxyz") == str2.endsWith("abcdefghijklmnopqrstuvwxyz")', { str1: T.string, str2: T.string }, 9, 9],
+    ['((5 != 6) == (1 == 2)) == ((3 <= 4) == (9 != 9))', {}, 7, 7],
+  ];
+  it.each(gocases)('%s', (expr, vars, min, max) => {
+    const p = createCelEnv({ variables: vars }).compile(expr);
+    if (isCompileError(p)) throw new Error(p.formatted);
+    expect(p.estimateCost()).toEqual({ min, max });
   });
 });

@@ -460,7 +460,11 @@ function conversions(): CelFunctionDecl[] {
           } catch {
             throw new CelError('invalid UTF-8 in bytes, cannot convert to string');
           }
-        }, { cost: (args) => ceilTenth(actualSize(args[0])), estimate: ([a]) => trav(a) }),
+        }, {
+          cost: (args) => ceilTenth(actualSize(args[0])), estimate: ([a]) => trav(a),
+          // at least one code point per 4 bytes, at most one per byte
+          resultSize: ([a]) => ({ min: Math.floor(a.min / 4), max: a.max }),
+        }),
         ov('timestamp_to_string', [T.timestamp], T.string, (a) => formatTimestamp(a as CelTimestamp)),
         ov('duration_to_string', [T.duration], T.string, (a) => formatDuration(a as CelDuration)),
       ],
@@ -471,6 +475,8 @@ function conversions(): CelFunctionDecl[] {
         ov('bytes_to_bytes', [T.bytes], T.bytes, (a) => a),
         ov('string_to_bytes', [T.string], T.bytes, (a) => utf8Encoder.encode(a as string), {
           cost: (args) => ceilTenth(actualSize(args[0])), estimate: ([a]) => trav(a),
+          // up to 4 bytes per code point
+          resultSize: ([a]) => ({ min: a.min, max: a.max * 4 }),
         }),
       ],
     },
