@@ -617,6 +617,7 @@ describe('representations', () => {
     expect(svc.body.apiVersion).toBe('meta.svc.io/v1');
     const bad = await c.req('GET', `${CM}?includeObject=All`, undefined, { Accept: T });
     expect(bad.status).toBe(400);
+    expect(bad.body.message).toBe(`Unable to convert to Table as requested: includeObject: Invalid value: "All": must be 'Metadata', 'Object', 'None', or empty`);
     const def = await c.req('GET', '/apis/rbac.authorization.k8s.io/v1/clusterroles', undefined, { Accept: T });
     expect(def.body.columnDefinitions.map((x: any) => [x.name, x.type])).toEqual([['Name', 'string'], ['Created At', 'date']]);
     const w = await watch(`${CM}?watch=true&resourceVersion=6`, { Accept: T });

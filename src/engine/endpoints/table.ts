@@ -12,7 +12,8 @@ export function parseIncludeObject(q: URLSearchParams): IncludeObject {
   const v = q.get('includeObject');
   if (v === null || v === '') return 'Metadata';
   if (v === 'None' || v === 'Metadata' || v === 'Object') return v;
-  throw badRequest(`includeObject: Unsupported value: "${v}": supported values: "Metadata", "None", "Object"`);
+  // optionsForTransform: ValidateTableOptions, reported as a 400
+  throw badRequest(`Unable to convert to Table as requested: includeObject: Invalid value: ${JSON.stringify(v)}: must be 'Metadata', 'Object', 'None', or empty`);
 }
 
 import { humanDuration } from '../util/duration.js';
