@@ -534,3 +534,15 @@ describe('ResourceQuota', () => {
     expect(() => create(def('', 'pods'), big, ctx)).toThrow('pods "p" is forbidden: exceeded quota: q, requested: limits.cpu=2, used: limits.cpu=0, limited: limits.cpu=1');
   });
 });
+
+describe('status subresource checks', () => {
+  it('deployment status counters', () => {
+    const d = def('apps', 'deployments');
+    const { obj } = create(d, deployment());
+    const next = { ...obj, status: { replicas: 1, readyReplicas: 2, availableReplicas: -1 } };
+    expect(update(d, next, obj, ctxWith({}, [], 'status'))).toEqual([
+      'status.availableReplicas: Invalid value: -1: must be greater than or equal to 0',
+      'status.readyReplicas: Invalid value: 2: cannot be greater than status.replicas',
+    ]);
+  });
+});

@@ -43,3 +43,22 @@ export function validateSelectorImmutable(obj: KubeObject, old: KubeObject): Fie
   const p = o(old.spec).selector;
   return validateImmutable(n, p, 'spec.selector').length ? [invalidRepr('spec.selector', goLabelSelector(n), 'field is immutable')] : [];
 }
+
+/**
+ * Status checks of the workload kinds (ValidateDeploymentStatus, ValidateReplicaSetStatus,
+ * ValidateStatefulSetStatus, validateDaemonSetStatus): non-negative counters, and counters that may not
+ * exceed status.replicas (or readyReplicas).
+ */
+export function validateWorkloadStatus(obj: KubeObject, nonNegative: string[], atMostReplicas: string[], availableVsReadyDetail?: string): FieldError[] {
+  const st = o(obj.status);
+  const errs: FieldError[] = [];
+  for (const f of nonNegative) errs.push(...validateNonnegative(st[f], `status.${f}`));
+  const n = (f: string) => (typeof st[f] === 'number' ? (st[f] as number) : 0);
+  for (const f of atMostReplicas) {
+    if (n(f) > n('replicas')) errs.push(fieldErr.invalid(`status.${f}`, n(f), 'cannot be greater than status.replicas'));
+  }
+  if (availableVsReadyDetail && n('availableReplicas') > n('readyReplicas')) {
+    errs.push(fieldErr.invalid('status.availableReplicas', n('availableReplicas'), availableVsReadyDetail));
+  }
+  return errs;
+}

@@ -11,7 +11,7 @@ import { intOrPercentValue, isNotMoreThan100Percent, validatePositiveIntOrPercen
 import { formatLabels, formatLabelSelector, isEmptySelector, selectorMatches, validateLabelSelector } from '../common/labels.js';
 import { defaultPodTemplate, validateAlwaysRestartTemplate, validatePodTemplateSpec } from '../common/pod.js';
 import { ageColumn, col, int, o, templateContainersColumns, zeroStatusFields } from '../common/printers.js';
-import { validateSelectorImmutable } from '../common/workloads.js';
+import { validateSelectorImmutable, validateWorkloadStatus } from '../common/workloads.js';
 
 function defaultDaemonSet(obj: KubeObject): void {
   const spec = (obj.spec = o(obj.spec));
@@ -71,6 +71,8 @@ export const daemonsets = builtin('apps', 'v1', 'daemonsets', {
   default: defaultDaemonSet,
   validateObject: (obj) => validateDaemonSet(obj),
   validateChange: (obj, old) => validateSelectorImmutable(obj, old),
+  validateStatusChange: (obj) =>
+    validateWorkloadStatus(obj, ['currentNumberScheduled', 'numberMisscheduled', 'desiredNumberScheduled', 'numberReady', 'observedGeneration', 'updatedNumberScheduled', 'numberAvailable', 'numberUnavailable', 'collisionCount'], []),
   tableColumns: [
     col('Desired', 'integer', 'The total number of nodes that should be running the daemon pod (including nodes correctly running the daemon pod). More info: https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/', (obj) => int(o(obj.status).desiredNumberScheduled)),
     col('Current', 'integer', 'The number of nodes that are running at least 1 daemon pod and are supposed to run the daemon pod. More info: https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/', (obj) => int(o(obj.status).currentNumberScheduled)),

@@ -12,7 +12,7 @@ import { intOrPercentValue, isNotMoreThan100Percent, validatePositiveIntOrPercen
 import { formatLabelSelector } from '../common/labels.js';
 import { defaultPodTemplate, validateAlwaysRestartTemplate, validatePodTemplateSpec } from '../common/pod.js';
 import { ageColumn, col, int, o, templateContainersColumns } from '../common/printers.js';
-import { validateSelectorAndTemplate, validateSelectorImmutable } from '../common/workloads.js';
+import { validateSelectorAndTemplate, validateSelectorImmutable, validateWorkloadStatus } from '../common/workloads.js';
 
 export function defaultDeployment(obj: KubeObject): void {
   const spec = (obj.spec = o(obj.spec));
@@ -79,6 +79,8 @@ export const deployments = builtin('apps', 'v1', 'deployments', {
   default: defaultDeployment,
   validateObject: (obj) => validateDeployment(obj),
   validateChange: (obj, old) => validateSelectorImmutable(obj, old),
+  validateStatusChange: (obj) =>
+    validateWorkloadStatus(obj, ['observedGeneration', 'replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas', 'terminatingReplicas', 'collisionCount'], ['updatedReplicas', 'readyReplicas', 'availableReplicas'], 'cannot be greater than readyReplicas'),
   tableColumns: [
     col('Ready', 'string', 'Number of the pod with ready state', (obj) => `${int(o(obj.status).readyReplicas)}/${int(o(obj.spec).replicas)}`),
     col('Up-to-date', 'string', 'Total number of non-terminating pods targeted by this deployment that have the desired template spec.', (obj) => int(o(obj.status).updatedReplicas)),

@@ -9,7 +9,7 @@ import { templateWarnings } from '../common/template-warnings.js';
 import { formatLabelSelector } from '../common/labels.js';
 import { defaultPodTemplate, validateAlwaysRestartTemplate, validatePodTemplateSpec } from '../common/pod.js';
 import { ageColumn, col, int, o, str, templateContainersColumns, zeroStatusFields } from '../common/printers.js';
-import { validateSelectorAndTemplate, validateSelectorImmutable } from '../common/workloads.js';
+import { validateSelectorAndTemplate, validateSelectorImmutable, validateWorkloadStatus } from '../common/workloads.js';
 
 function validateReplicaSet(obj: KubeObject): FieldError[] {
   const spec = o(obj.spec);
@@ -34,6 +34,8 @@ export const replicasets = builtin('apps', 'v1', 'replicasets', {
   },
   validateObject: (obj) => validateReplicaSet(obj),
   validateChange: (obj, old) => validateSelectorImmutable(obj, old),
+  validateStatusChange: (obj) =>
+    validateWorkloadStatus(obj, ['replicas', 'fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'observedGeneration'], ['fullyLabeledReplicas', 'readyReplicas', 'availableReplicas'], 'cannot be greater than readyReplicas'),
   selectableFields: (obj) => ({ 'status.replicas': str(int(o(obj.status).replicas)) }),
   tableColumns: [
     col('Desired', 'integer', 'Replicas is the number of desired pods. This is a pointer to distinguish between explicit zero and unspecified. Defaults to 1. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicaset', (obj) => int(o(obj.spec).replicas)),

@@ -10,7 +10,7 @@ import { templateWarnings } from '../common/template-warnings.js';
 import { canonicalJSON } from '../common/json.js';
 import { defaultPodTemplate, defaultPVCSpec, defaultTemplateMeta, validateAlwaysRestartTemplate } from '../common/pod.js';
 import { a, ageColumn, col, int, o, templateContainersColumns, zeroStatusFields } from '../common/printers.js';
-import { validateSelectorAndTemplate } from '../common/workloads.js';
+import { validateSelectorAndTemplate, validateWorkloadStatus } from '../common/workloads.js';
 
 function defaultStatefulSet(obj: KubeObject): void {
   const spec = (obj.spec = o(obj.spec));
@@ -101,6 +101,8 @@ export const statefulsets = builtin('apps', 'v1', 'statefulsets', {
   default: defaultStatefulSet,
   validateObject: (obj) => validateStatefulSet(obj),
   validateChange: validateStatefulSetChange,
+  validateStatusChange: (obj) =>
+    validateWorkloadStatus(obj, ['replicas', 'readyReplicas', 'currentReplicas', 'updatedReplicas', 'availableReplicas', 'observedGeneration', 'collisionCount'], ['readyReplicas', 'currentReplicas', 'updatedReplicas', 'availableReplicas'], 'cannot be greater than status.readyReplicas'),
   tableColumns: [
     col('Ready', 'string', 'Number of the pod with ready state', (obj) => `${int(o(obj.status).readyReplicas)}/${int(o(obj.spec).replicas)}`),
     ageColumn(),
