@@ -43,6 +43,18 @@ const o = (v: unknown): Obj => (isPlainObject(v) ? (v as Obj) : {});
 const arr = (v: unknown): Obj[] => (Array.isArray(v) ? (v as Obj[]) : []);
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
+const ALLOWED_AT_ROOT = ['Description', 'Type', 'Format', 'Title', 'Maximum', 'ExclusiveMaximum', 'Minimum', 'ExclusiveMinimum', 'MaxLength', 'MinLength', 'Pattern', 'MaxItems', 'MinItems', 'UniqueItems', 'MultipleOf', 'Required', 'Items', 'Properties', 'ExternalDocs', 'Example', 'XPreserveUnknownFields', 'XValidations'];
+const ROOT_FIELDS: [string, string][] = [
+  ['ID', 'id'], ['Schema', '$schema'], ['Ref', '$ref'], ['Description', 'description'], ['Type', 'type'], ['Format', 'format'], ['Title', 'title'],
+  ['Default', 'default'], ['Maximum', 'maximum'], ['ExclusiveMaximum', 'exclusiveMaximum'], ['Minimum', 'minimum'], ['ExclusiveMinimum', 'exclusiveMinimum'],
+  ['MaxLength', 'maxLength'], ['MinLength', 'minLength'], ['Pattern', 'pattern'], ['MaxItems', 'maxItems'], ['MinItems', 'minItems'], ['UniqueItems', 'uniqueItems'],
+  ['MultipleOf', 'multipleOf'], ['Enum', 'enum'], ['MaxProperties', 'maxProperties'], ['MinProperties', 'minProperties'], ['Required', 'required'], ['Items', 'items'],
+  ['AllOf', 'allOf'], ['OneOf', 'oneOf'], ['AnyOf', 'anyOf'], ['Not', 'not'], ['Properties', 'properties'], ['AdditionalProperties', 'additionalProperties'],
+  ['PatternProperties', 'patternProperties'], ['Dependencies', 'dependencies'], ['AdditionalItems', 'additionalItems'], ['Definitions', 'definitions'],
+  ['ExternalDocs', 'externalDocs'], ['Example', 'example'], ['Nullable', 'nullable'], ['XPreserveUnknownFields', 'x-kubernetes-preserve-unknown-fields'],
+  ['XEmbeddedResource', 'x-kubernetes-embedded-resource'], ['XIntOrString', 'x-kubernetes-int-or-string'], ['XListMapKeys', 'x-kubernetes-list-map-keys'],
+  ['XListType', 'x-kubernetes-list-type'], ['XMapType', 'x-kubernetes-map-type'], ['XValidations', 'x-kubernetes-validations'],
+];
 const OPENAPI_TYPES = ['array', 'boolean', 'integer', 'number', 'object', 'string'];
 const COLUMN_TYPES = ['boolean', 'date', 'integer', 'number', 'string'];
 const COLUMN_FORMATS = ['byte', 'date', 'date-time', 'double', 'float', 'int32', 'int64', 'password'];
@@ -293,8 +305,23 @@ function validateDefaults(s: Schema, p: string, out: FieldError[], insideMeta: b
 
 function validateSchema(schema: Schema, p: string, statusEnabled: boolean, preserveUnknownFields: boolean, suppressCost: boolean): FieldError[] {
   const errs: FieldError[] = [];
-  if (statusEnabled && schema.type !== undefined && schema.type !== 'object') {
-    errs.push(fieldErr.invalid(`${p}.openAPIV3Schema.type`, schema.type, 'only "object" is allowed as the type at the root of the schema if the status subresource is enabled'));
+  if (statusEnabled) {
+    // JSONSchemaProps fields in struct order, with their JSON names
+    for (const [goName, json] of ROOT_FIELDS) {
+      const v = (schema as Obj)[json];
+      if (v === undefined || v === null || v === false || (Array.isArray(v) && v.length === 0) || (isPlainObject(v) && Object.keys(v as Obj).length === 0 && json !== 'default' && json !== 'example')) continue;
+      if (goName === 'Type') {
+        if (v !== 'object') {
+          errs.push(fieldErr.invalid(`${p}.openAPIV3Schema.type`, v, 'only "object" is allowed as the type at the root of the schema if the status subresource is enabled'));
+          break;
+        }
+        continue;
+      }
+      if (!ALLOWED_AT_ROOT.includes(goName)) {
+        errs.push(fieldErr.invalid(`${p}.openAPIV3Schema`, new GoRepr('apiextensions.JSONSchemaProps{...}'), `only [${ALLOWED_AT_ROOT.join(' ')}] fields are allowed at the root of the schema if the status subresource is enabled`));
+        break;
+      }
+    }
   }
   if (schema.nullable) errs.push(fieldErr.forbidden(`${p}.openAPIV3Schema.nullable`, 'nullable cannot be true at the root'));
   const root = `${p}.openAPIV3Schema`;

@@ -77,6 +77,15 @@ describe('CRD validation', () => {
     ]);
   });
 
+  it('with the status subresource only some fields are allowed at the root', async () => {
+    const r = await c.req('POST', CRDS, crd({ type: 'object', minProperties: 1 }, {}, { subresources: { status: {} } }));
+    expect(r.status).toBe(422);
+    expect(r.body.message).toBe(
+      'CustomResourceDefinition.apiextensions.k8s.io "gadgets.example.com" is invalid: spec.validation.openAPIV3Schema: Invalid value: apiextensions.JSONSchemaProps{...}: ' +
+        'only [Description Type Format Title Maximum ExclusiveMaximum Minimum ExclusiveMinimum MaxLength MinLength Pattern MaxItems MinItems UniqueItems MultipleOf Required Items Properties ExternalDocs Example XPreserveUnknownFields XValidations] fields are allowed at the root of the schema if the status subresource is enabled',
+    );
+  });
+
   it('x-kubernetes list and map markers must be consistent', async () => {
     const r = await c.req('POST', CRDS, crd(withSpec({
       properties: {
