@@ -280,7 +280,9 @@ export class Store {
       const item = this.state.get(key);
       // GuaranteedUpdate: a missing object is NotFound before the update function runs, unless creating
       if (!item && !opts.createOnMissing) throw notFound(this.gr(def), name);
-      const current = item ? this.present(def, item.object) : null;
+      // a shallow view of the stored object (top level and metadata copied): the update function and the
+      // strategies read it and never modify nested values in place
+      const current = item ? this.view(def, item.object) : null;
       const pre = opts.preconditions;
       if (item && pre?.uid !== undefined && pre.uid !== item.object.metadata?.uid) {
         // storage preconditions fail as an invalid-object StorageError, reported as a Conflict
