@@ -37,7 +37,7 @@ class CheckError extends Error {}
 export class Checker {
   private subst: Subst = new Map();
   /** Names bound in subst, in order, so that failed unifications can be undone cheaply. */
-  private trail: string[] = [];
+  private trail: [string, CelType | undefined][] = [];
   private fresh = 0;
   private issues: CelIssue[] = [];
   private types = new Map<number, CelType>();
@@ -167,15 +167,27 @@ export class Checker {
   }
 
   private bind(name: string, t: CelType): void {
+    this.trail.push([name, this.subst.get(name)]);
     this.subst.set(name, t);
-    this.trail.push(name);
   }
 
   private undo(mark: number): void {
-    while (this.trail.length > mark) this.subst.delete(this.trail.pop()!);
+    while (this.trail.length > mark) {
+      const [name, prev] = this.trail.pop()!;
+      if (prev) this.subst.set(name, prev);
+      else this.subst.delete(name);
+    }
   }
 
   private assign(t0: CelType, s0: CelType): boolean {
+    // a bound type parameter widens to the more general type (cel-go: list(int) + list(dyn) is list(dyn))
+    if (t0.kind === 'param' && this.subst.has(t0.name)) {
+      const b = this.subst.get(t0.name)!;
+      if (!this.assign(b, s0)) return false;
+      const rs = this.resolve(s0);
+      if (rs.kind !== 'param' && this.containsDyn(rs) && !this.containsDyn(b) && !this.occurs(t0.name, rs)) this.bind(t0.name, rs);
+      return true;
+    }
     const t = this.resolve(t0);
     const s = this.resolve(s0);
     if (t === s) return true;
