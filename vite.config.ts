@@ -98,7 +98,10 @@ export default defineConfig({
       input: {
         main: fileURLToPath(new URL('./index.html', import.meta.url)),
         ...(e2ePages
-          ? { storage: fileURLToPath(new URL('./e2e/pages/storage-conformance.html', import.meta.url)) }
+          ? {
+              storage: fileURLToPath(new URL('./e2e/pages/storage-conformance.html', import.meta.url)),
+              uiPanels: fileURLToPath(new URL('./e2e/pages/ui-panels.html', import.meta.url)),
+            }
           : {}),
       },
     },

@@ -45,7 +45,7 @@ describe('watchQuery', () => {
   });
 });
 
-const obj = (rv: string, managed: { manager: string; operation: string; time: string; fieldsV1?: object }[], data = {}): KubeObject => ({
+const obj = (rv: string, managed: { manager: string; operation: string; time: string; fieldsV1?: Record<string, unknown> }[], data = {}): KubeObject => ({
   kind: 'ConfigMap',
   metadata: { name: 'cm', namespace: 'default', uid: 'u1', resourceVersion: rv, managedFields: managed },
   data,

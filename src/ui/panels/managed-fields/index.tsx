@@ -1,0 +1,255 @@
+// Managed-fields viewer: a blame view of the selected object (each YAML line with the managers that own it,
+// a colour per manager, shared ownership highlighted), every managedFields entry with its decoded fieldsV1,
+// and the ownership history of the versions seen since the panel opened (a live watch on the object).
+import { useEffect, useMemo, useState } from 'react';
+import { usePlayground, usePlaygroundStore, type ObjectRef } from '../../playground.js';
+import { clockText, errorText, fetchJson, HttpError } from '../common/ui.js';
+import { readWatch, sleep } from '../common/watch.js';
+import { yamlLines } from '../common/yaml-lines.js';
+import { collectionPath, type KubeObject } from '../timeline/stream.js';
+import { entryLabel, entryPaths, lineOwners, managerColour, unresolvedPaths, withoutManagedFields, type ManagedFieldsEntry } from './fields.js';
+import { ownershipChanges } from './history.js';
+
+const SOURCE = 'managed-fields';
+
+interface Version {
+  rv: string;
+  type: string;
+  at: number;
+  object: KubeObject;
+}
+
+function refKey(r: ObjectRef | undefined): string {
+  return r ? `${r.groupVersion}|${r.resource}|${r.namespace ?? ''}|${r.name}` : '';
+}
+
+/** Watches one object (fieldSelector=metadata.name) and keeps every version seen. */
+function useObjectVersions(ref: ObjectRef | undefined): { versions: Version[]; error?: string; deleted: boolean } {
+  const store = usePlaygroundStore();
+  const [state, setState] = useState<{ versions: Version[]; error?: string; deleted: boolean }>({ versions: [], deleted: false });
+  const key = refKey(ref);
+  useEffect(() => {
+    setState({ versions: [], deleted: false });
+    if (!ref) return;
+    const abort = new AbortController();
+    const base = collectionPath(ref.groupVersion, ref.resource, ref.namespace);
+    const add = (type: string, object: KubeObject) =>
+      setState((s) => {
+        const rv = object.metadata?.resourceVersion ?? '';
+        if (s.versions.some((v) => v.rv === rv && v.type === type)) return s;
+        return { versions: [...s.versions, { rv, type, at: Date.now(), object }], deleted: type === 'DELETED', error: undefined };
+      });
+    (async () => {
+      let rv: string | undefined;
+      while (!abort.signal.aborted) {
+        if (rv === undefined) {
+          try {
+            const obj = await fetchJson<KubeObject>(store, `${base}/${encodeURIComponent(ref.name)}`, SOURCE, { signal: abort.signal });
+            rv = obj.metadata?.resourceVersion;
+            add('GET', obj);
+          } catch (e) {
+            if (abort.signal.aborted) return;
+            setState((s) => ({ ...s, error: errorText(e), deleted: e instanceof HttpError && e.status === 404 }));
+            await sleep(5000, abort.signal);
+            continue;
+          }
+        }
+        const q = new URLSearchParams({ watch: 'true', fieldSelector: `metadata.name=${ref.name}`, resourceVersion: rv ?? '' });
+        let gone = false;
+        const r = await readWatch(store, `${base}?${q}`, SOURCE, abort.signal, (ev) => {
+          const e = ev as { type?: string; object?: KubeObject & { code?: number } };
+          if (e.type === 'ERROR') {
+            gone = true;
+            return;
+          }
+          if (!e.object) return;
+          rv = e.object.metadata?.resourceVersion ?? rv;
+          if (e.type !== 'BOOKMARK') add(e.type ?? '?', e.object);
+        }).catch(() => ({ outcome: 'http' as const, status: 0 }));
+        if (r.outcome === 'aborted') return;
+        if (gone || r.outcome === 'http') rv = undefined;
+        await sleep(r.outcome === 'http' ? 3000 : 300, abort.signal);
+      }
+    })();
+    return () => abort.abort();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [store, key]);
+  return state;
+}
+
+function Chip({ entry, dim }: { entry: ManagedFieldsEntry; dim?: boolean }) {
+  return (
+    <span className="chip" style={{ background: managerColour(entry.manager ?? ''), opacity: dim ? 0.35 : 1 }} title={entryLabel(entry)}>
+      {entry.manager}
+      {entry.operation === 'Apply' ? '' : '*'}
+    </span>
+  );
+}
+
+export function ManagedFieldsViewer() {
+  const selected = usePlayground((s) => s.selected);
+  const { versions, error, deleted } = useObjectVersions(selected);
+  const [chosenRv, setChosenRv] = useState<string>();
+  const [focus, setFocus] = useState<string>();
+  const [openEntry, setOpenEntry] = useState<number>();
+  useEffect(() => {
+    setChosenRv(undefined);
+    setFocus(undefined);
+    setOpenEntry(undefined);
+  }, [refKey(selected)]);
+
+  const live = [...versions].reverse().find((v) => v.type !== 'DELETED') ?? versions[versions.length - 1];
+  const version = (chosenRv && versions.find((v) => v.rv === chosenRv)) || live;
+  const obj = version?.object;
+  const entries: ManagedFieldsEntry[] = obj?.metadata?.managedFields ?? [];
+  const shown = useMemo(() => (obj ? withoutManagedFields(obj) : undefined), [obj]);
+  const lines = useMemo(() => (shown ? yamlLines(shown) : []), [shown]);
+  const owners = useMemo(() => (shown ? lineOwners(lines, entries, shown) : []), [lines, entries, shown]);
+
+  if (!selected) {
+    return (
+      <section className="pp" aria-label="Managed fields" data-testid="managed-fields">
+        <h3>Managed fields</h3>
+        <p className="pp-muted">Select an object (in the resource browser) to see who owns which field.</p>
+        <ResetNote />
+      </section>
+    );
+  }
+
+  return (
+    <section className="pp" aria-label="Managed fields" data-testid="managed-fields">
+      <div className="pp-toolbar">
+        <h3>
+          Managed fields of {selected.kind} {selected.namespace ? `${selected.namespace}/` : ''}
+          {selected.name}
+        </h3>
+        {version && (
+          <span className="pp-muted">
+            showing rv {version.rv}
+            {version !== live ? ' (history)' : ' (live)'}
+          </span>
+        )}
+        {version !== live && (
+          <button type="button" onClick={() => setChosenRv(undefined)}>
+            Back to live
+          </button>
+        )}
+        {deleted && <span className="pp-error">the object was deleted</span>}
+        {error && (
+          <span role="alert" className="pp-error">
+            {error}
+          </span>
+        )}
+      </div>
+      {obj && entries.length === 0 && <p className="pp-muted">This object has no managedFields: no manager tracks any of its fields.</p>}
+      <div style={{ display: 'grid', gridTemplateColumns: 'minmax(0, 3fr) minmax(0, 2fr)', gap: '0.5rem' }}>
+        <div className="blame" role="table" aria-label="Blame: each line with its owners" data-testid="blame">
+          {lines.map((l, i) => {
+            const o = owners[i];
+            const shared = o.length > 1;
+            const faded = focus !== undefined && !o.some((k) => entries[k]?.manager === focus);
+            return (
+              <div key={i} role="row" className={`blame-line${shared ? ' shared' : ''}`} style={{ opacity: faded ? 0.45 : 1 }} data-owners={o.map((k) => entries[k]?.manager).join(',')}>
+                <span className="ln" role="cell">
+                  {i + 1}
+                </span>
+                <span className="blame-owners" role="cell">
+                  {o.map((k) => (
+                    <Chip key={k} entry={entries[k]} />
+                  ))}
+                </span>
+                <span role="cell">{l.text}</span>
+              </div>
+            );
+          })}
+        </div>
+        <div style={{ display: 'flex', flexDirection: 'column', gap: '0.5rem', minWidth: 0 }}>
+          <div>
+            <h4>Managers ({entries.length})</h4>
+            <p className="pp-muted" style={{ margin: 0 }}>
+              Click a manager to highlight its lines. <code>*</code> marks Update entries; lines owned by more than one manager are tinted.
+            </p>
+            <ul style={{ listStyle: 'none', padding: 0, margin: 0 }} data-testid="managers">
+              {entries.map((e, i) => {
+                const paths = entryPaths(e);
+                const missing = shown ? unresolvedPaths(e, shown) : [];
+                return (
+                  <li key={i} style={{ borderBottom: '1px solid var(--pp-line)', padding: '3px 0' }}>
+                    <div className="pp-toolbar">
+                      <button type="button" aria-pressed={focus === e.manager} onClick={() => setFocus(focus === e.manager ? undefined : e.manager)} style={{ borderLeft: `6px solid ${managerColour(e.manager ?? '')}` }}>
+                        {e.manager}
+                      </button>
+                      <span>{e.operation}</span>
+                      <span className="pp-mono">{e.apiVersion}</span>
+                      {e.subresource && <span>subresource: {e.subresource}</span>}
+                      <span className="pp-muted">{e.time}</span>
+                      <span className="pp-muted">{paths.length} fields</span>
+                      <button type="button" aria-expanded={openEntry === i} onClick={() => setOpenEntry(openEntry === i ? undefined : i)}>
+                        fieldsV1
+                      </button>
+                    </div>
+                    {openEntry === i && (
+                      <div>
+                        <pre data-testid="fieldsv1">{JSON.stringify(e.fieldsV1 ?? {}, null, 2)}</pre>
+                        <h4>Paths</h4>
+                        <pre>{paths.join('\n')}</pre>
+                        {missing.length > 0 && <p className="pp-muted">Listed but not in this version of the object: {missing.join(', ')}</p>}
+                      </div>
+                    )}
+                  </li>
+                );
+              })}
+            </ul>
+          </div>
+          <div>
+            <h4>Ownership history ({versions.length} versions seen since this panel opened)</h4>
+            <ol style={{ margin: 0, paddingLeft: '1.2rem' }} data-testid="history">
+              {versions.map((v, i) => {
+                const changes = ownershipChanges(i === 0 ? undefined : versions[i - 1].object.metadata?.managedFields, v.type === 'DELETED' ? [] : v.object.metadata?.managedFields);
+                return (
+                  <li key={`${v.rv}-${v.type}`}>
+                    <button type="button" className="link" aria-current={v === version} onClick={() => setChosenRv(v.rv)} style={{ border: 'none', background: 'none', padding: 0 }}>
+                      {clockText(v.at)} {v.type} rv {v.rv}
+                    </button>
+                    {i > 0 && (
+                      <ul style={{ margin: 0, paddingLeft: '1rem' }}>
+                        {changes.length === 0 && <li className="pp-muted">no ownership change</li>}
+                        {changes.map((c) => (
+                          <li key={c.label}>
+                            <span style={{ color: managerColour(c.manager) }}>■</span> {c.label} {c.status !== 'changed' ? `(${c.status}) ` : ''}
+                            {c.gained.length > 0 && <span className="pp-mono">+{c.gained.join(', +')} </span>}
+                            {c.lost.length > 0 && <span className="pp-mono pp-error">−{c.lost.join(', −')}</span>}
+                          </li>
+                        ))}
+                      </ul>
+                    )}
+                  </li>
+                );
+              })}
+            </ol>
+          </div>
+        </div>
+      </div>
+      <ResetNote />
+    </section>
+  );
+}
+
+function ResetNote() {
+  return (
+    <details className="pp-note">
+      <summary>Resetting managedFields: <code>[{'{}'}]</code> versus <code>[]</code></summary>
+      <p>
+        A write that is not an apply (create, update, or a JSON/merge/strategic patch) may set <code>metadata.managedFields</code>. Setting it
+        to a list holding one empty entry, <code>[{'{}'}]</code>, clears all field tracking: the stored object has no managedFields
+        afterwards (the spec&apos;s update and patch rule 8).
+      </p>
+      <p>
+        Setting it to the empty list <code>[]</code> is, per the spec and the public documentation, <em>not</em> a reset: the server treats
+        it as &ldquo;no change requested&rdquo; and keeps tracking the fields as usual. The v1.33 server code also clears tracking for{' '}
+        <code>[]</code>; this playground follows the spec, so <code>[]</code> here keeps the entries (see DESIGN.md 7). Try both with a JSON
+        patch and watch this panel.
+      </p>
+    </details>
+  );
+}
