@@ -67,7 +67,9 @@ describe('checkTypes', () => {
 describe('checkRequired', () => {
   it('reports absent required fields with their paths', () => {
     const errs = checkRequired({ spec: { template: { spec: { containers: [{ image: 'x', ports: [{}] }] } } } }, dep, defs).map(fieldErrorString);
-    expect(errs).toEqual(['spec.selector: Required value', 'spec.template.spec.containers[0].name: Required value']);
+    expect(errs).toEqual(['spec.template.spec.containers[0].name: Required value']);
+    const hpa = checkRequired({ spec: { scaleTargetRef: { kind: 'Deployment' } } }, { $ref: 'io.k8s.api.autoscaling.v2.HorizontalPodAutoscaler' }, defs).map(fieldErrorString);
+    expect(hpa).toEqual(['spec.scaleTargetRef.name: Required value']);
   });
   it('ignores status and metadata', () => {
     expect(checkRequired({ metadata: {}, spec: { selector: {}, template: {} }, status: { conditions: [{}] } }, dep, defs)).toEqual([]);

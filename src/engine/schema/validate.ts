@@ -8,9 +8,9 @@
 // int-or-string fields take strings or numbers, quantities strings or numbers, RawExtension / JSON /
 // preserve-unknown-fields anything.
 //
-// checkRequired reports absent fields the schema marks required (field.Required, paths like
-// `spec.containers[0].name`), skipping status, list envelopes and scalar fields whose zero value the real
-// validation reports differently.
+// checkRequired reports absent string fields the schema marks required (field.Required, paths like
+// `spec.containers[0].name`), skipping status and list envelopes; absent numbers, booleans, lists and
+// structs are zero values the real validation reports in its own words (or accepts).
 
 import { badRequest, fieldErr, type FieldError, type StatusError } from '../errors.js';
 import { isPlainObject } from '../object.js';
@@ -234,8 +234,9 @@ function required(v: unknown, s: Schema | undefined, defs: SchemaRegistry, path:
       for (const k of r.required ?? []) {
         const ps = r.properties[k];
         const pr = ps ? (refName(ps) ? defs[refName(ps)!] : resolve(ps, defs)) : undefined;
-        const scalar = pr?.type === 'integer' || pr?.type === 'number' || pr?.type === 'boolean';
-        if ((v[k] === undefined || v[k] === null) && !scalar) out.push(fieldErr.required(path ? `${path}.${k}` : k, ''));
+        // only string fields: absent numbers, booleans, lists and structs are zero values the real
+        // validation reports in its own words (or accepts)
+        if ((v[k] === undefined || v[k] === null) && pr?.type === 'string' && !refName(ps!)) out.push(fieldErr.required(path ? `${path}.${k}` : k, ''));
       }
     }
     for (const [k, val] of Object.entries(v)) {
