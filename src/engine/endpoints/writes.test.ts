@@ -458,3 +458,60 @@ describe('delete options', () => {
     ]));
   });
 });
+
+describe('custom resources', () => {
+  const W = '/apis/example.com/v1/namespaces/default/widgets';
+  beforeEach(async () => {
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'widgets.example.com' },
+      spec: {
+        group: 'example.com', scope: 'Namespaced', names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
+        versions: [{
+          name: 'v1', served: true, storage: true,
+          schema: { openAPIV3Schema: { type: 'object', properties: {
+            spec: { type: 'object', properties: { size: { type: 'integer' }, color: { type: 'string' }, tags: { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set' } } },
+            status: { type: 'object', properties: { replicas: { type: 'integer' } } },
+          } } },
+          subresources: { status: {}, scale: { specReplicasPath: '.spec.size', statusReplicasPath: '.status.replicas' } },
+        }],
+      },
+    };
+    expect((await c.req('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status).toBe(201);
+  });
+  const widget = (spec: Record<string, unknown>) => ({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w1' }, spec });
+
+  it('apply creates and shares a set; strategic merge patch is 415', async () => {
+    const a = await c.req('PATCH', `${W}/w1?fieldManager=alice`, widget({ size: 1, tags: ['a', 'b'] }), APPLY);
+    expect(a.status).toBe(201);
+    expect(mf(a.body)).toEqual([['alice', 'Apply', '', { 'f:spec': { 'f:size': {}, 'f:tags': { 'v:"a"': {}, 'v:"b"': {} } } }]]);
+    expect(a.body.metadata.generation).toBe(1);
+    const b = await c.req('PATCH', `${W}/w1?fieldManager=bob`, widget({ tags: ['b', 'c'] }), APPLY);
+    expect(b.body.spec.tags).toEqual(['a', 'b', 'c']);
+    expect(mf(b.body)[1]).toEqual(['bob', 'Apply', '', { 'f:spec': { 'f:tags': { 'v:"b"': {}, 'v:"c"': {} } } }]);
+    const s = await c.req('PATCH', `${W}/w1`, { spec: { size: 2 } }, SMP);
+    expect(s.body).toEqual(status(415, 'UnsupportedMediaType',
+      'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml'));
+  });
+
+  it('the scale subresource follows specReplicasPath', async () => {
+    await c.req('POST', W, widget({ size: 1 }));
+    const p = await c.req('PATCH', `${W}/w1/scale?fieldManager=hpa`, { spec: { replicas: 4 } }, MERGE);
+    expect(p.status).toBe(200);
+    expect(p.body).toMatchObject({ kind: 'Scale', apiVersion: 'autoscaling/v1', spec: { replicas: 4 }, status: { replicas: 0 } });
+    const w = (await c.req('GET', `${W}/w1`)).body;
+    expect(w.spec.size).toBe(4);
+    expect(w.metadata.generation).toBe(2);
+    expect(w.metadata.managedFields.find((e: any) => e.manager === 'hpa')).toEqual({
+      manager: 'hpa', operation: 'Update', apiVersion: 'example.com/v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { 'f:size': {} } }, subresource: 'scale',
+    });
+  });
+
+  it('unknown fields are pruned with a warning (Warn) or rejected (Strict)', async () => {
+    const w = await c.req('POST', W, widget({ size: 1, shape: 'round' }));
+    expect(w.status).toBe(201);
+    expect(warnings(w.headers)).toEqual(['299 - "unknown field \\"spec.shape\\""']);
+    expect(w.body.spec).toEqual({ size: 1 });
+    const s = await c.req('PUT', `${W}/w1?fieldValidation=Strict`, { ...widget({ size: 2, shape: 'round' }), metadata: { name: 'w1', resourceVersion: w.body.metadata.resourceVersion } });
+    expect(s.body).toEqual(status(400, 'BadRequest', 'Widget in version "v1" cannot be handled as a Widget: strict decoding error: unknown field "spec.shape"'));
+  });
+});
