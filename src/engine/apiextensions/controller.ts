@@ -76,8 +76,11 @@ export class CrdController {
   private onEvents(events: HistoryEvent[]): void {
     for (const e of events) {
       if (!e.key.startsWith(CRD_PREFIX)) continue;
-      if (e.type === 'DELETED') this.unserve(e.object.metadata?.name ?? '');
-      else this.sync(e.object);
+      if (e.type === 'DELETED') {
+        this.unserve(e.object.metadata?.name ?? '');
+        const group = (e.object.spec as { group?: string } | undefined)?.group;
+        if (group) this.env.timers.setTimeout(() => void this.renameGroup(group), 0);
+      } else this.sync(e.object);
     }
   }
 
@@ -93,6 +96,27 @@ export class CrdController {
     for (const d of defs) this.registry.add(d);
     this.served.set(name, defs);
     if (crd.metadata?.deletionTimestamp) this.env.timers.setTimeout(() => void this.cleanup(name), 0);
+  }
+
+  /**
+   * A CRD of the group went away (requeueAllOtherGroupCRDs): CRDs whose names were not accepted are
+   * checked again, and may now be accepted and established.
+   */
+  async renameGroup(group: string): Promise<void> {
+    await this.state.exclusive(async () => {
+      const all = this.state.list(CRD_PREFIX);
+      for (const item of all) {
+        const crd = item.object;
+        if ((crd.spec as { group?: string } | undefined)?.group !== group) continue;
+        const conds = ((crd.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? []);
+        if (conds.some((c) => c.type === 'NamesAccepted' && c.status === 'True')) continue;
+        const next = clone(crd);
+        const others = namesInGroup(crd, this.state.list(CRD_PREFIX).map((i) => i.object));
+        next.status = establishedStatus(crd, rfc3339(this.env.clock.now()), crd, others);
+        if (JSON.stringify(next.status) === JSON.stringify(crd.status)) continue;
+        await this.state.commit([{ kind: 'put', key: item.key, object: next, expectRevision: item.revision }], this.env.clock.now());
+      }
+    });
   }
 
   /** CRD being deleted: delete its custom resources, end their watches, then drop the finalizer. */

@@ -259,6 +259,26 @@ describe('names of a group (naming controller)', () => {
   });
 });
 
+describe('names freed by a deleted CRD', () => {
+  it('a CRD waiting for its names is accepted once the other CRD is gone', async () => {
+    const first = crd({ type: 'object' });
+    (first.spec.names as Record<string, unknown>).shortNames = ['gd'];
+    await c.req('POST', CRDS, first);
+    const second = crd({ type: 'object' }, { names: { plural: 'gizmos', singular: 'gizmo', kind: 'Gizmo', shortNames: ['gd'] } });
+    second.metadata.name = 'gizmos.example.com';
+    expect((await c.req('POST', CRDS, second)).body.status.conditions[0].status).toBe('False');
+    await c.req('DELETE', `${CRDS}/gadgets.example.com`);
+    await c.env.advance(10);
+    const after = await c.req('GET', `${CRDS}/gizmos.example.com`);
+    expect(after.body.status.conditions.map((x: any) => [x.type, x.status, x.reason])).toEqual([
+      ['NamesAccepted', 'True', 'NoConflicts'],
+      ['Established', 'True', 'InitialNamesAccepted'],
+    ]);
+    expect(after.body.status.acceptedNames.shortNames).toEqual(['gd']);
+    expect((await c.req('GET', '/apis/example.com/v1/gizmos')).status).toBe(200);
+  });
+});
+
 describe('custom resource schema validation', () => {
   beforeEach(async () => {
     const r = await c.req('POST', CRDS, crd({
