@@ -228,12 +228,10 @@ export function createCelEnv(opts: CelEnvOptions = {}): CelEnv {
             const issue = makeIssue(source, e.offset ?? 0, e.length ?? 0, e.message);
             return { kind: 'runtime', message: e.message, formatted: issue.formatted, position: issue.position, cost: ctx.cost };
           }
-          if (e instanceof RangeError) {
-            // deep recursion or invalid numeric operations in the host
-            const issue = makeIssue(source, 0, 0, e.message);
-            return { kind: 'runtime', message: e.message, formatted: issue.formatted, position: issue.position, cost: ctx.cost };
-          }
-          throw e;
+          // deep recursion in the host or a failing library function: reported, never thrown to the caller
+          const message = e instanceof RangeError ? e.message : `internal error: ${e instanceof Error ? e.message : String(e)}`;
+          const issue = makeIssue(source, 0, 0, message);
+          return { kind: 'runtime', message, formatted: issue.formatted, position: issue.position, cost: ctx.cost };
         }
       };
       let estimate: CostEstimate | undefined;
