@@ -237,6 +237,13 @@ describe('PATCH', () => {
     expect(f.body).toEqual(invalidOptions('PatchOptions', [{ reason: 'FieldValueForbidden', message: 'Forbidden: may not be specified for non-apply patch', field: 'force' }]));
   });
 
+  it('a patch may not rename the object or move it to another namespace', async () => {
+    expect((await c.req('PATCH', `${D}/web`, { metadata: { name: 'other' } }, MERGE)).body).toEqual(
+      status(400, 'BadRequest', 'the name of the object (other) does not match the name on the URL (web)'));
+    expect((await c.req('PATCH', `${D}/web`, { metadata: { namespace: 'kube-system' } }, MERGE)).body).toEqual(
+      status(400, 'BadRequest', 'the namespace of the provided object does not match the namespace sent on the request'));
+  });
+
   it('resetting managedFields with [{}]: the reset comes first, the writer owns what it changed', async () => {
     const r = await c.req('PATCH', `${D}/web`, { metadata: { managedFields: [{}], labels: { a: 'b' } } }, { ...MERGE, 'User-Agent': 'curl/8.5' });
     expect(r.status).toBe(200);
@@ -266,6 +273,15 @@ describe('server-side apply', () => {
     expect((await c.req('PATCH', `${CM}/cfg?fieldManager=${'x'.repeat(128)}`, cm('cfg'), APPLY)).status).toBe(201);
     expect((await c.req('PATCH', `${CM}/cfg?fieldManager=a%09b`, cm('cfg'), APPLY)).body).toEqual(
       invalidOptions('PatchOptions', [{ reason: 'FieldValueInvalid', message: 'Invalid value: "a\\tb": invalid character U+0009 (at position 1)', field: 'fieldManager' }]));
+  });
+
+  it('creating needs a name in the configuration; a uid there is a conflict', async () => {
+    expect((await c.req('PATCH', `${CM}/b?fieldManager=x`, { apiVersion: 'v1', kind: 'ConfigMap', data: { a: '1' } }, APPLY)).body).toEqual(
+      status(400, 'BadRequest', 'the name of the object (b based on URL) was undeterminable: name must be provided'));
+    expect((await c.req('PATCH', `${CM}/b?fieldManager=x`, cm('b', {}, { uid: 'u1' }), APPLY)).body).toEqual(
+      status(409, 'Conflict', 'Operation cannot be fulfilled on configmaps "b": uid mismatch: the provided object specified uid u1, and no existing object was found', { name: 'b', kind: 'configmaps' }));
+    expect((await c.req('PATCH', `${CM}/b?fieldManager=x`, '- a\n- b\n', APPLY)).body).toEqual(
+      status(400, 'BadRequest', 'error decoding YAML: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal array into Go value of type map[string]interface {}'));
   });
 
   it('managedFields in the body: 400', async () => {
@@ -404,6 +420,17 @@ describe('field validation', () => {
     expect(w.status).toBe(200);
     expect(warnings(w.headers)).toEqual(['299 - "duplicate field \\"data.b\\""', '299 - "unknown field \\"foo\\""']);
     expect(w.body.data).toEqual({ a: '1', b: '2' });
+  });
+
+  it('JSON patch: unknown fields of the patch document come first; strategic Strict prints the patch map', async () => {
+    await c.req('POST', CM, cm('p'));
+    const w = await c.req('PATCH', `${CM}/p`, '[{"op":"add","path":"/foo","value":1,"bogus":2}]', JSONP);
+    expect(w.status).toBe(200);
+    expect(warnings(w.headers)).toEqual(['299 - "json patch unknown field \\"[0].bogus\\""', '299 - "unknown field \\"foo\\""']);
+    const s = await c.req('PATCH', `${CM}/p?fieldValidation=Strict`, '{"foo":1,"data":{"y":"2"}}', SMP);
+    expect(s.body).toEqual(status(422, 'Invalid', ' "" is invalid: patch: Invalid value: "map[data:map[y:2] foo:1]": strict decoding error: unknown field "foo"', {
+      causes: [{ reason: 'FieldValueInvalid', message: 'Invalid value: "map[data:map[y:2] foo:1]": strict decoding error: unknown field "foo"', field: 'patch' }],
+    }));
   });
 
   it('wrong types fail with the decoder 400 at every level', async () => {
