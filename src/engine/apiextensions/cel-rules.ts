@@ -284,7 +284,7 @@ function evalRules(node: RuleNode, path: string, obj: unknown, old: unknown, has
   const s = node.schema;
   const typeName = schemaTypeName(s);
   if (st.budget <= 0) {
-    st.errs.push(fieldErr.invalid(path, typeName, 'validation failed due to running out of cost budget, no further validation rules will be run'));
+    st.errs.push(fieldErr.invalid(path || '<nil>', typeName, 'validation failed due to running out of cost budget, no further validation rules will be run'));
     st.stop = true;
     return;
   }
@@ -294,7 +294,7 @@ function evalRules(node: RuleNode, path: string, obj: unknown, old: unknown, has
   for (const c of node.rules) {
     const r = c.rule;
     if (c.error) {
-      st.errs.push(fieldErr.invalid(path, typeName, `rule compile error: ${c.error}`));
+      st.errs.push(fieldErr.invalid(path || '<nil>', typeName, `rule compile error: ${c.error}`));
       continue;
     }
     if (!c.program) continue;
@@ -306,29 +306,29 @@ function evalRules(node: RuleNode, path: string, obj: unknown, old: unknown, has
     if (isRuntimeError(res)) {
       if (res.costLimitExceeded) {
         if (res.cost > st.budget) {
-          st.errs.push(fieldErr.invalid(path, typeName, 'validation failed due to running out of cost budget, no further validation rules will be run'));
+          st.errs.push(fieldErr.invalid(path || '<nil>', typeName, 'validation failed due to running out of cost budget, no further validation rules will be run'));
         } else {
-          st.errs.push(fieldErr.invalid(path, typeName, `'${res.message}': no further validation rules will be run due to call cost exceeds limit for rule: ${ruleErrorString(r)}`));
+          st.errs.push(fieldErr.invalid(path || '<nil>', typeName, `'${res.message}': no further validation rules will be run due to call cost exceeds limit for rule: ${ruleErrorString(r)}`));
         }
         st.stop = true;
         return;
       }
       st.budget -= res.cost;
       if (res.message.startsWith('no such overload')) {
-        st.errs.push(fieldErr.invalid(path, typeName, `'${res.message}': call arguments did not match a supported operator, function or macro signature for rule: ${ruleErrorString(r)}`));
+        st.errs.push(fieldErr.invalid(path || '<nil>', typeName, `'${res.message}': call arguments did not match a supported operator, function or macro signature for rule: ${ruleErrorString(r)}`));
       } else {
-        st.errs.push(fieldErr.invalid(path, typeName, `${res.message} evaluating rule: ${ruleErrorString(r)}`));
+        st.errs.push(fieldErr.invalid(path || '<nil>', typeName, `${res.message} evaluating rule: ${ruleErrorString(r)}`));
       }
       continue;
     }
     if (res.cost > st.budget) {
-      st.errs.push(fieldErr.invalid(path, typeName, 'validation failed due to running out of cost budget, no further validation rules will be run'));
+      st.errs.push(fieldErr.invalid(path || '<nil>', typeName, 'validation failed due to running out of cost budget, no further validation rules will be run'));
       st.stop = true;
       return;
     }
     st.budget -= res.cost;
     if (res.value === true) continue;
-    const field = c.fieldPath ? joinField(path, c.fieldPath).replace(/\.\[/g, '[') : path;
+    const field = c.fieldPath ? joinField(path, c.fieldPath).replace(/\.\[/g, '[') : path || '<nil>';
     // ratcheting: a rule without oldSelf on an unchanged value only warns (the warning is not surfaced here)
     if (!c.usesOldSelf && hasOld && JSON.stringify(canon(old)) === JSON.stringify(canon(obj))) continue;
     if (c.messageProgram) {

@@ -404,7 +404,7 @@ export function deepEq(a: unknown, b: unknown): boolean {
 function toFieldErrors(prefix: string, errs: OErr[]): FieldError[] {
   return errs.map((e) => {
     const name = e.path.startsWith('.') ? e.path.slice(1) : e.path;
-    const field = name ? (prefix ? `${prefix}.${name}` : name) : prefix;
+    const field = name ? (prefix ? `${prefix}.${name}` : name) : prefix || '<nil>';
     switch (e.kind) {
       case 'required':
         return fieldErr.required(field, '');

@@ -478,6 +478,20 @@ describe('CEL validation rules', () => {
   });
 });
 
+describe('CEL rules at the resource root', () => {
+  it('see apiVersion, kind and metadata.name', async () => {
+    const schema = {
+      type: 'object',
+      'x-kubernetes-validations': [{ rule: "self.metadata.name.startsWith('g-') && self.kind == 'Gadget' && self.apiVersion == 'example.com/v1'", message: 'names start with g-' }],
+      properties: { spec: { type: 'object', properties: { n: { type: 'integer' } } } },
+    };
+    expect((await c.req('POST', CRDS, crd(schema))).status).toBe(201);
+    expect((await c.req('POST', GADGETS, gadget('g-1', { n: 1 }))).status).toBe(201);
+    const r = await c.req('POST', GADGETS, gadget('x-1', { n: 1 }));
+    expect(r.body.message).toBe('Gadget.example.com "x-1" is invalid: <nil>: Invalid value: "object": names start with g-');
+  });
+});
+
 describe('runtime cost budget per object', () => {
   it('rules that together cost more than 10,000,000 stop with the budget error', async () => {
     // each rule stays under the 1,000,000 per-expression limit; fifteen of them exceed the object's budget
