@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { combinedSchema, convertSchema, kindSchemas, openApiDocumentUrls } from './schemas.js';
+
+const coreDoc = {
+  components: {
+    schemas: {
+      'io.k8s.api.core.v1.ConfigMap': {
+        type: 'object',
+        properties: {
+          apiVersion: { type: 'string' },
+          kind: { type: 'string' },
+          metadata: { allOf: [{ $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' }], default: {} },
+          data: { type: 'object', additionalProperties: { type: 'string', default: '' } },
+          immutable: { type: 'boolean', nullable: true },
+        },
+        'x-kubernetes-group-version-kind': [{ group: '', version: 'v1', kind: 'ConfigMap' }],
+      },
+      'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta': {
+        type: 'object',
+        properties: { name: { type: 'string' }, labels: { type: 'object', additionalProperties: { type: 'string' } } },
+      },
+      'io.k8s.api.core.v1.ConfigMapList': {
+        type: 'object',
+        properties: { items: { type: 'array', items: { $ref: '#/components/schemas/io.k8s.api.core.v1.ConfigMap' } } },
+        'x-kubernetes-group-version-kind': [{ group: '', version: 'v1', kind: 'ConfigMapList' }],
+      },
+    },
+  },
+};
+
+describe('OpenAPI v3 to JSON Schema', () => {
+  it('rewrites refs, drops nullable and x-kubernetes extensions, describes properties by type', () => {
+    const refs = new Set<string>();
+    expect(convertSchema({ type: 'object', nullable: true, 'x-kubernetes-map-type': 'atomic', properties: { a: { $ref: '#/components/schemas/X' }, b: { type: 'integer', format: 'int32' } } }, refs)).toEqual({
+      type: 'object',
+      properties: { a: { allOf: [{ $ref: '#/definitions/X' }], description: 'X' }, b: { type: 'integer', format: 'int32', description: 'integer (int32)' } },
+    });
+    expect([...refs]).toEqual(['X']);
+  });
+
+  it('builds one schema per kind with the definitions it reaches and fixed apiVersion/kind', () => {
+    const kinds = kindSchemas([coreDoc]);
+    expect([...kinds.keys()]).toEqual(['v1/ConfigMap', 'v1/ConfigMapList']);
+    const cm = kinds.get('v1/ConfigMap')!;
+    expect(cm.title).toBe('ConfigMap (v1)');
+    expect((cm.properties as Record<string, unknown>).kind).toEqual({ type: 'string', enum: ['ConfigMap'], description: 'Kind' });
+    expect(Object.keys(cm.definitions as object)).toEqual(['io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta']);
+    expect(cm.required).toEqual(['apiVersion', 'kind']);
+    const list = kinds.get('v1/ConfigMapList')!;
+    expect(Object.keys(list.definitions as object).sort()).toEqual(['io.k8s.api.core.v1.ConfigMap', 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta']);
+  });
+
+  it('combines kinds with if/then on apiVersion and kind (lists left out)', () => {
+    const all = combinedSchema(kindSchemas([coreDoc]));
+    expect(all.properties).toEqual({
+      apiVersion: { type: 'string', enum: ['v1'], description: 'APIVersion of the object' },
+      kind: { type: 'string', enum: ['ConfigMap'], description: 'Kind of the object' },
+    });
+    expect(all.allOf).toEqual([
+      {
+        if: { properties: { apiVersion: { const: 'v1' }, kind: { const: 'ConfigMap' } }, required: ['apiVersion', 'kind'] },
+        then: { $ref: '#/definitions/kind:v1/ConfigMap' },
+      },
+    ]);
+    expect(Object.keys(all.definitions as object).sort()).toEqual(['io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'kind:v1/ConfigMap']);
+  });
+
+  it('lists the group-version documents of /openapi/v3', () => {
+    expect(
+      openApiDocumentUrls({ paths: { 'api/v1': { serverRelativeURL: '/openapi/v3/api/v1?hash=AB' }, 'apis/apps/v1': {}, 'version': {}, '.well-known/openid-configuration': {} } }),
+    ).toEqual(['/openapi/v3/api/v1?hash=AB', '/openapi/v3/apis/apps/v1']);
+  });
+});

@@ -1,0 +1,180 @@
+// JSON Schemas for the editor (monaco-yaml), built from the engine's own OpenAPI v3 documents
+// (/openapi/v3 then one document per group version): one self-contained schema per kind, keyed by
+// `apiVersion/kind`, and one combined schema that picks the kind's schema from a document's apiVersion
+// and kind (so every document of a multi-document YAML is checked against its own kind). Pure.
+
+export type JsonSchema = Record<string, unknown>;
+
+const COMPONENT_REF = '#/components/schemas/';
+const DEFINITION_REF = '#/definitions/';
+
+interface Gvk {
+  group?: unknown;
+  version?: unknown;
+  kind?: unknown;
+}
+
+function typeSummary(s: JsonSchema): string | undefined {
+  if (typeof s.$ref === 'string') return s.$ref.slice(s.$ref.lastIndexOf('/') + 1).split('.').pop();
+  const type = s.type;
+  if (type === 'array') {
+    const items = s.items as JsonSchema | undefined;
+    const inner = items ? typeSummary(items) : undefined;
+    return inner ? `[]${inner}` : 'array';
+  }
+  if (type === 'object' && s.additionalProperties && typeof s.additionalProperties === 'object') {
+    const inner = typeSummary(s.additionalProperties as JsonSchema);
+    return inner ? `map[string]${inner}` : 'object';
+  }
+  if (typeof type === 'string') return typeof s.format === 'string' ? `${type} (${s.format})` : type;
+  if (s.format === 'int-or-string') return 'int-or-string';
+  if (Array.isArray(s.oneOf)) return s.oneOf.map((o) => typeSummary(o as JsonSchema) ?? '?').join(' | ');
+  return undefined;
+}
+
+/** One OpenAPI v3 schema as JSON Schema (draft-07): refs to #/definitions, `nullable` allows null. */
+export function convertSchema(s: unknown, refs?: Set<string>): unknown {
+  if (Array.isArray(s)) return s.map((x) => convertSchema(x, refs));
+  if (!s || typeof s !== 'object') return s;
+  const src = s as JsonSchema;
+  const out: JsonSchema = {};
+  for (const [k, v] of Object.entries(src)) {
+    if (k === '$ref' && typeof v === 'string') {
+      const name = v.startsWith(COMPONENT_REF) ? v.slice(COMPONENT_REF.length) : v;
+      refs?.add(name);
+      out.$ref = DEFINITION_REF + name;
+    } else if (k === 'properties' && v && typeof v === 'object') {
+      const props: JsonSchema = {};
+      for (const [name, prop] of Object.entries(v as JsonSchema)) {
+        const converted = convertSchema(prop, refs) as JsonSchema;
+        if (converted && typeof converted === 'object' && converted.description === undefined) {
+          const summary = typeSummary(prop as JsonSchema);
+          if (summary) {
+            // A $ref with siblings is ignored by draft-07 validators: wrap it.
+            props[name] = converted.$ref ? { allOf: [converted], description: summary } : { ...converted, description: summary };
+            continue;
+          }
+        }
+        props[name] = converted;
+      }
+      out.properties = props;
+    } else if (k === 'nullable' || k.startsWith('x-kubernetes-')) {
+      // not JSON Schema; int-or-string is expressed by the engine as oneOf
+    } else if (k === 'default') {
+      out.default = v;
+    } else {
+      out[k] = convertSchema(v, refs);
+    }
+  }
+  return out;
+}
+
+function apiVersionOf(gvk: Gvk): string | undefined {
+  if (typeof gvk.version !== 'string' || typeof gvk.kind !== 'string') return undefined;
+  return typeof gvk.group === 'string' && gvk.group !== '' ? `${gvk.group}/${gvk.version}` : gvk.version;
+}
+
+/**
+ * Per-kind JSON Schemas from OpenAPI v3 group-version documents. Only kinds with a create or apply path
+ * matter to the editor, but every schema carrying x-kubernetes-group-version-kind is included (lists and
+ * options too, harmless). Each schema holds the definitions it reaches.
+ */
+export function kindSchemas(docs: unknown[]): Map<string, JsonSchema> {
+  const components: Record<string, JsonSchema> = {};
+  for (const doc of docs) {
+    const schemas = (doc as { components?: { schemas?: Record<string, JsonSchema> } } | null)?.components?.schemas;
+    if (schemas) Object.assign(components, schemas);
+  }
+  const converted = new Map<string, { schema: JsonSchema; refs: Set<string> }>();
+  const convert = (name: string) => {
+    let c = converted.get(name);
+    if (!c) {
+      const refs = new Set<string>();
+      c = { schema: convertSchema(components[name] ?? {}, refs) as JsonSchema, refs };
+      converted.set(name, c);
+    }
+    return c;
+  };
+  const out = new Map<string, JsonSchema>();
+  for (const [name, schema] of Object.entries(components)) {
+    const gvks = schema['x-kubernetes-group-version-kind'];
+    if (!Array.isArray(gvks)) continue;
+    for (const gvk of gvks as Gvk[]) {
+      const apiVersion = apiVersionOf(gvk);
+      if (!apiVersion || out.has(`${apiVersion}/${String(gvk.kind)}`)) continue;
+      // the definitions this kind reaches
+      const definitions: JsonSchema = {};
+      const queue = [...convert(name).refs];
+      while (queue.length) {
+        const ref = queue.pop() as string;
+        if (ref in definitions) continue;
+        const c = convert(ref);
+        definitions[ref] = c.schema;
+        queue.push(...c.refs);
+      }
+      const root = convert(name).schema;
+      const props = { ...((root.properties as JsonSchema | undefined) ?? {}) };
+      props.apiVersion = { type: 'string', enum: [apiVersion], description: 'APIVersion of this kind' };
+      props.kind = { type: 'string', enum: [gvk.kind], description: 'Kind' };
+      out.set(`${apiVersion}/${String(gvk.kind)}`, {
+        ...root,
+        title: `${gvk.kind} (${apiVersion})`,
+        properties: props,
+        required: [...new Set(['apiVersion', 'kind', ...((root.required as string[] | undefined) ?? [])])],
+        ...(Object.keys(definitions).length ? { definitions } : {}),
+      });
+    }
+  }
+  return out;
+}
+
+/**
+ * One schema for any manifest: apiVersion and kind are completed from the known kinds, and a document
+ * whose apiVersion/kind match a known kind is validated against that kind's schema.
+ */
+export function combinedSchema(kinds: Map<string, JsonSchema>, only?: (key: string) => boolean): JsonSchema {
+  const definitions: JsonSchema = {};
+  const branches: JsonSchema[] = [];
+  const apiVersions = new Set<string>();
+  const kindNames = new Set<string>();
+  for (const [key, schema] of kinds) {
+    if (only && !only(key)) continue;
+    const slash = key.lastIndexOf('/');
+    const apiVersion = key.slice(0, slash);
+    const kind = key.slice(slash + 1);
+    if (kind.endsWith('List') || kind.endsWith('Options') || kind === 'Status' || kind === 'WatchEvent') continue;
+    apiVersions.add(apiVersion);
+    kindNames.add(kind);
+    const { definitions: defs, ...root } = schema as JsonSchema & { definitions?: JsonSchema };
+    Object.assign(definitions, defs ?? {});
+    const id = `kind:${key}`;
+    definitions[id] = root;
+    branches.push({
+      if: { properties: { apiVersion: { const: apiVersion }, kind: { const: kind } }, required: ['apiVersion', 'kind'] },
+      then: { $ref: DEFINITION_REF + id },
+    });
+  }
+  return {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    type: 'object',
+    properties: {
+      apiVersion: { type: 'string', enum: [...apiVersions].sort(), description: 'APIVersion of the object' },
+      kind: { type: 'string', enum: [...kindNames].sort(), description: 'Kind of the object' },
+    },
+    required: ['apiVersion', 'kind'],
+    allOf: branches,
+    definitions,
+  };
+}
+
+/** The group-version document URLs listed by /openapi/v3 (server-relative, e.g. /openapi/v3/api/v1?hash=...). */
+export function openApiDocumentUrls(index: unknown): string[] {
+  const paths = (index as { paths?: Record<string, { serverRelativeURL?: unknown }> } | null)?.paths ?? {};
+  const out: string[] = [];
+  for (const [gv, entry] of Object.entries(paths)) {
+    if (!/^(api\/v1|apis\/[^/]+\/[^/]+)$/.test(gv)) continue;
+    const url = typeof entry?.serverRelativeURL === 'string' ? entry.serverRelativeURL : `/openapi/v3/${gv}`;
+    out.push(url);
+  }
+  return out;
+}
