@@ -303,15 +303,16 @@ function listExpired(): StatusError {
 }
 
 /**
- * Snapshots at past revisions, kept for the next chunks of a paginated list (the real watch cache keeps
- * snapshots too): a snapshot never changes, it only becomes unavailable once its revision is compacted.
+ * Snapshots by revision (the current one included), kept for the next chunks of a paginated list (the real
+ * watch cache keeps snapshots too): a snapshot never changes, it only becomes unavailable once its
+ * revision is compacted.
  */
 const snapshots = new WeakMap<ClusterState, Map<string, StoredObject[]>>();
 const MAX_SNAPSHOTS = 4;
 
 function snapshot(state: ClusterState, prefix: string, revision: number): StoredObject[] {
-  if (revision >= state.revision) return state.list(prefix);
-  if (revision < state.oldestResumableRevision()) return state.listAt(prefix, revision); // throws the 410
+  if (revision > state.revision) revision = state.revision;
+  if (revision < state.revision && revision < state.oldestResumableRevision()) return state.listAt(prefix, revision); // throws the 410
   let m = snapshots.get(state);
   if (!m) snapshots.set(state, (m = new Map()));
   const key = `${revision}|${prefix}`;
@@ -321,7 +322,7 @@ function snapshot(state: ClusterState, prefix: string, revision: number): Stored
     m.set(key, hit);
     return hit;
   }
-  const items = state.listAt(prefix, revision);
+  const items = revision === state.revision ? state.list(prefix) : state.listAt(prefix, revision);
   m.set(key, items);
   while (m.size > MAX_SNAPSHOTS) m.delete(m.keys().next().value as string);
   return items;
