@@ -433,6 +433,17 @@ describe('field validation', () => {
     }));
   });
 
+  it('wrong types in a patch result: 422 on `patch` (decoder words for JSON/merge, converter words for strategic)', async () => {
+    await c.req('POST', CM, cm('p'));
+    const m = await c.req('PATCH', `${CM}/p`, '{"data":{"y":2}}', MERGE);
+    expect(m.status).toBe(422);
+    expect(m.body.message).toMatch(/^ "" is invalid: patch: Invalid value: "\{.*\}": json: cannot unmarshal number into Go struct field ConfigMap\.data of type string$/);
+    const s = await c.req('PATCH', `${CM}/p`, '{"data":{"y":2}}', SMP);
+    expect(s.body.message).toBe(' "" is invalid: patch: Invalid value: "map[data:map[y:2]]": cannot convert int64 to string');
+    const l = await c.req('PATCH', `${D}/x`, '{}', SMP);
+    expect(l.status).toBe(404);
+  });
+
   it('wrong types fail with the decoder 400 at every level', async () => {
     const r = await c.req('POST', `${D}?fieldValidation=Ignore`, { ...dep('t'), spec: { ...dep('t').spec, replicas: 'two' }, foo: 1 });
     expect(r.status).toBe(400);

@@ -151,7 +151,8 @@ function patchCurrent(scope: Scope, current: KubeObject, decoded: Exclude<Decode
     if (e instanceof StatusError && e.status.code === 400) {
       const prefix = `${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: `;
       const msg = e.status.message ?? '';
-      throw patchInvalid(shown(), msg.startsWith(prefix) ? msg.slice(prefix.length) : msg);
+      const inner = msg.startsWith(prefix) ? msg.slice(prefix.length) : msg;
+      throw patchInvalid(shown(), smp ? unstructuredConverterError(inner) : inner);
     }
     throw e;
   }
@@ -163,6 +164,28 @@ function patchCurrent(scope: Scope, current: KubeObject, decoded: Exclude<Decode
   });
   warnings.push(...admitted.warnings);
   return admitted.object;
+}
+
+const GO_SIMPLE = new Set(['string', 'bool', 'int', 'int32', 'int64', 'float32', 'float64', 'uint8', 'uint16', 'uint32', 'uint64']);
+
+/**
+ * A strategic merge patch result is converted from a map (DefaultUnstructuredConverter), not decoded from
+ * JSON: its type errors read `cannot convert int64 to string`, `cannot restore slice from map`. Translates
+ * the JSON decoder's message where the shapes are known; other messages are kept.
+ */
+export function unstructuredConverterError(decoderMessage: string): string {
+  const m = /^json: cannot unmarshal (number|string|bool|array|object)( (\S+))? into Go (?:struct field \S+|value) of type (.+)$/.exec(decoderMessage);
+  if (!m) return decoderMessage;
+  const [, kind, , value, dest] = m;
+  const goValue: Record<string, string> = {
+    number: value !== undefined && !/^-?\d+$/.test(value) ? 'float64' : 'int64',
+    string: 'string', bool: 'bool', array: '[]interface {}', object: 'map[string]interface {}',
+  };
+  const goKind: Record<string, string> = { ...goValue, array: 'slice', object: 'map' };
+  if (GO_SIMPLE.has(dest)) return `cannot convert ${goValue[kind]} to ${dest}`;
+  if (dest.startsWith('[]') && dest !== '[]byte') return `cannot restore slice from ${goKind[kind]}`;
+  if (dest.startsWith('map[')) return `cannot restore map from ${goKind[kind]}`;
+  return decoderMessage;
 }
 
 /** applyPatcher: server-side apply of the configuration (creates when the object is missing). */
