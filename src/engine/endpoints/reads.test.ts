@@ -715,3 +715,39 @@ describe('CBOR encoding mode', () => {
     expect(hex({ bb: null, a: [true, false] })).toBe('d9d9f7a2416182f5f4426262f6');
   });
 });
+
+describe('custom resources', () => {
+  it('lists carry apiVersion/kind on items, field selectors allow metadata.name/namespace only, bookmarks are bare', async () => {
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'widgets.example.com' },
+      spec: {
+        group: 'example.com',
+        scope: 'Namespaced',
+        names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
+        versions: [
+          { name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } } } } },
+          { name: 'v1beta1', served: true, storage: false, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } },
+        ],
+      },
+    };
+    expect((await c.req('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status).toBe(201);
+    const W = '/apis/example.com/v1/namespaces/default/widgets';
+    for (const n of ['w1', 'w2']) expect((await c.req('POST', W, { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: n }, spec: { size: 1 } })).status).toBe(201);
+    const l = await c.req('GET', `${W}?limit=1`);
+    expect(l.body).toMatchObject({ kind: 'WidgetList', apiVersion: 'example.com/v1', metadata: { remainingItemCount: 1 }, items: [{ kind: 'Widget', apiVersion: 'example.com/v1', metadata: { name: 'w1' } }] });
+    const beta = await c.req('GET', '/apis/example.com/v1beta1/namespaces/default/widgets');
+    expect(beta.body.items.map((i: any) => i.apiVersion)).toEqual(['example.com/v1beta1', 'example.com/v1beta1']);
+    expect(namesOf(await c.req('GET', `${W}?fieldSelector=metadata.name%3Dw2`))).toEqual(['w2']);
+    const bad = await c.req('GET', `${W}?fieldSelector=spec.size%3D1`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toBe('field label not supported: spec.size');
+    (c.server.engine as { bookmarkIntervalMs: number }).bookmarkIntervalMs = 1000;
+    const rv = l.body.metadata.resourceVersion;
+    const w = await watch(`${W}?watch=true&resourceVersion=${rv}&allowWatchBookmarks=true`);
+    await c.env.advance(1000);
+    expect((await w.take(1))[0]).toEqual({ type: 'BOOKMARK', object: { kind: 'Widget', apiVersion: 'example.com/v1', metadata: { resourceVersion: rv } } });
+    w.close();
+  });
+});
