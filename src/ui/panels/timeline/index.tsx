@@ -30,7 +30,7 @@ function statusMessage(body: unknown, status: number): string {
 
 export function WatchTimeline({ defaultResource = 'v1/configmaps', defaultNamespace = 'default' }: WatchTimelineProps = {}) {
   const store = usePlaygroundStore();
-  const ids = { res: useId(), ns: useId(), ls: useId(), fs: useId(), rvm: useId(), rv: useId(), filter: useId() };
+  const ids = { res: useId(), ns: useId(), ls: useId(), fs: useId(), rvm: useId(), rv: useId(), filter: useId(), timeout: useId() };
   const [resources, setResources] = useState<ApiResource[]>([]);
   const [resKey, setResKey] = useState(defaultResource);
   const [namespace, setNamespace] = useState(defaultNamespace);
@@ -40,6 +40,7 @@ export function WatchTimeline({ defaultResource = 'v1/configmaps', defaultNamesp
   const [rv, setRv] = useState('');
   const [bookmarks, setBookmarks] = useState(true);
   const [initialEvents, setInitialEvents] = useState(false);
+  const [timeoutSeconds, setTimeoutSeconds] = useState('');
   const [running, setRunning] = useState(false);
   const [connState, setConnState] = useState('idle');
   const [paused, setPaused] = useState(false);
@@ -91,6 +92,7 @@ export function WatchTimeline({ defaultResource = 'v1/configmaps', defaultNamesp
       resourceVersion: rv.trim() || undefined,
       allowWatchBookmarks: bookmarks,
       sendInitialEvents: initialEvents,
+      timeoutSeconds: Number(timeoutSeconds) > 0 ? Math.floor(Number(timeoutSeconds)) : undefined,
     };
     const base = collectionPath(gvPart, resPart, namespaced && namespace ? namespace : undefined);
     setRunning(true);
@@ -159,7 +161,7 @@ export function WatchTimeline({ defaultResource = 'v1/configmaps', defaultNamesp
         setConnState('stopped');
       }
     })();
-  }, [store, labelSelector, fieldSelector, rvMode, rv, bookmarks, initialEvents, gvPart, resPart, namespaced, namespace, bump]);
+  }, [store, labelSelector, fieldSelector, rvMode, rv, bookmarks, initialEvents, timeoutSeconds, gvPart, resPart, namespaced, namespace, bump]);
 
   const togglePause = () => {
     if (!paused) frozen.current = model.current.entries.slice();
@@ -257,6 +259,10 @@ export function WatchTimeline({ defaultResource = 'v1/configmaps', defaultNamesp
         <label title="sendInitialEvents=true&resourceVersionMatch=NotOlderThan">
           <input type="checkbox" checked={initialEvents} onChange={(e) => setInitialEvents(e.target.checked)} disabled={running} /> sendInitialEvents
         </label>
+        <label htmlFor={ids.timeout} title="The server ends the stream after this many seconds; the timeline reconnects from the last resourceVersion">
+          timeoutSeconds
+        </label>
+        <input id={ids.timeout} value={timeoutSeconds} onChange={(e) => setTimeoutSeconds(e.target.value)} size={4} inputMode="numeric" placeholder="none" disabled={running} />
         {running ? (
           <button type="button" onClick={stop}>
             Stop
