@@ -123,8 +123,11 @@ export class WatchHub {
       if (!req.bookmarks || closed) return;
       bookmarkTimer = env.timers.setTimeout(() => {
         if (closed) return;
-        lastRevision = Math.max(lastRevision, state.revision);
-        send({ type: 'BOOKMARK', object: req.bookmark(lastRevision) });
+        // a bookmark never names a version the cluster has not reached (a watch from a future version waits)
+        if (state.revision >= lastRevision) {
+          lastRevision = state.revision;
+          send({ type: 'BOOKMARK', object: req.bookmark(lastRevision) });
+        }
         scheduleBookmark();
       }, req.bookmarkIntervalMs);
     };
@@ -158,7 +161,8 @@ export class WatchHub {
         for (const e of backlog) deliver(e);
         if (req.timeoutMs > 0) timeoutTimer = env.timers.setTimeout(close, req.timeoutMs);
         scheduleBookmark();
-        req.signal?.addEventListener('abort', close, { once: true });
+        if (req.signal?.aborted) close();
+        else req.signal?.addEventListener('abort', close, { once: true });
       },
       cancel: () => close(),
     });
