@@ -10,7 +10,7 @@ import { findUnknownFields, pruneUnknownFields, fieldValidationResult } from '..
 import { checkTypes } from '../schema/validate.js';
 import { objectTypeFor, updateManagedFields } from '../merge/index.js';
 import { groupVersion, type ResourceDefinition } from '../registry/types.js';
-import { managerFromUserAgent, type FieldValidation, type Scope } from './scope.js';
+import type { FieldValidation, Scope } from './scope.js';
 
 export interface Admitted {
   object: KubeObject;
@@ -119,6 +119,25 @@ export function validateFieldManager(fm: string): FieldError[] {
   return errs;
 }
 
+/**
+ * handlers prefixFromUserAgent: the User-Agent up to its first "/", without unprintable characters, cut
+ * (at a character boundary) to at most 128 bytes.
+ */
+export function prefixFromUserAgent(ua: string): string {
+  const head = ua.split('/')[0];
+  const enc = new TextEncoder();
+  let out = '';
+  let bytes = 0;
+  for (const ch of head) {
+    if (!PRINTABLE.test(ch)) continue;
+    const n = enc.encode(ch).length;
+    if (bytes + n > FIELD_MANAGER_MAX_LENGTH) break;
+    out += ch;
+    bytes += n;
+  }
+  return out;
+}
+
 /** ValidateDryRun: every value must be `All`; `?dryRun` with no value is not a dry run (spec, dry run rule 2). */
 export function validateDryRun(values: string[]): { dryRun: boolean; errs: FieldError[] } {
   const vals = values.filter((v) => v !== '');
@@ -160,7 +179,7 @@ export function writeOptions(
   if (errs.length) throw invalid({ group: 'meta.k8s.io', kind: optionsKind }, '', errs);
   return {
     dryRun: dry.dryRun,
-    fieldManager: fm !== '' ? fm : managerFromUserAgent(scope.userAgent),
+    fieldManager: fm !== '' ? fm : prefixFromUserAgent(scope.userAgent),
     fieldManagerGiven: fm !== '',
     fieldValidation,
     force: forceRaw !== null && queryBool(forceRaw),

@@ -69,6 +69,13 @@ describe('PUT', () => {
     expect(mf(r.body)).toEqual([['kubectl', 'Update', '', { 'f:data': { 'f:a': {} } }], ['unknown', 'Update', '', { 'f:data': {} }]]);
   });
 
+  it('the User-Agent manager drops unprintable characters and stops at 128 bytes', async () => {
+    const r = await c.req('POST', CM, cm('ua'), { 'User-Agent': `my\ttool${'é'.repeat(70)}/1.0` });
+    const m = r.body.metadata.managedFields[0].manager;
+    expect(m).toBe(`mytool${'é'.repeat(61)}`);
+    expect(new TextEncoder().encode(m).length).toBe(128);
+  });
+
   it('with the current resourceVersion it succeeds; a no-op keeps the resourceVersion', async () => {
     const created = await c.req('POST', CM, cm('c1'));
     const same = await c.req('PUT', `${CM}/c1`, created.body);
