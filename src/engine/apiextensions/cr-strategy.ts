@@ -4,7 +4,7 @@
 // unless an error already blocks them.
 
 import { fieldErr, type FieldError } from '../errors.js';
-import { isPlainObject, type KubeObject } from '../object.js';
+import { clone, isPlainObject, type JsonValue, type KubeObject } from '../object.js';
 import type { ResourceStrategy } from '../registry/types.js';
 import type { Schema } from '../schema/types.js';
 import { isQualifiedName, nameIsDNSSubdomain, validateObjectMeta, validateObjectMetaUpdate } from '../util/validation.js';
@@ -107,6 +107,10 @@ export function customResourceHooks(schema: Schema | undefined, opts: CustomReso
     warningsOnUpdate: (obj, old) => finalizerWarnings(obj, old),
     default(obj, ctx) {
       if (ctx.subresource !== '' && ctx.subresource !== 'status') return;
+      // the store may hand over an object sharing nested values with the stored one: copy before changing
+      for (const k of Object.keys(obj)) {
+        if (k !== 'metadata' && obj[k] !== null && typeof obj[k] === 'object') obj[k] = clone(obj[k] as JsonValue);
+      }
       if (!opts.preserveUnknownFields) pruneNonNullableNullsWithoutDefaults(obj, schema);
       applyDefaults(obj, schema);
     },

@@ -364,6 +364,18 @@ describe('custom resource schema validation', () => {
     expect(u.body.spec).toEqual({ size: 3, ports: [{ name: 'x', protocol: 'TCP' }], replicas: 1 });
   });
 
+  it('defaults added to the schema later apply on the next write, without changing stored revisions', async () => {
+    const created = await c.req('POST', GADGETS, gadget('g8', { size: 2 }));
+    const cur = (await c.req('GET', `${CRDS}/gadgets.example.com`)).body;
+    cur.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.mode.default = 'fast';
+    expect((await c.req('PUT', `${CRDS}/gadgets.example.com`, cur)).status).toBe(200);
+    const patched = await c.req('PATCH', `${GADGETS}/g8`, { metadata: { labels: { a: 'b' } } }, { 'Content-Type': 'application/merge-patch+json' });
+    expect(patched.status).toBe(200);
+    expect(patched.body.spec).toEqual({ size: 2, replicas: 1, mode: 'fast' });
+    const old = await c.req('GET', `${GADGETS}?resourceVersion=${created.body.metadata.resourceVersion}&resourceVersionMatch=Exact`);
+    expect(old.body.items[0].spec).toEqual({ size: 2, replicas: 1 });
+  });
+
   it('finalizer names that are not domain-qualified get warnings', async () => {
     const r = await c.req('POST', GADGETS, { ...gadget('g7', { size: 2 }), metadata: { name: 'g7', finalizers: ['example.com/cleanup', 'cleanup', 'my.cleanup'] } });
     expect(r.status).toBe(201);
