@@ -88,6 +88,27 @@ suite('kubectl (writes)', () => {
     expect(same.stdout).toBe('deployment.apps/csa unchanged\n');
   });
 
+  it('client-side apply, then apply --server-side with the same manifest: no conflict (last-applied upgrade)', async () => {
+    await k.kubectl(['apply', '-f', '-'], { input: deployment('mig', 2, 'nginx:1') });
+    const ssa = await k.kubectl(['apply', '--server-side', '-f', '-'], { input: deployment('mig', 2, 'nginx:1') });
+    expect(ssa.stdout).toBe('deployment.apps/mig serverside-applied\n');
+    const changed = await k.kubectl(['apply', '--server-side', '-f', '-'], { input: deployment('mig', 3, 'nginx:1') });
+    expect(changed.stdout).toBe('deployment.apps/mig serverside-applied\n');
+    const d = await getJson('deployment', 'mig');
+    expect(d.spec.replicas).toBe(3);
+    expect(d.metadata.managedFields.find((e: any) => e.manager === 'kubectl' && e.operation === 'Apply').fieldsV1['f:spec']['f:replicas']).toEqual({});
+  });
+
+  it('apply --server-side --dry-run=server changes nothing', async () => {
+    await k.kubectl(['apply', '--server-side', '-f', '-'], { input: deployment('dry', 1, 'nginx:1') });
+    const before = await getJson('deployment', 'dry');
+    const out = await k.kubectl(['apply', '--server-side', '--dry-run=server', '-f', '-'], { input: deployment('dry', 6, 'nginx:1') });
+    expect(out.stdout).toBe('deployment.apps/dry serverside-applied (server dry run)\n');
+    const after = await getJson('deployment', 'dry');
+    expect(after.spec.replicas).toBe(1);
+    expect(after.metadata.resourceVersion).toBe(before.metadata.resourceVersion);
+  });
+
   it('patch --type=json|merge|strategic', async () => {
     await k.kubectl(['create', '-f', '-'], { input: deployment('pt', 1, 'nginx:1') });
     expect((await k.kubectl(['patch', 'deployment', 'pt', '--type=json', '-p', '[{"op":"replace","path":"/spec/replicas","value":2}]'])).stdout).toBe('deployment.apps/pt patched\n');
