@@ -454,7 +454,6 @@ function validateSpec(crd: KubeObject, oldCrd: KubeObject | undefined): FieldErr
   if (conv.strategy && conv.strategy !== 'None' && pruf) errs.push(fieldErr.invalid('spec.conversion.strategy', conv.strategy, 'must be None if spec.preserveUnknownFields is true'));
   if (conv.strategy && conv.strategy !== 'None' && conv.strategy !== 'Webhook') errs.push(fieldErr.notSupported('spec.conversion.strategy', conv.strategy, ['None', 'Webhook']));
   if (conv.strategy === 'Webhook' && !isPlainObject(o(conv.webhook).clientConfig)) errs.push(fieldErr.required('spec.conversion.webhookClientConfig', 'required when strategy is set to Webhook'));
-  if (pruf) errs.push(fieldErr.invalid('spec.preserveUnknownFields', true, 'cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead'));
   return errs;
 }
 
@@ -476,6 +475,38 @@ function validateStoredVersions(crd: KubeObject): FieldError[] {
   return errs;
 }
 
+const APPROVAL = 'api-approved.kubernetes.io';
+
+function approvalState(crd: KubeObject | undefined): { state: string; reason: string } {
+  const a = crd?.metadata?.annotations?.[APPROVAL] ?? '';
+  if (!a) return { state: 'missing', reason: `protected groups must have approval annotation ${JSON.stringify(APPROVAL)}, see https://github.com/kubernetes/enhancements/pull/1111` };
+  if (a.startsWith('unapproved')) return { state: 'bypassed', reason: '' };
+  if (/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/?#\s]+/.test(a)) return { state: 'approved', reason: '' };
+  return { state: 'invalid', reason: `protected groups must have approval annotation ${JSON.stringify(APPROVAL)} with either a URL or a reason starting with "unapproved", see https://github.com/kubernetes/enhancements/pull/1111` };
+}
+
+/** validateAPIApproval: groups under k8s.io and kubernetes.io need the approval annotation. */
+function validateAPIApproval(crd: KubeObject, old?: KubeObject): FieldError[] {
+  const group = str(o(crd.spec).group);
+  const isProtected = group === 'k8s.io' || group.endsWith('.k8s.io') || group === 'kubernetes.io' || group.endsWith('.kubernetes.io');
+  if (!isProtected) return [];
+  const now = approvalState(crd);
+  if (old && approvalState(old).state === now.state) return [];
+  const field = `metadata.annotations[${APPROVAL}]`;
+  if (now.state === 'missing') return [fieldErr.required(field, now.reason)];
+  if (now.state === 'invalid') return [fieldErr.invalid(field, crd.metadata?.annotations?.[APPROVAL] ?? '', now.reason)];
+  return [];
+}
+
+/** validatePreserveUnknownFields: spec.preserveUnknownFields may not be turned on in v1. */
+function validatePreserveUnknownFields(crd: KubeObject, old?: KubeObject): FieldError[] {
+  if (old && o(old.spec).preserveUnknownFields === true) return [];
+  if (o(crd.spec).preserveUnknownFields === true) {
+    return [fieldErr.invalid('spec.preserveUnknownFields', true, 'cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead')];
+  }
+  return [];
+}
+
 function crdNameValidator(crd: KubeObject) {
   return (name: string, prefix: boolean): string[] => {
     const out = nameIsDNSSubdomain(name, prefix);
@@ -490,6 +521,8 @@ export function validateCRD(crd: KubeObject): FieldError[] {
   const errs = validateObjectMeta(crd.metadata, { namespaced: false, nameValidator: crdNameValidator(crd) });
   errs.push(...validateSpec(crd, undefined));
   errs.push(...validateStoredVersions(crd));
+  errs.push(...validateAPIApproval(crd));
+  errs.push(...validatePreserveUnknownFields(crd));
   return errs;
 }
 
@@ -510,5 +543,7 @@ export function validateCRDUpdate(crd: KubeObject, old: KubeObject): FieldError[
   errs.push(...validateImmutable(n.group, p.group, 'spec.group'));
   errs.push(...validateImmutable(o(n.names).plural, o(p.names).plural, 'spec.names.plural'));
   errs.push(...validateStoredVersions(crd));
+  errs.push(...validateAPIApproval(crd, old));
+  errs.push(...validatePreserveUnknownFields(crd, old));
   return errs;
 }

@@ -46,6 +46,21 @@ describe('CRD validation', () => {
     expect(r.body.details.causes[0]).toEqual({ reason: 'FieldValueInvalid', message: 'Invalid value: "gadgets.example.com": must be spec.names.plural+"."+spec.group', field: 'metadata.name' });
   });
 
+  it('protected groups need the api-approved annotation', async () => {
+    const body = crd({ type: 'object' }, { group: 'stable.k8s.io' });
+    body.metadata.name = 'gadgets.stable.k8s.io';
+    let r = await c.req('POST', CRDS, body);
+    expect(r.body.message).toBe(
+      'CustomResourceDefinition.apiextensions.k8s.io "gadgets.stable.k8s.io" is invalid: metadata.annotations[api-approved.kubernetes.io]: Required value: protected groups must have approval annotation "api-approved.kubernetes.io", see https://github.com/kubernetes/enhancements/pull/1111',
+    );
+    r = await c.req('POST', CRDS, { ...body, metadata: { ...body.metadata, annotations: { 'api-approved.kubernetes.io': 'maybe' } } });
+    expect(r.body.details.causes[0].message).toBe(
+      'Invalid value: "maybe": protected groups must have approval annotation "api-approved.kubernetes.io" with either a URL or a reason starting with "unapproved", see https://github.com/kubernetes/enhancements/pull/1111',
+    );
+    r = await c.req('POST', CRDS, { ...body, metadata: { ...body.metadata, annotations: { 'api-approved.kubernetes.io': 'https://github.com/kubernetes/kubernetes/pull/1' } } });
+    expect(r.status).toBe(201);
+  });
+
   it('exactly one storage version and unique names', async () => {
     const base = crd({ type: 'object' });
     base.spec.versions = [
