@@ -160,6 +160,19 @@ describe('CRD validation', () => {
     ]);
   });
 
+  it('rules must be bool, messageExpressions strings', async () => {
+    const r = await c.req('POST', CRDS, crd(withSpec({
+      properties: { n: { type: 'integer' } },
+      'x-kubernetes-validations': [{ rule: 'self.n + 1' }, { rule: 'self.n > 1', messageExpression: 'self.n' }, { rule: 'self.n > 1', messageExpression: 'self.m' }],
+    })));
+    expect(r.status).toBe(422);
+    expect(r.body.details.causes.map((x: any) => `${x.field}: ${x.message.replace(/apiextensions\.ValidationRule\{[^}]*\}/, 'RULE')}`)).toEqual([
+      'spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: Invalid value: RULE: cel expression must evaluate to a bool',
+      'spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[1].messageExpression: Invalid value: RULE: messageExpression must evaluate to a string',
+      "spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[2].messageExpression: Invalid value: RULE: messageExpression compilation failed: ERROR: <input>:1:5: undefined field 'm'\n | self.m\n | ....^",
+    ]);
+  });
+
   it('rules over the estimated cost limit are forbidden; other rule field checks', async () => {
     const r = await c.req('POST', CRDS, crd(withSpec({
       properties: {
