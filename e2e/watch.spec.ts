@@ -44,7 +44,7 @@ test('a watch reconnects from its last resourceVersion after the worker is stopp
     const w = window.watcher;
     let rv = '';
     const relist = async () => {
-      const list = await (await fetch(url)).json();
+      const list = (await (await fetch(url)).json()) as { items: { metadata: { name: string; resourceVersion: string } }[]; metadata: { resourceVersion: string } };
       w.cache = {};
       for (const i of list.items) w.cache[i.metadata.name] = i.metadata.resourceVersion;
       rv = list.metadata.resourceVersion;

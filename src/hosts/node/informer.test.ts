@@ -119,7 +119,7 @@ describe('@kubernetes/client-node informer against the Node host', () => {
     // the watch from the old version gets ERROR 410 and the informer lists again
     await informer.stop();
     await until(() => node!.api.engine.watch.count === 0, 'the server to see the watch end');
-    const stoppedAt = informer.latestResourceVersion();
+    const stoppedAt = (informer as unknown as { latestResourceVersion(): string }).latestResourceVersion();
     expect(stoppedAt).toBe('8');
     await core.createNamespacedConfigMap({ namespace: ns, body: { metadata: { name: 'c' }, data: { v: '1' } } });
     await core.deleteNamespacedConfigMap({ name: 'a', namespace: ns });

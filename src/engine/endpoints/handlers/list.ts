@@ -494,7 +494,7 @@ function itemBytes(def: ResourceDefinition, o: KubeObject, gv: string): Uint8Arr
 }
 
 /** Writes the list JSON item by item into one buffer, without copying the cached objects. */
-export function listJson(def: ResourceDefinition, res: ListResult): Uint8Array {
+export function listJson(def: ResourceDefinition, res: ListResult): Uint8Array<ArrayBuffer> {
   const gv = groupVersion(def);
   const head = utf8.encode(`{"kind":${JSON.stringify(listKindOf(def))},"apiVersion":${JSON.stringify(gv)},"metadata":${JSON.stringify(res.meta)},"items":[`);
   const tail = utf8.encode(']}\n');

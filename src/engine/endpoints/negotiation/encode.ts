@@ -11,7 +11,7 @@ import type { Negotiated } from './media.js';
 const utf8 = new TextEncoder();
 
 class CborWriter {
-  private buf = new Uint8Array(1024);
+  private buf: Uint8Array<ArrayBuffer> = new Uint8Array(1024);
   private len = 0;
 
   private ensure(n: number): void {
@@ -42,7 +42,7 @@ class CborWriter {
     }
   }
 
-  result(): Uint8Array {
+  result(): Uint8Array<ArrayBuffer> {
     return this.buf.slice(0, this.len);
   }
 }
@@ -127,7 +127,7 @@ function writeValue(w: CborWriter, v: unknown): void {
 }
 
 /** One CBOR data item for a JSON-shaped value, after the self-described CBOR tag (55799). */
-export function encodeCbor(value: unknown): Uint8Array {
+export function encodeCbor(value: unknown): Uint8Array<ArrayBuffer> {
   const w = new CborWriter();
   w.bytes([0xd9, 0xd9, 0xf7]);
   writeValue(w, value);
