@@ -61,6 +61,19 @@ describe('causingManager', () => {
     const b2 = { ...b, time: '2024-01-01T00:00:03Z', fieldsV1: { 'f:x': {}, 'f:y': {} } };
     expect(causingManager(obj('1', [a, b]), obj('2', [a, b2]))?.manager).toBe('b');
   });
+  it('in the same second, the writer that gained fields, not the one that lost them', () => {
+    const t = '2024-01-01T00:00:01Z';
+    const creator = { manager: 'creator', operation: 'Update', time: t, fieldsV1: { 'f:data': { 'f:a': {} } } };
+    const after = [
+      { manager: 'creator', operation: 'Update', time: t, fieldsV1: { 'f:data': {} } },
+      { manager: 'editor', operation: 'Update', time: t, fieldsV1: { 'f:data': { 'f:a': {}, 'f:b': {} } } },
+    ];
+    expect(causingManager(obj('1', [creator]), obj('2', after))?.manager).toBe('editor');
+    // Listed first or last makes no difference.
+    expect(causingManager(obj('1', [creator]), obj('2', [after[1], after[0]]))?.manager).toBe('editor');
+    const again = { ...creator, fieldsV1: { 'f:data': { 'f:a': {}, 'f:z': {} } } };
+    expect(causingManager(obj('1', [creator, after[1]]), obj('2', [again, after[1]]))?.manager).toBe('creator');
+  });
   it('is undefined without managedFields', () => {
     expect(causingManager(undefined, { metadata: {} })).toBeUndefined();
   });

@@ -1,7 +1,7 @@
 // The watch timeline's pure parts: the chunked JSON stream parser (one JSON object per event, usually
 // newline-separated, split anywhere by the transport), the watch query, the manager that caused a change,
 // and the timeline model (events, reconnection and 410 markers, previous versions for diffs).
-import { deepEqual, type ManagedFieldsEntry } from '../managed-fields/fields.js';
+import { deepEqual, entryPaths, type ManagedFieldsEntry } from '../managed-fields/fields.js';
 
 /**
  * Splits a stream of concatenated JSON values into values. Tracks string and escape state so braces in
@@ -124,17 +124,32 @@ function entryId(e: ManagedFieldsEntry): string {
 }
 
 /**
- * The managedFields entry behind a change: among the entries that are new or differ from the previous
- * version's, the one with the newest time; with no previous version (or no difference), the newest entry.
+ * The managedFields entry behind a change. Preferred, in order: an entry that is new or whose time moved (the
+ * writer's own entry is stamped with the write's time), then one that gained fields (a write in the same
+ * second); a manager that only lost fields to another is never the cause. Ties go to the newest time, then
+ * to the later entry. With no previous version (or no difference), the newest entry.
  */
 export function causingManager(prev: KubeObject | undefined, cur: KubeObject | undefined): ManagedFieldsEntry | undefined {
   const entries = cur?.metadata?.managedFields ?? [];
   if (entries.length === 0) return undefined;
   const before = new Map((prev?.metadata?.managedFields ?? []).map((e) => [entryId(e), e]));
-  const changed = prev ? entries.filter((e) => !deepEqual(before.get(entryId(e)), e)) : [];
-  const pool = changed.length > 0 ? changed : entries;
-  let best = pool[0];
-  for (const e of pool) if ((e.time ?? '') > (best.time ?? '')) best = e;
+  const score = (e: ManagedFieldsEntry): number => {
+    if (!prev) return 0;
+    const old = before.get(entryId(e));
+    if (!old || old.time !== e.time) return 2;
+    if (deepEqual(old.fieldsV1, e.fieldsV1)) return 0;
+    const had = new Set(entryPaths(old));
+    return entryPaths(e).some((p) => !had.has(p)) ? 1 : 0;
+  };
+  let best = entries[0];
+  let bestScore = score(best);
+  for (const e of entries.slice(1)) {
+    const sc = score(e);
+    if (sc > bestScore || (sc === bestScore && (e.time ?? '') >= (best.time ?? ''))) {
+      best = e;
+      bestScore = sc;
+    }
+  }
   return best;
 }
 
