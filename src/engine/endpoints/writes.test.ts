@@ -166,6 +166,31 @@ describe('/scale', () => {
     });
   }
 
+  it('server-side apply through /scale: conflicts name the Scale entries; force moves replicas to the applier', async () => {
+    await c.req('POST', `${D}?fieldManager=me`, dep('web', 2));
+    const scale = (n: number) => ({ apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'web' }, spec: { replicas: n } });
+    const conflict = await c.req('PATCH', `${D}/web/scale?fieldManager=hpa`, scale(5), APPLY);
+    expect(conflict.body).toEqual({
+      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
+      message: 'Apply failed with 1 conflict: conflict with "me" using autoscaling/v1: .spec.replicas', reason: 'Conflict',
+      details: { causes: [{ reason: 'FieldManagerConflict', message: 'conflict with "me" using autoscaling/v1', field: '.spec.replicas' }] }, code: 409,
+    });
+    const shared = await c.req('PATCH', `${D}/web/scale?fieldManager=hpa`, scale(2), APPLY);
+    expect(shared.status).toBe(200);
+    let d = (await c.req('GET', `${D}/web`)).body;
+    expect(d.metadata.managedFields.map((e: any) => [e.manager, e.operation, e.subresource ?? '', e.time ?? null, !!e.fieldsV1['f:spec']['f:replicas']])).toEqual([
+      ['hpa', 'Apply', 'scale', null, true],
+      ['me', 'Update', '', T0, true],
+    ]);
+    const forced = await c.req('PATCH', `${D}/web/scale?fieldManager=hpa&force=true`, scale(5), APPLY);
+    expect(forced.body.spec).toEqual({ replicas: 5 });
+    d = (await c.req('GET', `${D}/web`)).body;
+    expect(d.spec.replicas).toBe(5);
+    expect(d.metadata.managedFields[0]).toEqual({ manager: 'hpa', operation: 'Apply', apiVersion: 'apps/v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { 'f:replicas': {} } }, subresource: 'scale' });
+    expect(d.metadata.managedFields[1].fieldsV1['f:spec']['f:replicas']).toBeUndefined();
+    expect(d.metadata.managedFields[1].fieldsV1['f:spec']['f:selector']).toEqual({});
+  });
+
   it('negative replicas: 422 on Scale.autoscaling; stale resourceVersion: 409', async () => {
     await c.req('POST', D, dep('web'));
     const r = await c.req('PATCH', `${D}/web/scale`, { spec: { replicas: -1 } }, MERGE);

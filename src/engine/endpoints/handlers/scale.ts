@@ -8,7 +8,11 @@ import { decodeBody } from '../../codec/decode.js';
 import { applyJsonPatch, decodeJsonPatchBody } from '../../patch/json-patch.js';
 import { applyMergePatch, decodeMergePatchBody } from '../../patch/merge-patch.js';
 import { applyStrategicMergePatch, decodeStrategicPatchBody } from '../../patch/strategic.js';
-import { updateScaleManagedFields } from '../../merge/index.js';
+import { applyPatch, objectTypeFor, updateScaleManagedFields } from '../../merge/index.js';
+import { builtinDefinitions } from '../../resources/index.js';
+import { fieldValidationResult } from '../../schema/prune.js';
+import type { JsonObject, ManagedFieldsEntry } from '../../object.js';
+import type { WriteOptions } from '../pipeline.js';
 import { groupVersion } from '../../registry/types.js';
 import { bodyMediaType } from '../negotiation/media.js';
 import { respond } from '../responders.js';
@@ -88,22 +92,16 @@ export async function handleScale(scope: Scope): Promise<Response> {
         reason: 'UnsupportedMediaType', code: 415,
       });
     }
-    if (ct.patch === 'apply-patch') {
-      throw new StatusError({
-        kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
-        message: 'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json',
-        reason: 'UnsupportedMediaType', code: 415,
-      });
-    }
   }
   const opts = writeOptions(scope, isPatch ? 'PatchOptions' : 'UpdateOptions', ct.patch);
   const bytes = await readBody(scope);
+  const replicasPath = sc.specReplicasPath.replace(/^\./, '').split('.');
+  if (ct.patch === 'apply-patch') return applyScale(scope, bytes, opts, replicasPath);
   let body: unknown;
   if (!isPatch) body = decodeBody(bytes, ct.format === 'yaml' ? 'yaml' : 'json').value;
   else if (ct.patch === 'json-patch') body = decodeJsonPatchBody(bytes, opts.fieldValidation).patch;
   else if (ct.patch === 'merge-patch') body = decodeMergePatchBody(bytes, opts.fieldValidation).value;
   else body = decodeStrategicPatchBody(bytes, opts.fieldValidation).value;
-  const replicasPath = sc.specReplicasPath.replace(/^\./, '').split('.');
   const out = await core.store.update(def, info.namespace, info.name, 'scale', (current) => {
     const scale = toScale(scope, current!);
     let desired: unknown;
@@ -146,4 +144,122 @@ export async function handleScale(scope: Scope): Promise<Response> {
     }),
   });
   return respond(200, toScale(scope, out.object), { negotiated: plain(scope), pretty: scope.pretty });
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Server-side apply through /scale (managedfields.ScaleHandler around the Scale endpoint's field manager):
+// the parent's owners of the replicas field become autoscaling/v1 entries of the Scale, the configuration is
+// applied to that Scale (conflicts name those entries), and the result is mapped back: a parent owner the
+// Scale no longer lists loses the replicas field; a new Scale owner gets the parent's apiVersion, no time.
+
+const SCALE_REPLICAS = ['spec', 'replicas'];
+
+function fieldsHas(fields: unknown, path: string[]): boolean {
+  let cur = fields;
+  for (const p of path) {
+    if (!isPlainObject(cur) || !(`f:${p}` in cur)) return false;
+    cur = (cur as Record<string, unknown>)[`f:${p}`];
+  }
+  return true;
+}
+
+/** The fieldsV1 without `path`; parents left with no children vanish unless owned themselves ("."). */
+function fieldsWithout(fields: JsonObject, path: string[]): JsonObject {
+  const out = clone(fields) as Record<string, unknown>;
+  const walk = (node: Record<string, unknown>, i: number): boolean => {
+    const key = `f:${path[i]}`;
+    if (!(key in node)) return false;
+    if (i === path.length - 1) delete node[key];
+    else {
+      const child = node[key] as Record<string, unknown>;
+      walk(child, i + 1);
+      const keys = Object.keys(child);
+      if (keys.length === 0) delete node[key];
+      else if (keys.length === 1 && keys[0] === '.') node[key] = {};
+    }
+    return true;
+  };
+  walk(out, 0);
+  return out as JsonObject;
+}
+
+function nested(path: string[]): JsonObject {
+  let leaf: JsonObject = {};
+  for (let i = path.length - 1; i >= 0; i--) leaf = { [`f:${path[i]}`]: leaf };
+  return leaf;
+}
+
+/** The identity of an entry (managedfields buildManagerInfo): Apply managers have no apiVersion in it. */
+function identity(e: ManagedFieldsEntry): string {
+  return JSON.stringify([e.manager ?? '', e.operation ?? '', e.operation === 'Apply' ? '' : e.apiVersion ?? '', e.subresource ?? '']);
+}
+
+function sortEntries(entries: ManagedFieldsEntry[]): ManagedFieldsEntry[] {
+  const secs = (e: ManagedFieldsEntry) => (e.time ? Math.floor(Date.parse(e.time) / 1000) : 0);
+  const cmp = (a = '', b = '') => (a < b ? -1 : a > b ? 1 : 0);
+  return entries.sort((p, q) =>
+    cmp(p.operation, q.operation) || secs(p) - secs(q) || cmp(p.manager, q.manager) || cmp(p.apiVersion, q.apiVersion) || cmp(p.subresource, q.subresource));
+}
+
+async function applyScale(scope: Scope, bytes: Uint8Array, opts: WriteOptions, replicasPath: string[]): Promise<Response> {
+  const { def, core, info } = scope;
+  let decoded;
+  try {
+    decoded = decodeBody(bytes, 'yaml');
+  } catch (e) {
+    if (e instanceof StatusError) throw badRequest(`error decoding YAML: ${e.status.message}`);
+    throw e;
+  }
+  const cfg = (isPlainObject(decoded.value) ? decoded.value : {}) as KubeObject;
+  const cfgName = isPlainObject(cfg.metadata) ? cfg.metadata.name : undefined;
+  if (cfgName !== undefined && cfgName !== info.name) throw badRequest(`the name of the object (${String(cfgName)}) does not match the name on the URL (${info.name})`);
+  const scaleType = objectTypeFor({ $ref: 'io.k8s.api.autoscaling.v1.Scale' }, builtinDefinitions);
+  const parentGV = groupVersion(def);
+  const warnings: string[] = [];
+  const out = await core.store.update(def, info.namespace, info.name, 'scale', (current) => {
+    const parentEntries = (current!.metadata?.managedFields ?? []) as ManagedFieldsEntry[];
+    // ToSubresource
+    const liveScale = toScale(scope, current!);
+    const scaleEntries = parentEntries
+      .filter((e) => e.apiVersion === parentGV && fieldsHas(e.fieldsV1, replicasPath))
+      .map((e) => ({ ...e, apiVersion: 'autoscaling/v1', fieldsV1: nested(SCALE_REPLICAS) }));
+    if (scaleEntries.length) liveScale.metadata = { ...liveScale.metadata, managedFields: scaleEntries };
+    const merged = applyPatch(scaleType, liveScale, cfg, {
+      manager: opts.fieldManager, apiVersion: 'autoscaling/v1', subresource: 'scale', force: opts.force,
+      time: rfc3339(core.env.clock.now()),
+    });
+    warnings.push(...fieldValidationResult([], decoded, opts.fieldValidation, { kind: 'Scale', version: 'v1', operation: 'patch', patchType: 'apply', mediaType: 'yaml' }).warnings);
+    const replicas = isPlainObject(merged.spec) ? (merged.spec as Record<string, unknown>).replicas : undefined;
+    const n = typeof replicas === 'number' ? replicas : 0;
+    if (n < 0) throw invalid({ group: 'autoscaling', kind: 'Scale' }, info.name, [fieldErr.invalid('spec.replicas', n, 'must be greater than or equal to 0')]);
+    // ToParent
+    const after = new Map(((merged.metadata?.managedFields ?? []) as ManagedFieldsEntry[]).map((e) => [identity(e), e]));
+    const result: ManagedFieldsEntry[] = [];
+    for (const e of parentEntries) {
+      if (e.apiVersion !== parentGV || !fieldsHas(e.fieldsV1, replicasPath)) {
+        result.push(e);
+        continue;
+      }
+      const id = identity({ ...e, apiVersion: 'autoscaling/v1' });
+      if (after.has(id)) {
+        result.push(e);
+        after.delete(id);
+      } else {
+        const rest = fieldsWithout(e.fieldsV1 as JsonObject, replicasPath);
+        if (Object.keys(rest).length) result.push({ ...e, fieldsV1: rest });
+      }
+    }
+    for (const e of after.values()) {
+      if (!fieldsHas(e.fieldsV1, SCALE_REPLICAS)) continue;
+      const { time: _t, ...rest } = e;
+      result.push({ ...rest, apiVersion: parentGV, fieldsV1: nested(replicasPath) });
+    }
+    const next = clone(current!);
+    setPath(next, scope.def.subresources.scale!.specReplicasPath, n);
+    const rv = merged.metadata?.resourceVersion;
+    next.metadata = { ...next.metadata, resourceVersion: cfg.metadata?.resourceVersion ? rv : current!.metadata?.resourceVersion, managedFields: sortEntries(result) };
+    if (!result.length) delete next.metadata.managedFields;
+    return next;
+  }, { dryRun: opts.dryRun });
+  return respond(200, toScale(scope, out.object), { negotiated: plain(scope), pretty: scope.pretty, warnings });
 }
