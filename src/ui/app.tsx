@@ -1,16 +1,264 @@
-// The minimal shell: base_url (copyable), cluster name, namespaces, and the objects of one kind in one
-// namespace, read over the HTTP API only.
-import { useCallback, useEffect, useId, useState } from 'react';
+// The playground frame, editor-first like the TypeScript playground: a top bar (cluster, base_url, engine
+// mode, theme, share), the resource browser on the left, the manifest editor in the centre, and a tabbed
+// dock on the right (request console, watch timeline, managed fields, CEL). Panels other than the editor
+// and the console live in ./panels/<name>/index.tsx and are loaded when present (import.meta.glob), so the
+// build works whichever panels exist. Every panel reaches the API only through the store's logged fetch.
+import { lazy, Suspense, useCallback, useEffect, useId, useState, type ComponentType } from 'react';
 import type { ApiConnection } from './api.js';
-import { apiGetJson } from './api.js';
-import {
-  listPath,
-  listableResources,
-  resourceId,
-  resourceLabel,
-  shortAge,
-  type ListableResource,
-} from './settings.js';
+import { PlaygroundContext, PlaygroundStore, usePlayground, usePlaygroundStore, type Theme } from './playground.js';
+import { ManifestEditor } from './editor/ManifestEditor.js';
+import { RequestConsole } from './console/RequestConsole.js';
+import { ShareButton, useScenario } from './share/ShareButton.js';
+import { toYaml } from './editor/actions.js';
+import { listPath, listableResources, resourceId, resourceLabel, shortAge, type ListableResource } from './settings.js';
+
+const panelModules = import.meta.glob<Record<string, unknown>>('./panels/*/index.tsx');
+
+/** A panel component from ./panels/<dir>/index.tsx (export `name`), or undefined when the file is absent. */
+function panel(dir: string, name: string): ComponentType | undefined {
+  const load = panelModules[`./panels/${dir}/index.tsx`];
+  if (!load) return undefined;
+  return lazy(async () => {
+    const mod = await load();
+    const C = mod[name] as ComponentType | undefined;
+    return { default: C ?? (() => <p className="hint">./panels/{dir}/index.tsx has no export {name}.</p>) };
+  });
+}
+
+const ResourceBrowser = panel('browser', 'ResourceBrowser');
+const WatchTimeline = panel('timeline', 'WatchTimeline');
+const ManagedFieldsViewer = panel('managed-fields', 'ManagedFieldsViewer');
+const CelEvaluator = panel('cel', 'CelEvaluator');
+
+type Loadable<T> = { state: 'loading' } | { state: 'ok'; value: T } | { state: 'error'; message: string };
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+export const THEME_KEY = 'kube-playground:theme';
+
+/** The theme: the saved choice, else the system's preference. */
+export function initialTheme(): Theme {
+  try {
+    const saved = localStorage.getItem(THEME_KEY);
+    if (saved === 'light' || saved === 'dark') return saved;
+  } catch {
+    // no storage
+  }
+  return typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+}
+
+export function App({ connection, store = new PlaygroundStore({ theme: initialTheme() }) }: { connection: Promise<ApiConnection>; store?: PlaygroundStore }) {
+  return (
+    <PlaygroundContext.Provider value={store}>
+      <Frame connection={connection} />
+    </PlaygroundContext.Provider>
+  );
+}
+
+function Frame({ connection }: { connection: Promise<ApiConnection> }) {
+  const [conn, setConn] = useState<Loadable<ApiConnection>>({ state: 'loading' });
+  const theme = usePlayground((s) => s.theme);
+  const shareWarning = useScenario();
+  useEffect(() => {
+    let live = true;
+    connection.then(
+      (value) => live && setConn({ state: 'ok', value }),
+      (err: unknown) => live && setConn({ state: 'error', message: errorText(err) }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [connection]);
+  useEffect(() => {
+    document.documentElement.dataset.theme = theme;
+  }, [theme]);
+
+  return (
+    <div className="app">
+      <header className="top">
+        <h1>Kubernetes API playground</h1>
+        {conn.state === 'ok' ? <ConnectionBar conn={conn.value} /> : <span className="top-fill" />}
+        <ThemeToggle />
+        <ShareButton />
+      </header>
+      {conn.state === 'ok' && conn.value.warnings.length + (shareWarning ? 1 : 0) > 0 && (
+        <div className="banner">
+          {[...conn.value.warnings, ...(shareWarning ? [shareWarning] : [])].map((w) => (
+            <p key={w} role="alert" className="error">
+              {w}
+            </p>
+          ))}
+        </div>
+      )}
+      {conn.state === 'error' ? (
+        <main className="fatal">
+          <p role="alert" className="error">
+            The API server could not be started: {conn.message}
+          </p>
+        </main>
+      ) : (
+        <div className="workspace">
+          <aside className="left" aria-label="Resources">
+            {conn.state === 'loading' ? (
+              <p role="status">Starting the API server…</p>
+            ) : ResourceBrowser ? (
+              <Suspense fallback={<div className="skeleton" aria-hidden="true" />}>
+                <ResourceBrowser />
+              </Suspense>
+            ) : (
+              <BasicBrowser />
+            )}
+          </aside>
+          <main className="center">
+            <ManifestEditor />
+          </main>
+          <Dock />
+        </div>
+      )}
+    </div>
+  );
+}
+
+function ThemeToggle() {
+  const store = usePlaygroundStore();
+  const theme = usePlayground((s) => s.theme);
+  const toggle = () => {
+    const next: Theme = theme === 'dark' ? 'light' : 'dark';
+    store.setTheme(next);
+    try {
+      localStorage.setItem(THEME_KEY, next);
+    } catch {
+      // not saved
+    }
+  };
+  return (
+    <button type="button" aria-pressed={theme === 'dark'} onClick={toggle} title="Toggle light and dark themes">
+      Dark theme
+    </button>
+  );
+}
+
+function ConnectionBar({ conn }: { conn: ApiConnection }) {
+  const inputId = useId();
+  const [copied, setCopied] = useState('');
+  const copy = useCallback(async () => {
+    try {
+      await navigator.clipboard.writeText(conn.baseUrl);
+      setCopied('Copied base_url to the clipboard.');
+    } catch {
+      const input = document.getElementById(inputId) as HTMLInputElement | null;
+      input?.select();
+      setCopied('Copying is not allowed here: the address is selected, press Ctrl+C (Cmd+C) to copy it.');
+    }
+  }, [conn.baseUrl, inputId]);
+  const hint =
+    conn.mode === 'service-worker'
+      ? `Any client in this browser can call it: await (await fetch('${conn.baseUrl}/api/v1/namespaces')).json()`
+      : `From the devtools console: await (await playground.apiFetch('/api/v1/namespaces')).json()`;
+
+  return (
+    <div className="connection" role="group" aria-label="Cluster">
+      <span className="field">
+        <span className="hint">cluster</span> <strong data-testid="cluster-name">{conn.cluster}</strong>
+      </span>
+      <span className="field base-url">
+        <label htmlFor={inputId}>base_url</label>
+        <input id={inputId} readOnly value={conn.baseUrl} title={hint} onFocus={(e) => e.currentTarget.select()} />
+        <button type="button" onClick={() => void copy()}>
+          Copy base_url
+        </button>
+      </span>
+      <span className="field">
+        <span className="hint">served by</span>{' '}
+        <span data-testid="engine-mode" title={conn.fallbackReason}>
+          {conn.mode === 'service-worker' ? 'service worker' : `in-page engine (${conn.fallbackReason ?? 'fallback'})`}
+        </span>
+      </span>
+      <span role="status" className="hint copied">
+        {copied}
+      </span>
+    </div>
+  );
+}
+
+interface DockTab {
+  id: string;
+  label: string;
+  Component?: ComponentType;
+}
+
+const TABS: DockTab[] = [
+  { id: 'console', label: 'Requests', Component: RequestConsole },
+  { id: 'timeline', label: 'Watch timeline', Component: WatchTimeline },
+  { id: 'managed-fields', label: 'Managed fields', Component: ManagedFieldsViewer },
+  { id: 'cel', label: 'CEL', Component: CelEvaluator },
+];
+
+function Dock() {
+  const [active, setActive] = useState('console');
+  const [mounted, setMounted] = useState<Set<string>>(() => new Set(['console']));
+  const focused = usePlayground((s) => s.focusedRequest);
+  const base = useId();
+  const choose = (id: string) => {
+    setActive(id);
+    setMounted((m) => (m.has(id) ? m : new Set([...m, id])));
+  };
+  useEffect(() => {
+    if (focused) setActive('console');
+  }, [focused]);
+  const onKey = (e: React.KeyboardEvent) => {
+    const i = TABS.findIndex((t) => t.id === active);
+    const next = e.key === 'ArrowRight' ? (i + 1) % TABS.length : e.key === 'ArrowLeft' ? (i + TABS.length - 1) % TABS.length : -1;
+    if (next < 0) return;
+    e.preventDefault();
+    choose(TABS[next].id);
+    document.getElementById(`${base}-tab-${TABS[next].id}`)?.focus();
+  };
+  return (
+    <section className="dock" aria-label="Panels">
+      <div role="tablist" aria-label="Panels" className="tabs" onKeyDown={onKey}>
+        {TABS.map((t) => (
+          <button
+            key={t.id}
+            id={`${base}-tab-${t.id}`}
+            role="tab"
+            type="button"
+            aria-selected={t.id === active}
+            aria-controls={`${base}-panel-${t.id}`}
+            tabIndex={t.id === active ? 0 : -1}
+            onClick={() => choose(t.id)}
+          >
+            {t.label}
+          </button>
+        ))}
+      </div>
+      {TABS.map((t) => (
+        <div
+          key={t.id}
+          id={`${base}-panel-${t.id}`}
+          role="tabpanel"
+          aria-labelledby={`${base}-tab-${t.id}`}
+          hidden={t.id !== active}
+          className="tabpanel"
+        >
+          {mounted.has(t.id) &&
+            (t.Component ? (
+              <Suspense fallback={<div className="skeleton" aria-hidden="true" />}>
+                <t.Component />
+              </Suspense>
+            ) : (
+              <p className="hint">This panel is not built yet.</p>
+            ))}
+        </div>
+      ))}
+    </section>
+  );
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The basic browser: namespaces and the objects of one kind, shown until ./panels/browser exists.
 
 interface ObjectMetaView {
   name?: string;
@@ -28,44 +276,25 @@ interface GroupList {
 
 const CONFIGMAPS: ListableResource = { groupVersion: 'v1', plural: 'configmaps', kind: 'ConfigMap', namespaced: true };
 
-type Loadable<T> = { state: 'loading' } | { state: 'ok'; value: T } | { state: 'error'; message: string };
-
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+async function getJson<T>(store: PlaygroundStore, path: string, signal?: AbortSignal): Promise<T> {
+  const res = await store.fetch(path, { headers: { Accept: 'application/json' }, signal }, 'browser');
+  const text = await res.text();
+  let body: unknown;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = undefined;
+  }
+  if (!res.ok) {
+    const message = (body as { message?: unknown } | undefined)?.message;
+    throw new Error(`${res.status}: ${typeof message === 'string' ? message : text.slice(0, 200) || res.statusText}`);
+  }
+  return body as T;
 }
 
-export function App({ connection }: { connection: Promise<ApiConnection> }) {
-  const [conn, setConn] = useState<Loadable<ApiConnection>>({ state: 'loading' });
-  useEffect(() => {
-    let live = true;
-    connection.then(
-      (value) => live && setConn({ state: 'ok', value }),
-      (err: unknown) => live && setConn({ state: 'error', message: errorText(err) }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [connection]);
-
-  return (
-    <>
-      <header className="top">
-        <h1>Kubernetes API playground</h1>
-      </header>
-      <main>
-        {conn.state === 'loading' && <p role="status">Starting the API server…</p>}
-        {conn.state === 'error' && (
-          <p role="alert" className="error">
-            The API server could not be started: {conn.message}
-          </p>
-        )}
-        {conn.state === 'ok' && <Cluster conn={conn.value} />}
-      </main>
-    </>
-  );
-}
-
-function Cluster({ conn }: { conn: ApiConnection }) {
+function BasicBrowser() {
+  const store = usePlaygroundStore();
+  const epoch = usePlayground((s) => s.discoveryEpoch ?? 0);
   const [namespaces, setNamespaces] = useState<Loadable<string[]>>({ state: 'loading' });
   const [namespace, setNamespace] = useState('default');
   const [resources, setResources] = useState<ListableResource[]>([CONFIGMAPS]);
@@ -75,118 +304,47 @@ function Cluster({ conn }: { conn: ApiConnection }) {
 
   useEffect(() => {
     const abort = new AbortController();
-    apiGetJson<ListView>('/api/v1/namespaces', abort.signal).then(
-      (list) => {
-        const names = (list.items ?? []).map((i) => i.metadata?.name ?? '').filter(Boolean);
-        setNamespaces({ state: 'ok', value: names });
-      },
+    getJson<ListView>(store, '/api/v1/namespaces', abort.signal).then(
+      (list) => setNamespaces({ state: 'ok', value: (list.items ?? []).map((i) => i.metadata?.name ?? '').filter(Boolean) }),
       (err: unknown) => !abort.signal.aborted && setNamespaces({ state: 'error', message: errorText(err) }),
     );
     return () => abort.abort();
-  }, [refreshes]);
+  }, [store, refreshes]);
 
   useEffect(() => {
     const abort = new AbortController();
-    void discoverResources(abort.signal).then((found) => {
+    void discoverResources(store, abort.signal).then((found) => {
       if (!abort.signal.aborted && found.length > 0) setResources(found);
     });
     return () => abort.abort();
-  }, []);
+  }, [store, epoch]);
 
   const resource = resources.find((r) => resourceId(r) === selected) ?? CONFIGMAPS;
 
   return (
-    <>
-      <ConnectionPanel conn={conn} />
-      <div className="columns">
-        <nav aria-labelledby="namespaces-heading" className="namespaces">
-          <h2 id="namespaces-heading">Namespaces</h2>
-          {namespaces.state === 'loading' && <p role="status">Loading…</p>}
-          {namespaces.state === 'error' && (
-            <p role="alert" className="error">
-              {namespaces.message}
-            </p>
-          )}
-          {namespaces.state === 'ok' && (
-            <ul aria-label="Namespaces">
-              {namespaces.value.map((ns) => (
-                <li key={ns}>
-                  <button type="button" aria-pressed={ns === namespace} onClick={() => setNamespace(ns)}>
-                    {ns}
-                  </button>
-                </li>
-              ))}
-            </ul>
-          )}
-        </nav>
-        <ObjectsPanel
-          namespace={namespace}
-          resource={resource}
-          resources={resources}
-          onSelect={setSelected}
-          refreshes={refreshes}
-          onRefresh={refresh}
-        />
-      </div>
-    </>
-  );
-}
-
-function ConnectionPanel({ conn }: { conn: ApiConnection }) {
-  const inputId = useId();
-  const [copied, setCopied] = useState('');
-  const copy = useCallback(async () => {
-    try {
-      await navigator.clipboard.writeText(conn.baseUrl);
-      setCopied('Copied base_url to the clipboard.');
-    } catch {
-      const input = document.getElementById(inputId) as HTMLInputElement | null;
-      input?.select();
-      setCopied('Copying is not allowed here: the address is selected, press Ctrl+C (Cmd+C) to copy it.');
-    }
-  }, [conn.baseUrl, inputId]);
-
-  return (
-    <section aria-labelledby="connection-heading" className="connection">
-      <h2 id="connection-heading">Cluster</h2>
-      <dl>
-        <dt>Cluster name</dt>
-        <dd data-testid="cluster-name">{conn.cluster}</dd>
-        <dt>
-          <label htmlFor={inputId}>base_url</label>
-        </dt>
-        <dd className="base-url">
-          <input id={inputId} readOnly value={conn.baseUrl} size={Math.max(24, conn.baseUrl.length + 2)} onFocus={(e) => e.currentTarget.select()} />
-          <button type="button" onClick={() => void copy()}>
-            Copy base_url
-          </button>
-          <span role="status" className="hint">
-            {copied}
-          </span>
-        </dd>
-        <dt>Served by</dt>
-        <dd data-testid="engine-mode">
-          {conn.mode === 'service-worker'
-            ? 'service worker'
-            : `in-page engine (${conn.fallbackReason ?? 'fallback'})`}
-        </dd>
-      </dl>
-      {conn.mode === 'service-worker' ? (
-        <p className="hint">
-          Try it from the devtools console: <code>await (await fetch('{conn.baseUrl}/api/v1/namespaces')).json()</code>
-        </p>
-      ) : (
-        <p className="hint">
-          This page sends its requests to the engine running in the page; from the devtools console use{' '}
-          <code>await (await playground.apiFetch('/api/v1/namespaces')).json()</code>
-        </p>
-      )}
-      {conn.warnings.map((w) => (
-        <p key={w} role="alert" className="error">
-          {w}
-        </p>
-      ))}
-    </section>
+    <div className="basic-browser">
+      <nav aria-labelledby="namespaces-heading" className="namespaces">
+        <h2 id="namespaces-heading">Namespaces</h2>
+        {namespaces.state === 'loading' && <p role="status">Loading…</p>}
+        {namespaces.state === 'error' && (
+          <p role="alert" className="error">
+            {namespaces.message}
+          </p>
+        )}
+        {namespaces.state === 'ok' && (
+          <ul aria-label="Namespaces">
+            {namespaces.value.map((ns) => (
+              <li key={ns}>
+                <button type="button" aria-pressed={ns === namespace} onClick={() => setNamespace(ns)}>
+                  {ns}
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </nav>
+      <ObjectsPanel namespace={namespace} resource={resource} resources={resources} onSelect={setSelected} refreshes={refreshes} onRefresh={refresh} />
+    </div>
   );
 }
 
@@ -199,23 +357,32 @@ function ObjectsPanel(props: {
   onRefresh: () => void;
 }) {
   const { namespace, resource, resources, onSelect, refreshes, onRefresh } = props;
+  const store = usePlaygroundStore();
+  const requests = usePlayground((s) => s.requests.length);
   const selectId = useId();
   const [list, setList] = useState<Loadable<ListView>>({ state: 'loading' });
   const path = listPath(resource, namespace);
 
   useEffect(() => {
     const abort = new AbortController();
-    setList({ state: 'loading' });
-    apiGetJson<ListView>(path, abort.signal).then(
+    setList((l) => (l.state === 'ok' ? l : { state: 'loading' }));
+    getJson<ListView>(store, path, abort.signal).then(
       (value) => setList({ state: 'ok', value }),
       (err: unknown) => !abort.signal.aborted && setList({ state: 'error', message: errorText(err) }),
     );
     return () => abort.abort();
-  }, [path, refreshes]);
+    // `requests` is not a dependency: the list refreshes on demand (Refresh) and when the path changes
+  }, [store, path, refreshes]);
+  void requests;
+
+  const open = async (name: string) => {
+    const obj = await getJson<Record<string, unknown>>(store, `${path}/${encodeURIComponent(name)}`);
+    const meta = { ...(obj.metadata as Record<string, unknown>) };
+    delete meta.managedFields;
+    store.openInEditor(toYaml({ ...obj, metadata: meta }));
+  };
 
   const now = Date.now();
-  const caption = `${resource.kind} objects in namespace ${namespace}`;
-
   return (
     <section aria-labelledby="objects-heading" className="objects">
       <h2 id="objects-heading">Objects</h2>
@@ -231,8 +398,8 @@ function ObjectsPanel(props: {
         <button type="button" onClick={onRefresh}>
           Refresh
         </button>
-        <code className="hint">GET {path}</code>
       </div>
+      <code className="hint">GET {path}</code>
       {list.state === 'loading' && <p role="status">Loading…</p>}
       {list.state === 'error' && (
         <p role="alert" className="error">
@@ -241,7 +408,9 @@ function ObjectsPanel(props: {
       )}
       {list.state === 'ok' && (
         <table>
-          <caption>{caption}</caption>
+          <caption>
+            {resource.kind} objects in namespace {namespace}
+          </caption>
           <thead>
             <tr>
               <th scope="col">Name</th>
@@ -257,7 +426,11 @@ function ObjectsPanel(props: {
             ) : (
               (list.value.items ?? []).map((item) => (
                 <tr key={item.metadata?.name}>
-                  <td>{item.metadata?.name}</td>
+                  <td>
+                    <button type="button" className="link" title="Open in the editor" onClick={() => void open(item.metadata?.name ?? '')}>
+                      {item.metadata?.name}
+                    </button>
+                  </td>
                   <td>{shortAge(item.metadata?.creationTimestamp, now)}</td>
                   <td>{item.metadata?.resourceVersion}</td>
                 </tr>
@@ -271,10 +444,10 @@ function ObjectsPanel(props: {
 }
 
 /** Namespaced, listable resources from discovery: core v1 plus the preferred version of every group. */
-async function discoverResources(signal: AbortSignal): Promise<ListableResource[]> {
+async function discoverResources(store: PlaygroundStore, signal: AbortSignal): Promise<ListableResource[]> {
   const groupVersions = ['v1'];
   try {
-    const groups = await apiGetJson<GroupList>('/apis', signal);
+    const groups = await getJson<GroupList>(store, '/apis', signal);
     for (const g of groups.groups ?? []) {
       const gv = g.preferredVersion?.groupVersion;
       if (gv) groupVersions.push(gv);
@@ -286,7 +459,7 @@ async function discoverResources(signal: AbortSignal): Promise<ListableResource[
     groupVersions.map(async (gv) => {
       try {
         const path = gv === 'v1' ? '/api/v1' : `/apis/${gv}`;
-        return listableResources(gv, await apiGetJson<unknown>(path, signal));
+        return listableResources(gv, await getJson<unknown>(store, path, signal));
       } catch {
         return [];
       }

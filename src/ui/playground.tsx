@@ -42,6 +42,17 @@ export interface PlaygroundState {
   editorRequest?: { text: string; seq: number };
   requests: LoggedRequest[];
   theme: Theme;
+  /**
+   * Added by the frame (optional, backward compatible): a request the console should show, set by
+   * `focusRequest(id)` (e.g. the editor after an apply conflict). `seq` changes on every call.
+   */
+  focusedRequest?: { id: number; seq: number };
+  /**
+   * Added by the frame: bumped by `discoveryChanged()` after a CRD (or APIService) is created, changed or
+   * deleted through the editor. Panels that cache discovery (the resource browser) should re-read it when
+   * this number changes: `const epoch = usePlayground((s) => s.discoveryEpoch ?? 0)`.
+   */
+  discoveryEpoch?: number;
 }
 
 type Listener = () => void;
@@ -81,6 +92,21 @@ export class PlaygroundStore {
 
   setTheme(theme: Theme): void {
     this.set({ theme });
+  }
+
+  /** Shows request `id` in the request console (the frame switches to the console tab). */
+  focusRequest(id: number): void {
+    this.set({ focusedRequest: { id, seq: ++this.seq } });
+  }
+
+  /** Discovery changed (a CRD was written): panels caching discovery re-read it (see `discoveryEpoch`). */
+  discoveryChanged(): void {
+    this.set({ discoveryEpoch: (this.state.discoveryEpoch ?? 0) + 1 });
+  }
+
+  /** The id the next logged request gets (so a caller can find its own entry). */
+  peekNextRequestId(): number {
+    return this.nextId;
   }
 
   clearRequests(): void {

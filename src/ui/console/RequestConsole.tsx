@@ -1,0 +1,303 @@
+// The request console: every request the UI sent (method, path, query, status, duration, source panel);
+// the selected one's headers (Warning headers highlighted) and bodies (YAML/JSON); an apply conflict as
+// its fields and owners with the three resolutions; and a raw mode that sends any request, like curl.
+import { useEffect, useId, useMemo, useState } from 'react';
+import { usePlayground, usePlaygroundStore, type LoggedRequest, type PlaygroundStore } from '../playground.js';
+import { findDocument, jsonOrUndefined, replaceDocument, splitDocuments, toYaml } from '../editor/actions.js';
+import { editorText } from '../editor/state.js';
+import { adoptFields, dropFields, parseConflicts, withForce, withoutQuery, type FieldConflict } from './conflicts.js';
+
+function splitPath(path: string): { pathname: string; query: string } {
+  const q = path.indexOf('?');
+  return q < 0 ? { pathname: path, query: '' } : { pathname: path.slice(0, q), query: path.slice(q + 1) };
+}
+
+function header(headers: [string, string][] | undefined, name: string): string | undefined {
+  return headers?.find(([k]) => k.toLowerCase() === name)?.[1];
+}
+
+function HeaderList({ title, headers }: { title: string; headers: [string, string][] | undefined }) {
+  return (
+    <div className="headers">
+      <h4>{title}</h4>
+      {!headers || headers.length === 0 ? (
+        <p className="hint">none</p>
+      ) : (
+        <dl>
+          {headers.map(([k, v], i) => {
+            const warning = k.toLowerCase() === 'warning';
+            return (
+              <div key={i} className={warning ? 'warning-header' : undefined} data-testid={warning ? 'warning-header' : undefined}>
+                <dt>{k}</dt>
+                <dd>{v}</dd>
+              </div>
+            );
+          })}
+        </dl>
+      )}
+    </div>
+  );
+}
+
+function Body({ title, text, format }: { title: string; text: string | undefined; format: 'yaml' | 'json' }) {
+  const shown = useMemo(() => {
+    if (text === undefined || text === '') return undefined;
+    const parsed = jsonOrUndefined(text);
+    if (parsed === undefined) return text;
+    return format === 'json' ? JSON.stringify(parsed, null, 2) : toYaml(parsed);
+  }, [text, format]);
+  return (
+    <div className="body">
+      <h4>{title}</h4>
+      {shown === undefined ? <p className="hint">no body</p> : <pre tabIndex={0}>{shown}</pre>}
+    </div>
+  );
+}
+
+/** Re-applies `body` (an apply document) to the request's object, logged as the console's. */
+async function reapply(store: PlaygroundStore, req: LoggedRequest, body: string, force: boolean): Promise<LoggedRequest | undefined> {
+  const id = store.peekNextRequestId();
+  const headers: [string, string][] = req.requestHeaders.filter(([k]) => k.toLowerCase() !== 'content-length');
+  await store.fetch(force ? withForce(req.path) : req.path, { method: 'PATCH', headers, body }, 'console');
+  return store.get().requests.find((r) => r.id === id);
+}
+
+/** Puts the resolved manifest into the editor, in place of the document it came from (or as the text). */
+function updateEditor(store: PlaygroundStore, doc: unknown): void {
+  const yaml = toYaml(doc);
+  const text = editorText.get();
+  const index = findDocument(text, doc as never);
+  if (index >= 0) editorText.set(replaceDocument(text, index, yaml));
+  else if (splitDocuments(text).length <= 1) editorText.set(yaml);
+  else store.openInEditor(`${text.replace(/\n+$/, '')}\n---\n${yaml}`);
+}
+
+function ConflictPanel({ req, conflicts, onResolved }: { req: LoggedRequest; conflicts: FieldConflict[]; onResolved: (r?: LoggedRequest) => void }) {
+  const store = usePlaygroundStore();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState('');
+  const fields = conflicts.map((c) => c.field);
+  const manifest = useMemo(() => {
+    try {
+      return splitDocuments(req.requestBody ?? '')[0]?.value;
+    } catch {
+      return undefined;
+    }
+  }, [req.requestBody]);
+
+  const act = async (kind: 'force' | 'drop' | 'adopt') => {
+    setBusy(true);
+    setError('');
+    try {
+      if (kind === 'force') {
+        onResolved(await reapply(store, req, req.requestBody ?? '', true));
+      } else if (kind === 'drop') {
+        const doc = dropFields(manifest, fields);
+        updateEditor(store, doc);
+        onResolved(await reapply(store, req, toYaml(doc), false));
+      } else {
+        const res = await store.fetch(withoutQuery(req.path), { headers: { Accept: 'application/json' } }, 'console');
+        const live = jsonOrUndefined(await res.text());
+        if (!res.ok) throw new Error(`GET ${withoutQuery(req.path)}: ${res.status}`);
+        const doc = adoptFields(manifest, live, fields);
+        updateEditor(store, doc);
+        onResolved(await reapply(store, req, toYaml(doc), false));
+      }
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className="conflict" aria-label="Apply conflict" data-testid="conflict">
+      <h4>Apply conflict: these fields are owned by other managers</h4>
+      <ul>
+        {conflicts.map((c) => (
+          <li key={c.field}>
+            <code>{c.field}</code> owned by <strong>{c.manager}</strong>
+            {c.using ? <span className="hint"> (using {c.using})</span> : null}
+          </li>
+        ))}
+      </ul>
+      <div className="resolutions">
+        <button type="button" disabled={busy} onClick={() => void act('force')} title="Re-apply with force=true: you become the sole manager of these fields">
+          Force: take ownership
+        </button>
+        <button type="button" disabled={busy || manifest === undefined} onClick={() => void act('drop')} title="Remove these fields from the manifest and re-apply: you give up your claim">
+          Drop the fields from my manifest
+        </button>
+        <button type="button" disabled={busy || manifest === undefined} onClick={() => void act('adopt')} title="Copy the server's values into the manifest and re-apply: you share ownership">
+          Adopt the server's values (share ownership)
+        </button>
+      </div>
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+    </section>
+  );
+}
+
+function RawRequest() {
+  const store = usePlaygroundStore();
+  const ids = { method: useId(), path: useId(), headers: useId(), body: useId() };
+  const [method, setMethod] = useState('GET');
+  const [path, setPath] = useState('/api/v1/namespaces/default/configmaps');
+  const [headers, setHeaders] = useState('Accept: application/json');
+  const [body, setBody] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState('');
+
+  const send = async () => {
+    setBusy(true);
+    setError('');
+    try {
+      const h = new Headers();
+      for (const line of headers.split('\n')) {
+        const colon = line.indexOf(':');
+        if (colon > 0) h.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
+      }
+      const withBody = !['GET', 'HEAD'].includes(method) && body !== '';
+      const res = await store.fetch(path, { method, headers: h, body: withBody ? body : undefined }, 'console');
+      // a watch streams: stop reading after the headers (the console logs it as streaming)
+      if (res.body && /[?&]watch=(1|true)/.test(path)) void res.body.cancel();
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form
+      className="raw"
+      aria-label="Raw request"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void send();
+      }}
+    >
+      <div className="raw-line">
+        <label htmlFor={ids.method}>Method</label>
+        <select id={ids.method} value={method} onChange={(e) => setMethod(e.target.value)}>
+          {['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'].map((m) => (
+            <option key={m}>{m}</option>
+          ))}
+        </select>
+        <label htmlFor={ids.path}>Path</label>
+        <input id={ids.path} className="grow" value={path} onChange={(e) => setPath(e.target.value)} spellCheck={false} />
+        <button type="submit" disabled={busy}>
+          Send
+        </button>
+      </div>
+      <div className="raw-line">
+        <label htmlFor={ids.headers}>Headers</label>
+        <textarea id={ids.headers} rows={3} value={headers} onChange={(e) => setHeaders(e.target.value)} spellCheck={false} />
+        <label htmlFor={ids.body}>Body</label>
+        <textarea id={ids.body} rows={3} value={body} onChange={(e) => setBody(e.target.value)} spellCheck={false} />
+      </div>
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+    </form>
+  );
+}
+
+export function RequestConsole() {
+  const store = usePlaygroundStore();
+  const requests = usePlayground((s) => s.requests);
+  const focused = usePlayground((s) => s.focusedRequest);
+  const [selectedId, setSelectedId] = useState<number | undefined>();
+  const [format, setFormat] = useState<'yaml' | 'json'>('yaml');
+  const [raw, setRaw] = useState(false);
+
+  useEffect(() => {
+    if (focused) setSelectedId(focused.id);
+  }, [focused]);
+
+  const selected = requests.find((r) => r.id === selectedId);
+  const conflicts = useMemo(() => {
+    if (!selected || selected.status !== 409) return undefined;
+    const ct = header(selected.requestHeaders, 'content-type') ?? '';
+    if (!ct.startsWith('application/apply-patch')) return undefined;
+    return parseConflicts(jsonOrUndefined(selected.responseBody));
+  }, [selected]);
+
+  const ordered = useMemo(() => [...requests].reverse(), [requests]);
+
+  return (
+    <div className="console">
+      <div className="console-toolbar">
+        <button type="button" aria-pressed={raw} onClick={() => setRaw((r) => !r)}>
+          Raw request
+        </button>
+        <button type="button" onClick={() => store.clearRequests()}>
+          Clear
+        </button>
+        <span className="hint">{requests.length} requests</span>
+      </div>
+      {raw && <RawRequest />}
+      <div className="console-split">
+        <ol className="request-list" aria-label="Requests">
+          {ordered.map((r) => {
+            const { pathname, query } = splitPath(r.path);
+            const warns = r.responseHeaders?.some(([k]) => k.toLowerCase() === 'warning');
+            return (
+              <li key={r.id}>
+                <button
+                  type="button"
+                  aria-pressed={r.id === selectedId}
+                  onClick={() => setSelectedId(r.id)}
+                  className={r.error || (r.status ?? 0) >= 400 ? 'failed' : undefined}
+                  data-testid="request-row"
+                >
+                  <span className="method">{r.method}</span>
+                  <span className="path" title={r.path}>
+                    {pathname}
+                    {query && <span className="query">?{query}</span>}
+                  </span>
+                  <span className="status">{r.error ? 'error' : (r.status ?? '…')}</span>
+                  {warns ? <span className="warn-flag" title="Warning headers">⚠</span> : <span className="warn-flag" />}
+                  <span className="duration">{r.durationMs !== undefined ? `${Math.round(r.durationMs)} ms` : ''}</span>
+                  <span className="source">{r.source}</span>
+                </button>
+              </li>
+            );
+          })}
+        </ol>
+        <div className="request-detail" aria-label="Request detail" role="region">
+          {!selected ? (
+            <p className="hint">Select a request to see its headers and bodies.</p>
+          ) : (
+            <>
+              <p className="request-line" data-testid="request-line">
+                <strong>{selected.method}</strong> <code>{selected.path}</code> →{' '}
+                <strong>{selected.error ? selected.error : selected.status}</strong>
+                {selected.durationMs !== undefined && <span className="hint"> in {Math.round(selected.durationMs)} ms</span>}
+                {selected.streaming && <span className="hint"> (stream: body not captured)</span>}
+              </p>
+              {conflicts && <ConflictPanel req={selected} conflicts={conflicts} onResolved={(r) => r && setSelectedId(r.id)} />}
+              <div className="format-toggle" role="group" aria-label="Body format">
+                <button type="button" aria-pressed={format === 'yaml'} onClick={() => setFormat('yaml')}>
+                  YAML
+                </button>
+                <button type="button" aria-pressed={format === 'json'} onClick={() => setFormat('json')}>
+                  JSON
+                </button>
+              </div>
+              <HeaderList title="Request headers" headers={selected.requestHeaders} />
+              <Body title="Request body" text={selected.requestBody} format={format} />
+              <HeaderList title="Response headers" headers={selected.responseHeaders} />
+              <Body title="Response body" text={selected.responseBody} format={format} />
+            </>
+          )}
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,103 @@
+// The Monaco editor, loaded lazily (this module and Monaco are one dynamic chunk, never in the first
+// paint): YAML with completion, hover and validation from JSON Schemas (monaco-yaml), the playground's
+// theme, and the action shortcuts.
+import { useEffect, useRef } from 'react';
+import * as monaco from 'monaco-editor';
+import { configureMonacoYaml, type MonacoYaml } from 'monaco-yaml';
+import EditorWorker from 'monaco-editor/editor/editor.worker.js?worker';
+import type { JsonSchema } from './schemas.js';
+
+declare global {
+  interface Window {
+    MonacoEnvironment?: { getWorker(workerId: string, label: string): Worker };
+  }
+}
+
+window.MonacoEnvironment = {
+  getWorker(_id: string, label: string): Worker {
+    if (label === 'yaml') return new Worker(new URL('./vendor/yaml-worker.js', import.meta.url), { type: 'module', name: 'yaml' });
+    return new EditorWorker();
+  },
+};
+
+const SCHEMA_URI = 'playground://schemas/kubernetes.json';
+let yaml: MonacoYaml | undefined;
+
+function setSchema(schema: JsonSchema | undefined): void {
+  const options = {
+    enableSchemaRequest: false,
+    hover: true,
+    completion: true,
+    validate: true,
+    isKubernetes: true,
+    schemas: schema ? [{ uri: SCHEMA_URI, fileMatch: ['*'], schema: schema as never }] : [],
+  };
+  if (!yaml) yaml = configureMonacoYaml(monaco, options);
+  else void yaml.update(options);
+}
+
+export type ShortcutAction = 'apply' | 'save' | 'help';
+
+export interface MonacoViewProps {
+  value: string;
+  onChange(value: string): void;
+  theme: 'light' | 'dark';
+  schema?: JsonSchema;
+  onShortcut(action: ShortcutAction): void;
+  label: string;
+}
+
+export default function MonacoView({ value, onChange, theme, schema, onShortcut, label }: MonacoViewProps) {
+  const host = useRef<HTMLDivElement>(null);
+  const editor = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
+  const latest = useRef({ onChange, onShortcut });
+  latest.current = { onChange, onShortcut };
+
+  useEffect(() => {
+    if (!host.current) return;
+    const model = monaco.editor.createModel(value, 'yaml', monaco.Uri.parse('file:///manifest.yaml'));
+    const ed = monaco.editor.create(host.current, {
+      model,
+      automaticLayout: true,
+      minimap: { enabled: false },
+      fontSize: 13,
+      scrollBeyondLastLine: false,
+      tabSize: 2,
+      ariaLabel: label,
+      theme: theme === 'dark' ? 'vs-dark' : 'vs',
+      quickSuggestions: { other: true, comments: false, strings: true },
+    });
+    editor.current = ed;
+    const sub = model.onDidChangeContent(() => latest.current.onChange(model.getValue()));
+    ed.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, () => latest.current.onShortcut('apply'));
+    ed.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, () => latest.current.onShortcut('save'));
+    ed.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Slash | monaco.KeyMod.Shift, () => latest.current.onShortcut('help'));
+    host.current.dataset.ready = 'true';
+    return () => {
+      sub.dispose();
+      ed.dispose();
+      model.dispose();
+      editor.current = null;
+    };
+    // created once; value/theme/schema changes are applied below
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  useEffect(() => {
+    const model = editor.current?.getModel();
+    if (model && model.getValue() !== value) {
+      // an external change (a panel, a conflict resolution): one undoable edit
+      model.pushEditOperations([], [{ range: model.getFullModelRange(), text: value }], () => null);
+    }
+  }, [value]);
+
+  useEffect(() => {
+    monaco.editor.setTheme(theme === 'dark' ? 'vs-dark' : 'vs');
+  }, [theme]);
+
+  useEffect(() => {
+    setSchema(schema);
+  }, [schema]);
+
+  return <div ref={host} className="monaco-host" data-testid="monaco" />;
+}
