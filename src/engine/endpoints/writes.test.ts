@@ -501,6 +501,24 @@ describe('delete options', () => {
     expect(ok.status).toBe(200);
   });
 
+  it('answers: Success Status without code for a removed object; the object (200, or 202 with orphanDependents=false) while pending', async () => {
+    const created = (await c.req('POST', CM, cm('c1'))).body;
+    const r = await c.req('DELETE', `${CM}/c1`);
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name: 'c1', kind: 'configmaps', uid: created.metadata.uid } });
+    await c.req('POST', CM, cm('f1', {}, { finalizers: ['example.com/hold'] }));
+    const pending = await c.req('DELETE', `${CM}/f1`);
+    expect(pending.status).toBe(200);
+    expect(pending.body.kind).toBe('ConfigMap');
+    expect(pending.body.metadata.deletionTimestamp).toBe(T0);
+    await c.req('POST', CM, cm('f2', {}, { finalizers: ['example.com/hold'] }));
+    const accepted = await c.req('DELETE', `${CM}/f2`, { orphanDependents: false });
+    expect(accepted.status).toBe(202);
+    const d = (await c.req('POST', D, dep('web'))).body;
+    const del = await c.req('DELETE', `${D}/web`);
+    expect(del.body).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name: 'web', group: 'apps', kind: 'deployments', uid: d.metadata.uid } });
+  });
+
   it('propagationPolicy, orphanDependents and dryRun validated together (query)', async () => {
     await c.req('POST', CM, cm('c1'));
     const r = await c.req('DELETE', `${CM}/c1?propagationPolicy=Foo&orphanDependents=true&dryRun=x`);

@@ -5,7 +5,7 @@ import { isPlainObject } from '../../object.js';
 import { decodeBody } from '../../codec/decode.js';
 import { queryBool, validateDryRun } from '../pipeline.js';
 import { bodyMediaType } from '../negotiation/media.js';
-import { respond, successStatus } from '../responders.js';
+import { respond } from '../responders.js';
 import { readBody, type Scope } from '../scope.js';
 import { plain } from './create.js';
 import { parseListQuery, readList } from './list.js';
@@ -111,12 +111,18 @@ export async function handleDelete(scope: Scope): Promise<Response> {
   const opts = await parseDeleteOptions(scope);
   const out = await core.store.delete(def, info.namespace, info.name, opts);
   if (!out.deleted && !opts.dryRun && def.group === '' && def.plural === 'namespaces') core.namespaceDeleted(info.name);
-  // Immediately removed: Status Success (or the object for kinds that return it); pending: 202 with the object.
-  if (!out.deleted) return respond(opts.dryRun ? 200 : 202, out.object, { negotiated: plain(scope), pretty: scope.pretty });
-  if ((def as { custom?: boolean }).custom || RETURNS_OBJECT.has(`${def.group}/${def.plural}`)) {
-    return respond(200, out.object, { negotiated: plain(scope), pretty: scope.pretty });
+  // handlers/delete.go: 200, or 202 when the object is not gone yet and orphanDependents=false was asked
+  const code = !out.deleted && opts.orphanDependents === false ? 202 : 200;
+  // pending (finalizers, namespaces): the object as marked; removed: the object for stores that return it,
+  // else finalizeDelete's Status (no code in it; kind is the resource)
+  if (!out.deleted || RETURNS_OBJECT.has(`${def.group}/${def.plural}`)) {
+    return respond(code, out.object, { negotiated: plain(scope), pretty: scope.pretty });
   }
-  return respond(200, successStatus({ name: info.name, group: def.group || undefined, kind: def.plural, uid: out.object.metadata?.uid }), {
+  const details: Record<string, unknown> = { name: out.object.metadata?.name ?? info.name };
+  if (def.group) details.group = def.group;
+  details.kind = def.plural;
+  if (out.object.metadata?.uid) details.uid = out.object.metadata.uid;
+  return respond(code, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details }, {
     negotiated: plain(scope),
     pretty: scope.pretty,
   });
