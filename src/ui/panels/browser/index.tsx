@@ -2,9 +2,9 @@
 // objects of one resource as the server's Table (kubectl-like columns). Selecting a row shares the object
 // with the other panels; "Open" loads its YAML into the manifest editor; templates start new manifests.
 import { dump } from 'js-yaml';
-import { useCallback, useEffect, useId, useMemo, useState } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { usePlaygroundStore, usePlayground, type ObjectRef } from '../../playground.js';
-import { ageText, errorText, fetchJson, useInterval } from '../common/ui.js';
+import { ageText, errorText, fetchJson, useInterval, usePanelTheme } from '../common/ui.js';
 import { readWatch, sleep } from '../common/watch.js';
 import { withoutManagedFields } from '../managed-fields/fields.js';
 import { collectionPath } from '../timeline/stream.js';
@@ -31,6 +31,7 @@ function cellText(v: unknown, type: string): string {
 }
 
 export function ResourceBrowser() {
+  const theme = usePanelTheme();
   const store = usePlaygroundStore();
   const selected = usePlayground((s) => s.selected);
   const [groups, setGroups] = useState<ApiGroupView[]>([]);
@@ -114,16 +115,22 @@ export function ResourceBrowser() {
     };
   }, [store]);
 
-  // The objects of the chosen resource, re-read after changes seen on a watch of that collection.
+  // The objects of the chosen resource, listed again after changes seen on a watch of that collection.
   const ns = resource?.namespaced ? namespace : undefined;
+  const gv = resource?.groupVersion;
+  const plural = resource?.name;
+  const watchable = !!resource?.verbs.includes('watch');
+  const latestRv = useRef<string | undefined>(undefined);
   useEffect(() => {
-    if (!resource) return;
+    if (!gv || !plural) return;
     let live = true;
     setLoading(true);
-    fetchJson<unknown>(store, collectionPath(resource.groupVersion, resource.name, ns || undefined), SOURCE, { headers: { Accept: TABLE_ACCEPT } }).then(
+    fetchJson<unknown>(store, collectionPath(gv, plural, ns || undefined), SOURCE, { headers: { Accept: TABLE_ACCEPT } }).then(
       (body) => {
         if (!live) return;
-        setTable(toTableView(body as Parameters<typeof toTableView>[0], wide));
+        const view = toTableView(body as Parameters<typeof toTableView>[0], wide);
+        latestRv.current = view.resourceVersion;
+        setTable(view);
         setTableError(undefined);
         setLoading(false);
       },
@@ -137,24 +144,38 @@ export function ResourceBrowser() {
     return () => {
       live = false;
     };
-  }, [store, resource, ns, wide, listTick]);
+  }, [store, gv, plural, ns, wide, listTick]);
 
-  const rv = table?.resourceVersion;
   useEffect(() => {
-    if (!resource || !resource.verbs.includes('watch') || !rv) return;
+    if (!gv || !plural || !watchable) return;
     const abort = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const path = `${collectionPath(resource.groupVersion, resource.name, ns || undefined)}?watch=true&resourceVersion=${encodeURIComponent(rv)}`;
-    readWatch(store, path, SOURCE, abort.signal, () => {
+    const relist = () => {
       clearTimeout(timer);
       timer = setTimeout(() => setListTick((t) => t + 1), 250);
-    }).catch(() => undefined);
+    };
+    latestRv.current = undefined;
+    (async () => {
+      while (!abort.signal.aborted) {
+        const from = latestRv.current;
+        if (!from) {
+          await sleep(300, abort.signal);
+          continue;
+        }
+        const path = `${collectionPath(gv, plural, ns || undefined)}?watch=true&resourceVersion=${encodeURIComponent(from)}`;
+        const r = await readWatch(store, path, SOURCE, abort.signal, relist).catch(() => ({ outcome: 'http' as const, status: 0 }));
+        if (r.outcome === 'aborted') return;
+        // The stream ended (a timeout, a restarted worker) or failed: list again, then watch from there.
+        latestRv.current = undefined;
+        relist();
+        await sleep(r.outcome === 'http' ? 5000 : 500, abort.signal);
+      }
+    })();
     return () => {
       abort.abort();
       clearTimeout(timer);
     };
-    // Restart only when the collection changes, not on every re-list.
-  }, [store, resource, ns, rv === undefined]);
+  }, [store, gv, plural, ns, watchable]);
 
   const refresh = useCallback(() => {
     setDiscoveryTick((t) => t + 1);
@@ -188,7 +209,7 @@ export function ResourceBrowser() {
   const tpls = templates(namespace || 'default');
 
   return (
-    <section className="pp" aria-label="Resource browser" data-testid="resource-browser">
+    <section className="pp" aria-label="Resource browser" data-testid="resource-browser" data-theme={theme}>
       <div className="pp-toolbar">
         <h3>Resources</h3>
         <button type="button" onClick={refresh}>
@@ -265,7 +286,7 @@ export function ResourceBrowser() {
               Open in editor
             </button>
             {loading && <span className="pp-muted">loading…</span>}
-            {rv && <span className="pp-muted">resourceVersion {rv}</span>}
+            {table?.resourceVersion && <span className="pp-muted">resourceVersion {table.resourceVersion}</span>}
           </div>
           {tableError && (
             <p role="alert" className="pp-error">

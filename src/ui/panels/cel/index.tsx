@@ -5,7 +5,7 @@
 import { dump, load } from 'js-yaml';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { usePlayground, usePlaygroundStore } from '../../playground.js';
-import { errorText, fetchJson } from '../common/ui.js';
+import { errorText, fetchJson, usePanelTheme } from '../common/ui.js';
 import { collectionPath } from '../timeline/stream.js';
 import { withoutManagedFields } from '../managed-fields/fields.js';
 import { segments } from './highlight.js';
@@ -60,6 +60,7 @@ function Meter({ value, limit, label }: { value: number; limit: number; label: s
 }
 
 export function CelEvaluator() {
+  const theme = usePanelTheme();
   const store = usePlaygroundStore();
   const selected = usePlayground((s) => s.selected);
   const ids = { expr: useId(), vars: useId(), version: useId(), bind: useId(), example: useId() };
@@ -140,7 +141,7 @@ export function CelEvaluator() {
   const res = outcome.state === 'done' ? outcome.res : undefined;
 
   return (
-    <section className="pp" aria-label="CEL evaluator" data-testid="cel-evaluator">
+    <section className="pp" aria-label="CEL evaluator" data-testid="cel-evaluator" data-theme={theme}>
       <div className="pp-toolbar">
         <h3>CEL</h3>
         <label htmlFor={ids.version}>Compatibility version</label>

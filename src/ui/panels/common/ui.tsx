@@ -1,7 +1,7 @@
 // Shared pieces of the panels: a fixed-row virtual list, JSON over the store's logged fetch, and small
 // formatting helpers. Everything reaches the engine through `store.fetch` (STYLE.md layering 4).
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
-import type { PlaygroundStore } from '../../playground.js';
+import { usePlayground, type PlaygroundStore } from '../../playground.js';
 import { computeWindow, isAtBottom } from './virtual.js';
 import './panels.css';
 
@@ -150,4 +150,9 @@ export function useInterval(fn: () => void, ms: number | undefined): void {
     const id = setInterval(() => saved.current(), ms);
     return () => clearInterval(id);
   }, [ms]);
+}
+
+/** The frame's theme, set as `data-theme` on each panel's root so the panel styles follow it. */
+export function usePanelTheme(): string {
+  return usePlayground((s) => s.theme);
 }

@@ -3,7 +3,7 @@
 // and the ownership history of the versions seen since the panel opened (a live watch on the object).
 import { useEffect, useMemo, useState } from 'react';
 import { usePlayground, usePlaygroundStore, type ObjectRef } from '../../playground.js';
-import { clockText, errorText, fetchJson, HttpError } from '../common/ui.js';
+import { clockText, errorText, fetchJson, HttpError, usePanelTheme } from '../common/ui.js';
 import { readWatch, sleep } from '../common/watch.js';
 import { yamlLines } from '../common/yaml-lines.js';
 import { collectionPath, type KubeObject } from '../timeline/stream.js';
@@ -87,6 +87,7 @@ function Chip({ entry, dim }: { entry: ManagedFieldsEntry; dim?: boolean }) {
 }
 
 export function ManagedFieldsViewer() {
+  const theme = usePanelTheme();
   const selected = usePlayground((s) => s.selected);
   const { versions, error, deleted } = useObjectVersions(selected);
   const [chosenRv, setChosenRv] = useState<string>();
@@ -108,7 +109,7 @@ export function ManagedFieldsViewer() {
 
   if (!selected) {
     return (
-      <section className="pp" aria-label="Managed fields" data-testid="managed-fields">
+      <section className="pp" aria-label="Managed fields" data-testid="managed-fields" data-theme={theme}>
         <h3>Managed fields</h3>
         <p className="pp-muted">Select an object (in the resource browser) to see who owns which field.</p>
         <ResetNote />
@@ -117,7 +118,7 @@ export function ManagedFieldsViewer() {
   }
 
   return (
-    <section className="pp" aria-label="Managed fields" data-testid="managed-fields">
+    <section className="pp" aria-label="Managed fields" data-testid="managed-fields" data-theme={theme}>
       <div className="pp-toolbar">
         <h3>
           Managed fields of {selected.kind} {selected.namespace ? `${selected.namespace}/` : ''}

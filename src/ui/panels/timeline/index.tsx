@@ -5,7 +5,7 @@
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { usePlaygroundStore } from '../../playground.js';
 import { diffLines, diffStats, splitLines } from '../common/diff.js';
-import { clockText, errorText, fetchJson, useFrameTick, VirtualList } from '../common/ui.js';
+import { clockText, errorText, fetchJson, useFrameTick, VirtualList, usePanelTheme } from '../common/ui.js';
 import { readWatch, sleep } from '../common/watch.js';
 import { yamlText } from '../common/yaml-lines.js';
 import { withoutManagedFields } from '../managed-fields/fields.js';
@@ -29,6 +29,7 @@ function statusMessage(body: unknown, status: number): string {
 }
 
 export function WatchTimeline({ defaultResource = 'v1/configmaps', defaultNamespace = 'default' }: WatchTimelineProps = {}) {
+  const theme = usePanelTheme();
   const store = usePlaygroundStore();
   const ids = { res: useId(), ns: useId(), ls: useId(), fs: useId(), rvm: useId(), rv: useId(), filter: useId(), timeout: useId() };
   const [resources, setResources] = useState<ApiResource[]>([]);
@@ -222,7 +223,7 @@ export function WatchTimeline({ defaultResource = 'v1/configmaps', defaultNamesp
   };
 
   return (
-    <section className="pp" aria-label="Watch timeline" data-testid="watch-timeline">
+    <section className="pp" aria-label="Watch timeline" data-testid="watch-timeline" data-theme={theme}>
       <div className="pp-toolbar">
         <h3>Watch</h3>
         <label htmlFor={ids.res}>Resource</label>
