@@ -128,6 +128,30 @@ function invalidListOptions(message: string, causes: { reason: string; message: 
 
 // ---------------------------------------------------------------------------------------------------
 
+describe('large lists', () => {
+  it('a list above 1 MiB is streamed in pieces and is the same JSON', async () => {
+    const big = 'x'.repeat(2000);
+    for (let i = 0; i < 600; i++) {
+      const r = await c.raw('POST', CM, JSON.stringify({ metadata: { name: `big-${String(i).padStart(3, '0')}` }, data: { v: big } }), { 'Content-Type': 'application/json' });
+      expect(r.status).toBe(201);
+    }
+    const res = await c.raw('GET', CM);
+    const reader = res.body!.getReader();
+    const pieces: Uint8Array[] = [];
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      pieces.push(value);
+    }
+    expect(pieces.length).toBeGreaterThan(3);
+    const text = Buffer.concat(pieces).toString();
+    const list = JSON.parse(text);
+    expect(list.items).toHaveLength(600);
+    expect(list.items[599].metadata.name).toBe('big-599');
+    expect(text).toBe(JSON.stringify(list) + '\n');
+  });
+});
+
 describe('resourceVersion semantics of list', () => {
   it('unset and "0" serve the latest state; another value without limit is Not older than', async () => {
     const a = await create('a');
