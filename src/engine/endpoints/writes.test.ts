@@ -166,6 +166,19 @@ describe('/scale', () => {
     });
   }
 
+  it('Scale bodies are decoded and field-validated as autoscaling/v1 Scale', async () => {
+    await c.req('POST', D, dep('web'));
+    const w = await c.req('PUT', `${D}/web/scale`, { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'web' }, spec: { replicas: 2, foo: 1 } });
+    expect(w.status).toBe(200);
+    expect(warnings(w.headers)).toEqual(['299 - "unknown field \\"spec.foo\\""']);
+    const t = await c.req('PUT', `${D}/web/scale`, { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'web' }, spec: { replicas: 'two' } });
+    expect(t.body).toEqual(status(400, 'BadRequest', 'Scale in version "v1" cannot be handled as a Scale: json: cannot unmarshal string into Go struct field ScaleSpec.spec.replicas of type int32'));
+    const p = await c.req('PATCH', `${D}/web/scale`, { spec: { replicas: 'two' } }, SMP);
+    expect(p.body.message).toBe(' "" is invalid: patch: Invalid value: "map[spec:map[replicas:two]]": cannot convert string to int32');
+    const k = await c.req('PUT', `${D}/web/scale`, { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' } });
+    expect(k.status).toBe(400);
+  });
+
   it('server-side apply through /scale: conflicts name the Scale entries; force moves replicas to the applier', async () => {
     await c.req('POST', `${D}?fieldManager=me`, dep('web', 2));
     const scale = (n: number) => ({ apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'web' }, spec: { replicas: n } });

@@ -2,7 +2,14 @@
 // replicationcontrollers [K8S registry/apps/deployment/storage ScaleREST].
 
 import { rfc3339 } from '../../env.js';
-import { StatusError, badRequest, conflict, fieldErr, invalid } from '../../errors.js';
+import { StatusError, badRequest, conflict, fieldErr, invalid, unsupportedMediaType } from '../../errors.js';
+import { goJsonMarshal, goPrintV } from '../../codec/go-format.js';
+import type { DecodeResult } from '../../codec/decode.js';
+import { patchInvalid } from '../../schema/prune.js';
+import { fieldValidate, typeCheck } from '../pipeline.js';
+import { expectKind } from '../scope.js';
+import { unstructuredConverterError } from './patch.js';
+import type { ResourceDefinition } from '../../registry/types.js';
 import { clone, isPlainObject, type KubeObject } from '../../object.js';
 import { decodeBody } from '../../codec/decode.js';
 import { applyJsonPatch, decodeJsonPatchBody } from '../../patch/json-patch.js';
@@ -97,30 +104,63 @@ export async function handleScale(scope: Scope): Promise<Response> {
   const bytes = await readBody(scope);
   const replicasPath = sc.specReplicasPath.replace(/^\./, '').split('.');
   if (ct.patch === 'apply-patch') return applyScale(scope, bytes, opts, replicasPath);
+  const sdef = scaleDefinition(def);
+  const warnings: string[] = [];
   let body: unknown;
-  if (!isPatch) body = decodeBody(bytes, ct.format === 'yaml' ? 'yaml' : 'json').value;
-  else if (ct.patch === 'json-patch') body = decodeJsonPatchBody(bytes, opts.fieldValidation).patch;
-  else if (ct.patch === 'merge-patch') body = decodeMergePatchBody(bytes, opts.fieldValidation).value;
-  else body = decodeStrategicPatchBody(bytes, opts.fieldValidation).value;
+  let decoded: DecodeResult | undefined;
+  let patchErrors: string[] = [];
+  if (!isPatch) {
+    if (ct.format !== 'json' && ct.format !== 'yaml') throw unsupportedMediaType('application/json, application/yaml');
+    decoded = decodeBody(bytes, ct.format, { expectKind: 'Scale' });
+    const input = expectKind(scope, decoded.value, 'Scale', 'autoscaling/v1');
+    typeCheck(sdef, input);
+    const admitted = fieldValidate(sdef, input, decoded, opts.fieldValidation, { operation: 'update', mediaType: ct.format });
+    warnings.push(...admitted.warnings);
+    body = admitted.object;
+  } else if (ct.patch === 'json-patch') {
+    const jp = decodeJsonPatchBody(bytes, opts.fieldValidation);
+    body = jp.patch;
+    patchErrors = jp.patchErrors;
+  } else {
+    decoded = ct.patch === 'merge-patch' ? decodeMergePatchBody(bytes, opts.fieldValidation) : decodeStrategicPatchBody(bytes, opts.fieldValidation);
+    body = decoded.value;
+  }
   const out = await core.store.update(def, info.namespace, info.name, 'scale', (current) => {
     const scale = toScale(scope, current!);
     let desired: unknown;
     if (!isPatch) desired = body;
     else if (ct.patch === 'json-patch') desired = applyJsonPatch(scale, body);
     else if (ct.patch === 'merge-patch') desired = applyMergePatch(scale, body);
-    else desired = applyStrategicMergePatch(scale, body, { type: 'object' }, {});
-    if (!isPlainObject(desired)) throw badRequest('the body must be a Scale object');
-    const d = desired as KubeObject;
-    if (d.kind !== undefined && d.kind !== 'Scale') {
-      throw badRequest(`${String(d.kind)} in version "v1" cannot be handled as a Scale: no kind "${String(d.kind)}" is registered for version "autoscaling/v1" in scheme "pkg/api/legacyscheme/scheme.go:30"`);
+    else desired = applyStrategicMergePatch(scale, body, sdef.schema, sdef.definitions);
+    let d: KubeObject;
+    if (!isPatch) d = desired as KubeObject;
+    else {
+      const smp = ct.patch === 'strategic-merge-patch';
+      const shown = () => (smp ? goPrintV(body ?? {}) : goJsonMarshal(desired));
+      if (!isPlainObject(desired)) throw patchInvalid(shown(), 'the patched Scale is not an object');
+      d = desired as KubeObject;
+      try {
+        typeCheck(sdef, d);
+      } catch (e) {
+        if (e instanceof StatusError && e.status.code === 400) {
+          const msg = e.status.message ?? '';
+          const prefix = 'Scale in version "v1" cannot be handled as a Scale: ';
+          const inner = msg.startsWith(prefix) ? msg.slice(prefix.length) : msg;
+          throw patchInvalid(shown(), smp ? unstructuredConverterError(inner) : inner);
+        }
+        throw e;
+      }
+      const admitted = fieldValidate(sdef, d, ct.patch === 'json-patch' ? [] : decoded!, opts.fieldValidation, {
+        operation: 'patch',
+        patchType: ct.patch === 'json-patch' ? 'json' : ct.patch === 'merge-patch' ? 'merge' : 'strategic',
+        patchDocument: smp ? body ?? {} : undefined,
+        patchErrors: ct.patch === 'json-patch' ? patchErrors : undefined,
+      });
+      warnings.push(...admitted.warnings);
+      d = admitted.object;
     }
     const replicas = isPlainObject(d.spec) ? (d.spec as Record<string, unknown>).replicas : undefined;
-    if (replicas !== undefined && replicas !== null && (typeof replicas !== 'number' || !Number.isInteger(replicas))) {
-      const msg = `json: cannot unmarshal ${typeof replicas === 'number' ? 'number ' + String(replicas) : typeof replicas === 'boolean' ? 'bool' : typeof replicas} into Go struct field ScaleSpec.spec.replicas of type int32`;
-      if (isPatch) throw badRequest(msg);
-      throw badRequest(`Scale in version "v1" cannot be handled as a Scale: ${msg}`);
-    }
-    const r = (replicas as number | undefined | null) ?? 0;
+    const r = typeof replicas === 'number' ? replicas : 0;
     if (r < 0) {
       throw invalid({ group: 'autoscaling', kind: 'Scale' }, info.name, [fieldErr.invalid('spec.replicas', r, 'must be greater than or equal to 0')]);
     }
@@ -143,7 +183,12 @@ export async function handleScale(scope: Scope): Promise<Response> {
       replicasPath,
     }),
   });
-  return respond(200, toScale(scope, out.object), { negotiated: plain(scope), pretty: scope.pretty });
+  return respond(200, toScale(scope, out.object), { negotiated: plain(scope), pretty: scope.pretty, warnings: [...warnings, ...out.warnings] });
+}
+
+/** The autoscaling/v1 Scale as a definition, for decoding checks and field validation of Scale bodies. */
+function scaleDefinition(parent: ResourceDefinition): ResourceDefinition {
+  return { ...parent, group: 'autoscaling', version: 'v1', kind: 'Scale', schema: { $ref: 'io.k8s.api.autoscaling.v1.Scale' }, definitions: builtinDefinitions, custom: false } as ResourceDefinition;
 }
 
 // ---------------------------------------------------------------------------------------------------
