@@ -2,13 +2,14 @@
 // variables from YAML or from the selected object, a compatibility version, and the result from the
 // engine's POST /x-playground/cel: value and CEL type, runtime cost and static estimate against the limits,
 // compile and runtime errors told apart. Examples and a library reference sit beside it.
-import { dump, load } from 'js-yaml';
+import { dump } from 'js-yaml';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { usePlayground, usePlaygroundStore } from '../../playground.js';
 import { errorText, fetchJson, usePanelTheme } from '../common/ui.js';
 import { collectionPath } from '../timeline/stream.js';
 import { withoutManagedFields } from '../managed-fields/fields.js';
 import { segments } from './highlight.js';
+import { parseVariables } from './variables.js';
 import { BINDABLE, CEL_VERSIONS, EXAMPLES, LIBRARY } from './reference.js';
 
 const SOURCE = 'cel';
@@ -35,20 +36,6 @@ type Outcome =
   | { state: 'done'; res: CelResponse; ms: number }
   | { state: 'http'; status: number; message: string }
   | { state: 'input'; message: string };
-
-/** Parses the variables YAML: a mapping of variable name to value ('' = no variables). */
-export function parseVariables(text: string): { vars: Record<string, unknown> } | { error: string } {
-  if (!text.trim()) return { vars: {} };
-  let v: unknown;
-  try {
-    v = load(text);
-  } catch (e) {
-    return { error: `variables: ${errorText(e).split('\n')[0]}` };
-  }
-  if (v === null || v === undefined) return { vars: {} };
-  if (typeof v !== 'object' || Array.isArray(v)) return { error: 'variables: expected a mapping of variable names to values, e.g. "self: {replicas: 3}"' };
-  return { vars: v as Record<string, unknown> };
-}
 
 function Meter({ value, limit, label }: { value: number; limit: number; label: string }) {
   const pct = Math.min(100, (value / limit) * 100);

@@ -1,0 +1,22 @@
+// The CEL evaluator's variables: one YAML mapping of variable name to value. Pure.
+import { load } from 'js-yaml';
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** Parses the variables YAML: a mapping of variable name to value ('' = no variables). */
+export function parseVariables(text: string): { vars: Record<string, unknown> } | { error: string } {
+  // Only blank lines and comments: no variables (js-yaml 5 rejects an empty document).
+  if (text.split('\n').every((l) => /^\s*(#.*)?$/.test(l))) return { vars: {} };
+  let v: unknown;
+  try {
+    v = load(text);
+  } catch (e) {
+    return { error: `variables: ${errorText(e).split('\n')[0]}` };
+  }
+  if (v === null || v === undefined) return { vars: {} };
+  if (typeof v !== 'object' || Array.isArray(v)) return { error: 'variables: expected a mapping of variable names to values, e.g. "self: {replicas: 3}"' };
+  return { vars: v as Record<string, unknown> };
+}
+
