@@ -16,7 +16,6 @@ import type { ClusterState } from '../../registry/state.js';
 import { StorageCompactedError, type StoredObject } from '../../storage/interface.js';
 import { groupVersion, type ResourceDefinition } from '../../registry/types.js';
 import type { EngineCore, Scope } from '../scope.js';
-import { encodeJson } from '../responders.js';
 import { parseIncludeObject, toTable } from '../table.js';
 import { bodyResponse, encodeCbor } from '../negotiation/encode.js';
 
@@ -600,4 +599,3 @@ export async function handleList(scope: Scope): Promise<Response> {
   return bodyResponse(listObject(def, res), neg, scope.pretty);
 }
 
-export { encodeJson };
