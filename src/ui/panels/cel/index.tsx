@@ -164,7 +164,7 @@ export function CelEvaluator() {
           Evaluate
         </button>
       </div>
-      <div style={{ display: 'grid', gridTemplateColumns: 'minmax(0, 3fr) minmax(0, 2fr)', gap: '0.75rem' }}>
+      <div className="pp-two">
         <div style={{ display: 'flex', flexDirection: 'column', gap: '0.5rem', minWidth: 0 }}>
           <label htmlFor={ids.expr}>Expression</label>
           <div className="cel-editor">

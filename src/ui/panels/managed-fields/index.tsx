@@ -143,7 +143,7 @@ export function ManagedFieldsViewer() {
         )}
       </div>
       {obj && entries.length === 0 && <p className="pp-muted">This object has no managedFields: no manager tracks any of its fields.</p>}
-      <div style={{ display: 'grid', gridTemplateColumns: 'minmax(0, 3fr) minmax(0, 2fr)', gap: '0.5rem' }}>
+      <div className="pp-two">
         <div className="blame" role="table" aria-label="Blame: each line with its owners" data-testid="blame">
           {lines.map((l, i) => {
             const o = owners[i];
