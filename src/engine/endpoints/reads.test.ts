@@ -537,6 +537,19 @@ describe('watch', () => {
     plain.close();
   });
 
+  it('a bookmark is also sent about 2 s before the watch times out', async () => {
+    await create('a');
+    const w = await watch(`${CM}?watch=true&resourceVersion=4&allowWatchBookmarks=true&timeoutSeconds=10`);
+    expect((await w.take(1))[0].type).toBe('ADDED');
+    await c.env.advance(7999);
+    await create('b');
+    expect((await w.take(1))[0].type).toBe('ADDED');
+    await c.env.advance(1);
+    expect((await w.take(1))[0]).toEqual({ type: 'BOOKMARK', object: { kind: 'ConfigMap', apiVersion: 'v1', metadata: { resourceVersion: '6', creationTimestamp: null } } });
+    await c.env.advance(2000);
+    expect(await w.ended()).toBe(true);
+  });
+
   it('sendInitialEvents: ADDED for the state, then the initial-events-end bookmark', async () => {
     await create('a');
     await create('b');

@@ -119,8 +119,15 @@ export class WatchHub {
       }
     };
 
+    const deadline = req.timeoutMs > 0 ? env.clock.now() + req.timeoutMs : 0;
+    // cacheWatcher.nextBookmarkTime: every interval, and once about 2 s before the watch times out (so a
+    // client resumes from as recent a version as possible); none when that moment has passed
     const scheduleBookmark = () => {
       if (!req.bookmarks || closed) return;
+      const now = env.clock.now();
+      let at = now + req.bookmarkIntervalMs;
+      if (deadline > 0 && deadline - 2000 < at) at = deadline - 2000;
+      if (at <= now) return;
       bookmarkTimer = env.timers.setTimeout(() => {
         if (closed) return;
         // a bookmark never names a version the cluster has not reached (a watch from a future version waits)
@@ -129,7 +136,7 @@ export class WatchHub {
           send({ type: 'BOOKMARK', object: req.bookmark(lastRevision) });
         }
         scheduleBookmark();
-      }, req.bookmarkIntervalMs);
+      }, at - now);
     };
 
     const stream = new ReadableStream<Uint8Array>({
