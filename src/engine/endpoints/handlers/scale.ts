@@ -262,7 +262,7 @@ async function applyScale(scope: Scope, bytes: Uint8Array, opts: WriteOptions, r
   const parentGV = groupVersion(def);
   const warnings: string[] = [];
   const out = await core.store.update(def, info.namespace, info.name, 'scale', (current) => {
-    const parentEntries = (current!.metadata?.managedFields ?? []) as ManagedFieldsEntry[];
+    const parentEntries = clone(current!.metadata?.managedFields ?? []) as ManagedFieldsEntry[];
     // ToSubresource
     const liveScale = toScale(scope, current!);
     const scaleEntries = parentEntries
