@@ -129,11 +129,29 @@ test('watch timeline: live events with their manager, diff, filter, pause, clear
   await tl.getByRole('button', { name: 'Resume view' }).click();
   await expect(tl.locator('.tl-row[data-type="ADDED"]', { hasText: 'w2' })).toBeVisible();
 
+  // Keyboard: arrows move between rows, Enter expands one.
+  await rows.first().focus();
+  await page.keyboard.press('ArrowDown');
+  await expect(rows.nth(1)).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(rows.nth(1)).toHaveAttribute('aria-selected', 'true');
+
   await tl.getByRole('button', { name: 'Clear' }).click();
   await expect(rows).toHaveCount(0);
   await expect(tl.getByTestId('timeline-status')).toContainText('0 entries');
   await tl.getByRole('button', { name: 'Stop' }).click();
   await expect(tl.getByTestId('timeline-status')).toContainText('stopped');
+
+  // "Watch <name>" narrows the watch to the object selected elsewhere.
+  await page.evaluate(() => window.uiPanels!.store.select({ groupVersion: 'v1', resource: 'configmaps', kind: 'ConfigMap', namespace: 'default', name: 'w3' }));
+  await tl.getByRole('button', { name: 'Watch w3' }).click();
+  await expect(tl.getByLabel('Field selector')).toHaveValue('metadata.name=w3');
+  await tl.getByRole('button', { name: 'Start watch' }).click();
+  await expect(tl.locator('.tl-row[data-type="MARKER"]').first()).toContainText('fieldSelector=metadata.name%3Dw3');
+  await api(page, base, 'POST', '/api/v1/namespaces/default/configmaps', cm('w4', {}));
+  await api(page, base, 'POST', '/api/v1/namespaces/default/configmaps', cm('w3', {}));
+  await expect(tl.locator('.tl-row[data-type="ADDED"]')).toHaveText([/default\/w3/]);
+  await tl.getByRole('button', { name: 'Stop' }).click();
 });
 
 test('watch timeline: stream end reconnects from the last resourceVersion; sendInitialEvents ends with a bookmark', async ({ page }, info) => {

@@ -3,7 +3,7 @@
 // virtualised list. Expanding an event shows the object and a diff against the previous version of the same
 // object. Stream ends (reconnect from the last resourceVersion) and 410 Gone (relist) appear as markers.
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
-import { usePlaygroundStore } from '../../playground.js';
+import { usePlayground, usePlaygroundStore } from '../../playground.js';
 import { diffLines, diffStats, splitLines } from '../common/diff.js';
 import { clockText, errorText, fetchJson, useFrameTick, VirtualList, usePanelTheme } from '../common/ui.js';
 import { readWatch, sleep } from '../common/watch.js';
@@ -31,6 +31,7 @@ function statusMessage(body: unknown, status: number): string {
 export function WatchTimeline({ defaultResource = 'v1/configmaps', defaultNamespace = 'default' }: WatchTimelineProps = {}) {
   const theme = usePanelTheme();
   const store = usePlaygroundStore();
+  const selectedObject = usePlayground((s) => s.selected);
   const ids = { res: useId(), ns: useId(), ls: useId(), fs: useId(), rvm: useId(), rv: useId(), filter: useId(), timeout: useId() };
   const [resources, setResources] = useState<ApiResource[]>([]);
   const [resKey, setResKey] = useState(defaultResource);
@@ -202,6 +203,11 @@ export function WatchTimeline({ defaultResource = 'v1/configmaps', defaultNamesp
           if (ev.key === 'Enter' || ev.key === ' ') {
             ev.preventDefault();
             setSelectedSeq(sel ? undefined : e.seq);
+          } else if (ev.key === 'ArrowDown' || ev.key === 'ArrowUp') {
+            // Rows around the focused one are always rendered (overscan); focusing scrolls it into view.
+            ev.preventDefault();
+            const next = (ev.key === 'ArrowDown' ? ev.currentTarget.nextElementSibling : ev.currentTarget.previousElementSibling) as HTMLElement | null;
+            next?.focus();
           }
         }}
         tabIndex={0}
@@ -240,6 +246,20 @@ export function WatchTimeline({ defaultResource = 'v1/configmaps', defaultNamesp
             <label htmlFor={ids.ns}>Namespace</label>
             <input id={ids.ns} value={namespace} onChange={(e) => setNamespace(e.target.value)} placeholder="all namespaces" size={12} disabled={running} />
           </>
+        )}
+        {selectedObject && (
+          <button
+            type="button"
+            disabled={running}
+            title="Watch only the object selected in the browser (fieldSelector=metadata.name)"
+            onClick={() => {
+              setResKey(`${selectedObject.groupVersion}/${selectedObject.resource}`);
+              setNamespace(selectedObject.namespace ?? '');
+              setFieldSelector(`metadata.name=${selectedObject.name}`);
+            }}
+          >
+            Watch {selectedObject.name}
+          </button>
         )}
         <label htmlFor={ids.ls}>Label selector</label>
         <input id={ids.ls} value={labelSelector} onChange={(e) => setLabelSelector(e.target.value)} placeholder="app=web" size={12} disabled={running} />
