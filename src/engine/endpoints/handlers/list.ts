@@ -492,51 +492,52 @@ function itemBytes(def: ResourceDefinition, o: KubeObject, gv: string): Uint8Arr
   return bytes;
 }
 
-/** Lists at least this large are streamed in pieces of about STREAM_PIECE bytes. */
-const STREAM_THRESHOLD = 1 << 20;
+/** Lists of at least this many items are streamed in pieces of about STREAM_PIECE bytes. */
+const STREAM_MIN_ITEMS = 256;
 const STREAM_PIECE = 256 * 1024;
 
 /**
- * The list JSON as a stream of pieces, written item by item from the cached item bytes: the service worker
- * can hand the first bytes to the page while the rest is assembled (a single large buffer would be copied
- * whole before the response starts), and nothing is concatenated twice.
+ * The list JSON as a stream of pieces, each written item by item from the (cached) item bytes as the
+ * reader pulls: the service worker can hand the first bytes to the page while the rest is serialized (a
+ * single large buffer would be built, then copied whole, before the response starts).
  */
 export function listJsonStream(def: ResourceDefinition, res: ListResult): ReadableStream<Uint8Array> | Uint8Array<ArrayBuffer> {
-  const gv = groupVersion(def);
   const items = res.items;
-  let size = 0;
-  const parts: Uint8Array[] = new Array(items.length);
-  for (let i = 0; i < items.length; i++) size += (parts[i] = itemBytes(def, items[i], gv)).length + 1;
-  if (size < STREAM_THRESHOLD) return listJson(def, res);
-  const head = utf8.encode(`{"kind":${JSON.stringify(listKindOf(def))},"apiVersion":${JSON.stringify(gv)},"metadata":${JSON.stringify(res.meta)},"items":[`);
+  if (items.length < STREAM_MIN_ITEMS) return listJson(def, res);
+  const gv = groupVersion(def);
+  let head: Uint8Array | undefined = utf8.encode(
+    `{"kind":${JSON.stringify(listKindOf(def))},"apiVersion":${JSON.stringify(gv)},"metadata":${JSON.stringify(res.meta)},"items":[`,
+  );
   let i = 0;
-  let headSent = false;
   return new ReadableStream<Uint8Array>({
     pull(controller) {
-      let n = headSent ? 0 : head.length;
-      let j = i;
-      while (j < parts.length && n < STREAM_PIECE) n += parts[j++].length + (j > 1 ? 1 : 0);
-      const last = j >= parts.length;
-      if (last) n += 3;
-      const out = new Uint8Array(n);
+      const parts: Uint8Array[] = [];
+      let n = head ? head.length : 0;
+      const first = i;
+      while (i < items.length && n < STREAM_PIECE) {
+        const b = itemBytes(def, items[i++], gv);
+        parts.push(b);
+        n += b.length + 1;
+      }
+      const last = i >= items.length;
+      const out = new Uint8Array(n + 3);
       let at = 0;
-      if (!headSent) {
+      if (head) {
         out.set(head, 0);
         at = head.length;
-        headSent = true;
+        head = undefined;
       }
-      for (; i < j; i++) {
-        if (i > 0) out[at++] = 0x2c;
-        out.set(parts[i], at);
-        at += parts[i].length;
-      }
+      parts.forEach((b, k) => {
+        if (first + k > 0) out[at++] = 0x2c; // ','
+        out.set(b, at);
+        at += b.length;
+      });
       if (last) {
-        out[at++] = 0x5d; // ]
-        out[at++] = 0x7d; // }
-        out[at++] = 0x0a;
-        controller.enqueue(out.subarray(0, at));
-        controller.close();
-      } else controller.enqueue(out.subarray(0, at));
+        out.set([0x5d, 0x7d, 0x0a], at); // ]}\n
+        at += 3;
+      }
+      controller.enqueue(out.subarray(0, at));
+      if (last) controller.close();
     },
   });
 }
