@@ -334,6 +334,8 @@ test('managed fields: blame with shared ownership, entries, live history, the [{
   await expect(mf.getByTestId('managers')).toContainText('alice');
   await expect(mf.getByTestId('managers')).toContainText('Apply');
   await mf.getByRole('button', { name: 'fieldsV1' }).first().click();
+  await expect(mf.getByTestId('fieldsv1-tree')).toHaveText('.data.a ●');
+  await mf.getByText('raw fieldsV1').click();
   await expect(mf.getByTestId('fieldsv1')).toContainText('"f:a": {}');
 
   // An Update by another manager arrives live through the watch.

@@ -7,7 +7,7 @@ import { clockText, errorText, fetchJson, HttpError, usePanelTheme } from '../co
 import { readWatch, sleep } from '../common/watch.js';
 import { yamlLines } from '../common/yaml-lines.js';
 import { collectionPath, type KubeObject } from '../timeline/stream.js';
-import { entryLabel, entryPaths, lineOwners, managerColour, unresolvedPaths, withoutManagedFields, type ManagedFieldsEntry } from './fields.js';
+import { entryLabel, entryPaths, formatPath, lineOwners, managerColour, parseElement, unresolvedPaths, withoutManagedFields, type ManagedFieldsEntry } from './fields.js';
 import { ownershipChanges } from './history.js';
 
 const SOURCE = 'managed-fields';
@@ -168,7 +168,8 @@ export function ManagedFieldsViewer() {
           <div>
             <h4>Managers ({entries.length})</h4>
             <p className="pp-muted" style={{ margin: 0 }}>
-              Click a manager to highlight its lines. <code>*</code> marks Update entries; lines owned by more than one manager are tinted.
+              Click a manager to highlight its lines. <code>*</code> marks Update entries; lines owned by more than one manager are tinted; ● marks an
+              owned leaf (the whole value, e.g. an atomic list, belongs to the manager).
             </p>
             <ul style={{ listStyle: 'none', padding: 0, margin: 0 }} data-testid="managers">
               {entries.map((e, i) => {
@@ -191,7 +192,13 @@ export function ManagedFieldsViewer() {
                     </div>
                     {openEntry === i && (
                       <div>
-                        <pre data-testid="fieldsv1">{JSON.stringify(e.fieldsV1 ?? {}, null, 2)}</pre>
+                        <div className="pp-tree pp-mono" data-testid="fieldsv1-tree" aria-label="fieldsV1 decoded">
+                          <FieldsTree node={e.fieldsV1 ?? {}} />
+                        </div>
+                        <details>
+                          <summary>raw fieldsV1</summary>
+                          <pre data-testid="fieldsv1">{JSON.stringify(e.fieldsV1 ?? {}, null, 2)}</pre>
+                        </details>
                         <h4>Paths</h4>
                         <pre>{paths.join('\n')}</pre>
                         {missing.length > 0 && <p className="pp-muted">Listed but not in this version of the object: {missing.join(', ')}</p>}
@@ -233,6 +240,30 @@ export function ManagedFieldsViewer() {
       </div>
       <ResetNote />
     </section>
+  );
+}
+
+/** fieldsV1 as a tree of decoded path elements: `f:name` as `.name`, `k:{..}` as `[key=value]`, `.` as the node itself. */
+function FieldsTree({ node }: { node: unknown }) {
+  if (typeof node !== 'object' || node === null) return null;
+  const keys = Object.keys(node as Record<string, unknown>);
+  if (keys.length === 0) return null;
+  return (
+    <ul>
+      {keys.map((k) => {
+        const child = (node as Record<string, unknown>)[k];
+        const el = k === '.' ? undefined : parseElement(k);
+        const label = k === '.' ? '(this item itself)' : el ? formatPath([el]) : `${k} (not understood)`;
+        const leaf = typeof child === 'object' && child !== null && Object.keys(child).length === 0;
+        return (
+          <li key={k} title={k}>
+            {label}
+            {leaf && k !== '.' ? ' ●' : ''}
+            <FieldsTree node={child} />
+          </li>
+        );
+      })}
+    </ul>
   );
 }
 
