@@ -358,6 +358,16 @@ test('managed fields: blame with shared ownership, entries, live history, the [{
   await history.getByRole('button').first().click();
   await expect(line('a: "1"')).toHaveAttribute('data-owners', 'alice,bob');
   await mf.screenshot({ path: info.outputPath('managed-fields-reset.png') });
+
+  // `[]` is not a reset here (the spec; DESIGN.md 7): tracking goes on, and the writer is recorded.
+  await mf.getByRole('button', { name: 'Back to live' }).click();
+  // Applying to an object without managedFields first records its fields under before-first-apply.
+  await applyAs('alice', { a: '1' });
+  await expect(line('a: "1"')).toHaveAttribute('data-owners', 'alice,before-first-apply');
+  await expect(line('b: "2"')).toHaveAttribute('data-owners', 'before-first-apply');
+  await api(page, base, 'PATCH', `${path}?fieldManager=dave`, { metadata: { managedFields: [] }, data: { d: '4' } }, 'application/merge-patch+json');
+  await expect(line('d: "4"')).toHaveAttribute('data-owners', 'dave');
+  await expect(line('a: "1"')).toHaveAttribute('data-owners', 'alice,before-first-apply');
 });
 
 test('CEL evaluator: value and type, cost, compile vs runtime errors, versions, binding the selected object', async ({ page }, info) => {
