@@ -153,3 +153,51 @@ describe('@kubernetes/client-node informer against the Node host', () => {
     expect(errors + node.requests.filter((r) => r.includes('watch=true')).length).toBeGreaterThan(0);
   }, 40_000);
 });
+
+describe('gzip on the Node host (APIResponseCompression)', () => {
+  it('compresses get/list bodies of at least 128 KiB when asked, never watches, and not when turned off', async () => {
+    const { request } = await import('node:http');
+    const { gunzipSync } = await import('node:zlib');
+    const get = (url: string, headers: Record<string, string>) =>
+      new Promise<{ headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
+        const req = request(url, { headers }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c) => chunks.push(c));
+          res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    node = await startNode(createMemoryStorage());
+    const base = `${node.host.url}/api/v1/namespaces/default/configmaps`;
+    const post = (name: string, size: number) =>
+      fetch(base, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ metadata: { name }, data: { v: 'x'.repeat(size) } }) });
+    expect((await post('small', 10)).status).toBe(201);
+    // a small list is sent as is
+    const small = await get(base, { 'Accept-Encoding': 'gzip' });
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect((await post('big', 140 * 1024)).status).toBe(201);
+    const big = await get(base, { 'Accept-Encoding': 'gzip, deflate' });
+    expect(big.headers['content-encoding']).toBe('gzip');
+    expect(big.headers.vary).toBe('Accept-Encoding');
+    expect(JSON.parse(gunzipSync(big.body).toString()).items.map((i: any) => i.metadata.name)).toEqual(['big', 'small']);
+    const one = await get(`${base}/big`, { 'Accept-Encoding': 'gzip' });
+    expect(one.headers['content-encoding']).toBe('gzip');
+    const plain = await get(base, {});
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    // a watch streams, uncompressed
+    const ac = new AbortController();
+    const w = await fetch(`${base}?watch=true`, { headers: { 'Accept-Encoding': 'gzip' }, signal: ac.signal });
+    expect(w.headers.get('content-encoding')).toBeNull();
+    ac.abort();
+    // turned off on the host
+    const off = await startHttpHost(node.api, { compression: false });
+    try {
+      const r = await get(`${off.url}/api/v1/namespaces/default/configmaps`, { 'Accept-Encoding': 'gzip' });
+      expect(r.headers['content-encoding']).toBeUndefined();
+      expect(r.body.byteLength).toBeGreaterThan(140 * 1024);
+    } finally {
+      await off.close();
+    }
+  });
+});
