@@ -5,6 +5,10 @@ import { useEffect, useRef } from 'react';
 import * as monaco from 'monaco-editor';
 import { configureMonacoYaml, type MonacoYaml } from 'monaco-yaml';
 import EditorWorker from 'monaco-editor/editor/editor.worker.js?worker';
+// Monaco 0.57's own adapter from the older createWebWorker({ label, moduleId, createData }) options, which
+// monaco-yaml 5.5 still passes, to the new createWebWorker({ worker }) (it posts createData first).
+// @ts-expect-error: internal module without type declarations
+import { createWebWorker as createLegacyWebWorker } from 'monaco-editor/internal/common/workers.js';
 import type { JsonSchema } from './schemas.js';
 
 declare global {
@@ -30,9 +34,12 @@ function setSchema(schema: JsonSchema | undefined): void {
     completion: true,
     validate: true,
     isKubernetes: true,
-    schemas: schema ? [{ uri: SCHEMA_URI, fileMatch: ['*'], schema: schema as never }] : [],
+    schemas: schema ? [{ uri: SCHEMA_URI, fileMatch: ['**/manifest.yaml'], schema: schema as never }] : [],
   };
-  if (!yaml) yaml = configureMonacoYaml(monaco, options);
+  if (!yaml) {
+    const withLegacyWorkers = { ...monaco, editor: { ...monaco.editor, createWebWorker: createLegacyWebWorker as typeof monaco.editor.createWebWorker } };
+    yaml = configureMonacoYaml(withLegacyWorkers, options);
+  }
   else void yaml.update(options);
 }
 

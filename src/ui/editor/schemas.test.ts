@@ -50,19 +50,11 @@ describe('OpenAPI v3 to JSON Schema', () => {
     expect(Object.keys(list.definitions as object).sort()).toEqual(['io.k8s.api.core.v1.ConfigMap', 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta']);
   });
 
-  it('combines kinds with if/then on apiVersion and kind (lists left out)', () => {
+  it('combines kinds as oneOf (lists left out)', () => {
     const all = combinedSchema(kindSchemas([coreDoc]));
-    expect(all.properties).toEqual({
-      apiVersion: { type: 'string', enum: ['v1'], description: 'APIVersion of the object' },
-      kind: { type: 'string', enum: ['ConfigMap'], description: 'Kind of the object' },
-    });
-    expect(all.allOf).toEqual([
-      {
-        if: { properties: { apiVersion: { const: 'v1' }, kind: { const: 'ConfigMap' } }, required: ['apiVersion', 'kind'] },
-        then: { $ref: '#/definitions/kind:v1/ConfigMap' },
-      },
-    ]);
-    expect(Object.keys(all.definitions as object).sort()).toEqual(['io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'kind:v1/ConfigMap']);
+    expect(all.oneOf).toEqual([{ $ref: '#/definitions/kind:v1:ConfigMap' }]);
+    expect(Object.keys(all.definitions as object).sort()).toEqual(['io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'kind:v1:ConfigMap']);
+    expect(((all.definitions as Record<string, { title?: string }>)['kind:v1:ConfigMap']).title).toBe('ConfigMap (v1)');
   });
 
   it('lists the group-version documents of /openapi/v3', () => {

@@ -129,42 +129,24 @@ export function kindSchemas(docs: unknown[]): Map<string, JsonSchema> {
 }
 
 /**
- * One schema for any manifest: apiVersion and kind are completed from the known kinds, and a document
- * whose apiVersion/kind match a known kind is validated against that kind's schema.
+ * One schema for any manifest, as the Kubernetes schemas of yaml-language-server are built: `oneOf` the
+ * kinds, each fixing its apiVersion and kind (monaco-yaml runs with `isKubernetes`, which picks the
+ * alternative matching a document's apiVersion/kind for completion, hover and validation).
  */
 export function combinedSchema(kinds: Map<string, JsonSchema>, only?: (key: string) => boolean): JsonSchema {
   const definitions: JsonSchema = {};
   const branches: JsonSchema[] = [];
-  const apiVersions = new Set<string>();
-  const kindNames = new Set<string>();
   for (const [key, schema] of kinds) {
     if (only && !only(key)) continue;
-    const slash = key.lastIndexOf('/');
-    const apiVersion = key.slice(0, slash);
-    const kind = key.slice(slash + 1);
+    const kind = key.slice(key.lastIndexOf('/') + 1);
     if (kind.endsWith('List') || kind.endsWith('Options') || kind === 'Status' || kind === 'WatchEvent') continue;
-    apiVersions.add(apiVersion);
-    kindNames.add(kind);
     const { definitions: defs, ...root } = schema as JsonSchema & { definitions?: JsonSchema };
     Object.assign(definitions, defs ?? {});
-    const id = `kind:${key}`;
+    const id = `kind:${key.replace(/\//g, ':')}`; // no '/' in a JSON pointer segment
     definitions[id] = root;
-    branches.push({
-      if: { properties: { apiVersion: { const: apiVersion }, kind: { const: kind } }, required: ['apiVersion', 'kind'] },
-      then: { $ref: DEFINITION_REF + id },
-    });
+    branches.push({ $ref: DEFINITION_REF + id });
   }
-  return {
-    $schema: 'http://json-schema.org/draft-07/schema#',
-    type: 'object',
-    properties: {
-      apiVersion: { type: 'string', enum: [...apiVersions].sort(), description: 'APIVersion of the object' },
-      kind: { type: 'string', enum: [...kindNames].sort(), description: 'Kind of the object' },
-    },
-    required: ['apiVersion', 'kind'],
-    allOf: branches,
-    definitions,
-  };
+  return { $schema: 'http://json-schema.org/draft-07/schema#', oneOf: branches, definitions };
 }
 
 /** The group-version document URLs listed by /openapi/v3 (server-relative, e.g. /openapi/v3/api/v1?hash=...). */
