@@ -15,8 +15,8 @@ test('?engine=page runs the engine in the page; objects persist across a reload'
   expect(direct.contentType).toContain('text/html');
   expect(direct.body).toBeUndefined();
 
-  const list = page.getByRole('list', { name: 'Namespaces' });
-  for (const ns of CORE_NAMESPACES) await expect(list.getByRole('button', { name: ns, exact: true })).toBeVisible();
+  const namespace = page.getByTestId('resource-browser').getByLabel('Namespace', { exact: true });
+  for (const ns of CORE_NAMESPACES) await expect(namespace.locator(`option[value="${ns}"]`)).toHaveCount(1);
   const namespaces = await shellFetch(page, '/api/v1/namespaces');
   expect(namespaces.status).toBe(200);
   expect(names(namespaces.body)).toEqual(CORE_NAMESPACES);
@@ -35,7 +35,7 @@ test('?engine=page runs the engine in the page; objects persist across a reload'
   expect(read.status).toBe(200);
   expect(read.body).toMatchObject({ data: { mode: 'page' } });
 
-  await page.getByRole('button', { name: 'kube-public', exact: true }).click();
+  await page.getByTestId('resource-browser').getByLabel('Namespace', { exact: true }).selectOption('kube-public');
   await expect(page.getByRole('cell', { name: 'in-page', exact: true })).toBeVisible();
   await page.screenshot({ path: testInfo.outputPath('shell-in-page.png'), fullPage: true });
 });
@@ -61,7 +61,7 @@ test('a failed service worker registration falls back to the in-page engine', as
   await expect(page.getByTestId('engine-mode')).toHaveText(
     'in-page engine (service worker unavailable: registration refused by the test)',
   );
-  await expect(page.getByRole('button', { name: 'kube-node-lease', exact: true })).toBeVisible();
+  await expect(page.getByTestId('resource-browser').getByLabel('Namespace', { exact: true }).locator('option[value="kube-node-lease"]')).toHaveCount(1);
 });
 
 test('?cluster= selects another cluster', async ({ page, baseURL }) => {

@@ -147,6 +147,7 @@ function ConnectionBar({ conn }: { conn: ApiConnection }) {
     try {
       await navigator.clipboard.writeText(conn.baseUrl);
       setCopied('Copied base_url to the clipboard.');
+      setTimeout(() => setCopied(''), 4000);
     } catch {
       const input = document.getElementById(inputId) as HTMLInputElement | null;
       input?.select();
@@ -176,7 +177,7 @@ function ConnectionBar({ conn }: { conn: ApiConnection }) {
           {conn.mode === 'service-worker' ? 'service worker' : `in-page engine (${conn.fallbackReason ?? 'fallback'})`}
         </span>
       </span>
-      <span role="status" className="hint copied">
+      <span role="status" className="toast">
         {copied}
       </span>
     </div>

@@ -64,6 +64,7 @@ export function ShareButton() {
     try {
       await navigator.clipboard.writeText(url);
       setMessage('Share link copied to the clipboard.');
+      setTimeout(() => setMessage(''), 4000);
     } catch {
       setMessage('Share link is in the address bar.');
     }
@@ -73,7 +74,7 @@ export function ShareButton() {
       <button type="button" onClick={() => void share()}>
         Share
       </button>
-      <span role="status" className="hint" data-testid="share-status">
+      <span role="status" className="toast" data-testid="share-status">
         {message}
       </span>
     </span>
