@@ -144,6 +144,47 @@ test('create, apply, patch and delete through the buttons', async ({ page }, tes
   await page.screenshot({ path: testInfo.outputPath('editor-actions.png') });
 });
 
+test('a CRD applied from the editor refreshes discovery: its custom resources apply next', async ({ page }) => {
+  await openFrame(page);
+  await setManager(page, 'crd-author');
+  const crd = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  group: example.com
+  scope: Namespaced
+  names: { plural: widgets, singular: widget, kind: Widget, listKind: WidgetList }
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec:
+              type: object
+              properties:
+                size: { type: integer }
+`;
+  // the kind is unknown before the CRD exists
+  await setEditor(page, 'apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w1\nspec:\n  size: 3\n');
+  await page.getByRole('button', { name: 'Apply', exact: true }).click();
+  await expect(results(page)).toContainText('no matches for kind "Widget" in version "example.com/v1"');
+  await setEditor(page, crd);
+  await page.getByRole('button', { name: 'Apply', exact: true }).click();
+  await expect(results(page)).toContainText('customresourcedefinitions/widgets.example.com applied');
+  await setEditor(page, 'apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w1\nspec:\n  size: 3\n');
+  await expect
+    .poll(async () => {
+      await page.getByRole('button', { name: 'Apply', exact: true }).click();
+      return results(page).textContent();
+    }, { timeout: 20_000 })
+    .toMatch(/20[01] widgets\/w1 applied/);
+  expect((await shellFetch(page, '/apis/example.com/v1/namespaces/default/widgets/w1')).body).toMatchObject({ spec: { size: 3 } });
+});
+
 test('an apply conflict shows its fields and owners; force, drop and adopt each resolve it', async ({ page }, testInfo) => {
   await openFrame(page);
   await setManager(page, 'bob');

@@ -311,6 +311,16 @@ export function ManifestEditor() {
           value={settings.patchTarget}
           onChange={(e) => set({ patchTarget: e.target.value })}
         />
+        <button
+          type="button"
+          title="Set the patch target from the first document's apiVersion, kind, namespace and name"
+          onClick={() => {
+            const t = formatPatchTarget(splitDocuments(editorText.get()).find((d) => d.value)?.value);
+            if (t) set({ patchTarget: t });
+          }}
+        >
+          Target from manifest
+        </button>
         <span className="help-anchor">
           <button type="button" aria-expanded={help} aria-controls={ids.help} onClick={() => setHelp((h) => !h)}>
             Shortcuts
