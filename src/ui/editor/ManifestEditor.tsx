@@ -271,6 +271,12 @@ export function ManifestEditor() {
           Delete
         </button>
         <span className="sep" />
+        <label className="check">
+          <input type="checkbox" checked={settings.dryRun} onChange={(e) => set({ dryRun: e.target.checked })} /> Dry run
+        </label>
+        <label className="check">
+          <input type="checkbox" checked={settings.force} onChange={(e) => set({ force: e.target.checked })} /> Force
+        </label>
         <label htmlFor={ids.manager}>Field manager</label>
         <input
           id={ids.manager}
@@ -284,12 +290,8 @@ export function ManifestEditor() {
             <option key={m} value={m} />
           ))}
         </datalist>
-        <label className="check">
-          <input type="checkbox" checked={settings.force} onChange={(e) => set({ force: e.target.checked })} /> Force
-        </label>
-        <label className="check">
-          <input type="checkbox" checked={settings.dryRun} onChange={(e) => set({ dryRun: e.target.checked })} /> Dry run
-        </label>
+      </div>
+      <div className="editor-toolbar second" role="toolbar" aria-label="Request options">
         <label htmlFor={ids.validation}>Field validation</label>
         <select id={ids.validation} value={settings.fieldValidation} onChange={(e) => set({ fieldValidation: e.target.value as FieldValidation })}>
           <option value="">default (Warn)</option>

@@ -2,7 +2,7 @@
 // paint): YAML with completion, hover and validation from JSON Schemas (monaco-yaml), the playground's
 // theme, and the action shortcuts.
 import { useEffect, useRef } from 'react';
-import * as monaco from 'monaco-editor';
+import * as monaco from './monaco-core.js';
 import { configureMonacoYaml, type MonacoYaml } from 'monaco-yaml';
 import EditorWorker from 'monaco-editor/editor/editor.worker.js?worker';
 // Monaco 0.57's own adapter from the older createWebWorker({ label, moduleId, createData }) options, which
