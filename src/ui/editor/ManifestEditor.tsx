@@ -308,7 +308,7 @@ export function ManifestEditor() {
         <label htmlFor={ids.target}>Patch target</label>
         <input
           id={ids.target}
-          size={28}
+          size={24}
           placeholder="apps/v1 Deployment default/web"
           value={settings.patchTarget}
           onChange={(e) => set({ patchTarget: e.target.value })}
