@@ -255,9 +255,13 @@ test('the request console lists requests, highlights Warning headers, toggles YA
   await expect(page.locator('.request-detail')).toContainText('"kind": "ConfigMap"');
   await page.screenshot({ path: testInfo.outputPath('console-warning.png') });
 
-  // raw mode: any method, path, headers and body
-  await page.getByRole('button', { name: 'Raw request' }).click();
+  // a logged request can be edited as a raw request
+  await page.getByRole('button', { name: 'Edit as raw request' }).click();
   const raw = page.getByRole('form', { name: 'Raw request' });
+  await expect(raw.getByLabel('Method')).toHaveValue('POST');
+  await expect(raw.getByLabel('Path')).toHaveValue(`${CM}?fieldManager=playground`);
+  await expect(raw.getByLabel('Body')).toHaveValue(/"name":"console-warn"/);
+  // raw mode: any method, path, headers and body
   await raw.getByLabel('Method').selectOption('POST');
   await raw.getByLabel('Path').fill(`${CM}?dryRun=All`);
   await raw.getByLabel('Headers').fill('Content-Type: application/json\nAccept: application/json');

@@ -5,6 +5,7 @@ import { useEffect, useId, useMemo, useState } from 'react';
 import { usePlayground, usePlaygroundStore, type LoggedRequest, type PlaygroundStore } from '../playground.js';
 import { findDocument, jsonOrUndefined, replaceDocument, splitDocuments, toYaml } from '../editor/actions.js';
 import { editorText } from '../editor/state.js';
+import { toCurl } from './curl.js';
 import { adoptFields, dropFields, parseConflicts, withForce, withoutQuery, type FieldConflict } from './conflicts.js';
 
 function splitPath(path: string): { pathname: string; query: string } {
@@ -141,7 +142,15 @@ function ConflictPanel({ req, conflicts, onResolved }: { req: LoggedRequest; con
   );
 }
 
-function RawRequest() {
+export interface RawPreset {
+  method: string;
+  path: string;
+  headers: string;
+  body: string;
+  seq: number;
+}
+
+function RawRequest({ preset }: { preset?: RawPreset }) {
   const store = usePlaygroundStore();
   const ids = { method: useId(), path: useId(), headers: useId(), body: useId() };
   const [method, setMethod] = useState('GET');
@@ -150,6 +159,13 @@ function RawRequest() {
   const [body, setBody] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
+  useEffect(() => {
+    if (!preset) return;
+    setMethod(preset.method);
+    setPath(preset.path);
+    setHeaders(preset.headers);
+    setBody(preset.body);
+  }, [preset]);
 
   const send = async () => {
     setBusy(true);
@@ -215,6 +231,28 @@ export function RequestConsole() {
   const [selectedId, setSelectedId] = useState<number | undefined>();
   const [format, setFormat] = useState<'yaml' | 'json'>('yaml');
   const [raw, setRaw] = useState(false);
+  const [preset, setPreset] = useState<RawPreset | undefined>();
+  const [copied, setCopied] = useState('');
+  const editAsRaw = (r: LoggedRequest) => {
+    setPreset({
+      method: r.method,
+      path: r.path,
+      headers: r.requestHeaders.map(([k, v]) => `${k}: ${v}`).join('\n'),
+      body: r.requestBody ?? '',
+      seq: Date.now(),
+    });
+    setRaw(true);
+  };
+  const copyCurl = async (r: LoggedRequest) => {
+    const { connect } = await import('../api.js');
+    const line = toCurl(r, (await connect()).baseUrl);
+    try {
+      await navigator.clipboard.writeText(line);
+      setCopied('curl command copied.');
+    } catch {
+      setCopied(line);
+    }
+  };
 
   useEffect(() => {
     if (focused) setSelectedId(focused.id);
@@ -241,7 +279,7 @@ export function RequestConsole() {
         </button>
         <span className="hint">{requests.length} requests</span>
       </div>
-      {raw && <RawRequest />}
+      {raw && <RawRequest preset={preset} />}
       <div className="console-split">
         <ol className="request-list" aria-label="Requests">
           {ordered.map((r) => {
@@ -252,7 +290,10 @@ export function RequestConsole() {
                 <button
                   type="button"
                   aria-pressed={r.id === selectedId}
-                  onClick={() => setSelectedId(r.id)}
+                  onClick={() => {
+                    setSelectedId(r.id);
+                    setCopied('');
+                  }}
                   className={r.error || (r.status ?? 0) >= 400 ? 'failed' : undefined}
                   data-testid="request-row"
                 >
@@ -281,6 +322,17 @@ export function RequestConsole() {
                 {selected.durationMs !== undefined && <span className="hint"> in {Math.round(selected.durationMs)} ms</span>}
                 {selected.streaming && <span className="hint"> (stream: body not captured)</span>}
               </p>
+              <div className="detail-actions">
+                <button type="button" onClick={() => editAsRaw(selected)}>
+                  Edit as raw request
+                </button>
+                <button type="button" onClick={() => void copyCurl(selected)}>
+                  Copy as curl
+                </button>
+                <span role="status" className="hint">
+                  {copied}
+                </span>
+              </div>
               {conflicts && <ConflictPanel req={selected} conflicts={conflicts} onResolved={(r) => r && setSelectedId(r.id)} />}
               <div className="format-toggle" role="group" aria-label="Body format">
                 <button type="button" aria-pressed={format === 'yaml'} onClick={() => setFormat('yaml')}>
