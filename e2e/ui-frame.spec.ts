@@ -270,6 +270,10 @@ test('the request console lists requests, highlights Warning headers, toggles YA
   const rawRow = page.getByTestId('request-row').filter({ hasText: 'dryRun=All' }).first();
   await expect(rawRow).toContainText('201');
   await expect(rawRow).toContainText('console');
+  // the filter narrows the list
+  await page.getByLabel('Filter requests').fill('dryrun=all');
+  await expect(page.getByTestId('request-row')).toHaveCount(1);
+  await page.getByLabel('Filter requests').fill('');
   expect((await shellFetch(page, `${CM}/raw-dry`)).status).toBe(404);
   await page.screenshot({ path: testInfo.outputPath('console-raw.png') });
 });

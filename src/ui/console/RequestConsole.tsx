@@ -266,7 +266,15 @@ export function RequestConsole() {
     return parseConflicts(jsonOrUndefined(selected.responseBody));
   }, [selected]);
 
-  const ordered = useMemo(() => [...requests].reverse(), [requests]);
+  const [filter, setFilter] = useState('');
+  const filterId = useId();
+  const ordered = useMemo(() => {
+    const q = filter.trim().toLowerCase();
+    const shown = q
+      ? requests.filter((r) => `${r.method} ${r.path} ${r.status ?? ''} ${r.source}`.toLowerCase().includes(q))
+      : requests;
+    return [...shown].reverse();
+  }, [requests, filter]);
 
   return (
     <div className="console">
@@ -277,7 +285,13 @@ export function RequestConsole() {
         <button type="button" onClick={() => store.clearRequests()}>
           Clear
         </button>
-        <span className="hint">{requests.length} requests</span>
+        <label htmlFor={filterId} className="visually-hidden">
+          Filter requests
+        </label>
+        <input id={filterId} type="search" placeholder="filter: method, path, status, source" value={filter} onChange={(e) => setFilter(e.target.value)} />
+        <span className="hint">
+          {ordered.length === requests.length ? `${requests.length} requests` : `${ordered.length} of ${requests.length} requests`}
+        </span>
       </div>
       {raw && <RawRequest preset={preset} />}
       <div className="console-split">
