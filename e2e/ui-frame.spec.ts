@@ -322,3 +322,14 @@ test('the theme toggle switches light and dark and is remembered', async ({ page
   await expect(page.getByRole('button', { name: 'Dark theme' })).toHaveAttribute('aria-pressed', 'true');
   expect(await bg()).toBe('rgb(22, 24, 29)');
 });
+
+test('without the service worker (?engine=page) the editor and the console work the same', async ({ page }) => {
+  await openFrame(page, '/?engine=page&cluster=frame-page');
+  await expect(page.getByTestId('engine-mode')).toHaveText('in-page engine (requested with ?engine=page)');
+  await setEditor(page, configMapYaml('in-page-frame', { a: '1' }));
+  await page.getByRole('button', { name: 'Apply', exact: true }).click();
+  await expect(results(page)).toContainText('201 configmaps/in-page-frame applied');
+  const row = page.getByTestId('request-row').filter({ hasText: 'PATCH' }).first();
+  await expect(row).toContainText('201');
+  expect((await shellFetch(page, `${CM}/in-page-frame`)).body).toMatchObject({ data: { a: '1' } });
+});
