@@ -80,6 +80,13 @@ test('the frame loads with the editor lazily, the dock and the top bar', async (
   await expect(page.getByTestId('action-results')).toContainText('schema from /openapi/v3 loaded', { timeout: 20_000 });
   await setEditor(page, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: typed\ndata: 5\n');
   await expect(page.locator('.monaco-host .squiggly-error, .monaco-host .squiggly-warning').first()).toBeVisible({ timeout: 20_000 });
+  // a field outside the schema is marked (the server would drop it with a Warning)
+  await setEditor(page, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: typed\n');
+  await expect(page.locator('.monaco-host .squiggly-warning, .monaco-host .squiggly-error')).toHaveCount(0, { timeout: 20_000 });
+  await setEditor(page, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: typed\nbogus: 1\n');
+  await expect(page.locator('.monaco-host .squiggly-warning, .monaco-host .squiggly-error')).toHaveCount(1, { timeout: 20_000 });
+  await page.locator('.monaco-host .squiggly-warning, .monaco-host .squiggly-error').hover({ force: true });
+  await expect(page.locator('.monaco-hover-content').first()).toContainText('Property bogus is not allowed.');
   // completion from the schema: ConfigMap's own fields
   await setEditor(page, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: typed\n');
   await page.locator('.monaco-host .view-lines').click();
@@ -184,6 +191,12 @@ spec:
     }, { timeout: 20_000 })
     .toMatch(/20[01] widgets\/w1 applied/);
   expect((await shellFetch(page, '/apis/example.com/v1/namespaces/default/widgets/w1')).body).toMatchObject({ spec: { size: 3 } });
+  // the editor's schemas were read again: the new kind validates (a string where the CRD says integer)
+  await expect(page.locator('.monaco-host .squiggly-warning, .monaco-host .squiggly-error')).toHaveCount(0, { timeout: 20_000 });
+  await setEditor(page, 'apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w1\nspec:\n  size: three\n');
+  await expect(page.locator('.monaco-host .squiggly-warning, .monaco-host .squiggly-error')).toHaveCount(1, { timeout: 20_000 });
+  await page.locator('.monaco-host .squiggly-warning, .monaco-host .squiggly-error').hover({ force: true });
+  await expect(page.locator('.monaco-hover-content').first()).toContainText('Incorrect type. Expected "integer"');
 });
 
 test('an apply conflict shows its fields and owners; force, drop and adopt each resolve it', async ({ page }, testInfo) => {

@@ -33,9 +33,19 @@ describe('OpenAPI v3 to JSON Schema', () => {
     const refs = new Set<string>();
     expect(convertSchema({ type: 'object', nullable: true, 'x-kubernetes-map-type': 'atomic', properties: { a: { $ref: '#/components/schemas/X' }, b: { type: 'integer', format: 'int32' } } }, refs)).toEqual({
       type: 'object',
+      additionalProperties: false,
       properties: { a: { allOf: [{ $ref: '#/definitions/X' }], description: 'X' }, b: { type: 'integer', format: 'int32', description: 'integer (int32)' } },
     });
     expect([...refs]).toEqual(['X']);
+  });
+
+  it('keeps objects open where unknown fields are preserved, or maps', () => {
+    expect(convertSchema({ type: 'object', 'x-kubernetes-preserve-unknown-fields': true, properties: { a: { type: 'string' } } })).toEqual({
+      type: 'object',
+      properties: { a: { type: 'string', description: 'string' } },
+    });
+    expect(convertSchema({ type: 'object', additionalProperties: { type: 'string' } })).toEqual({ type: 'object', additionalProperties: { type: 'string' } });
+    expect(convertSchema({ type: 'object', properties: {} }, undefined, false)).toEqual({ type: 'object', properties: {} });
   });
 
   it('builds one schema per kind with the definitions it reaches and fixed apiVersion/kind', () => {

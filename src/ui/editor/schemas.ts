@@ -32,12 +32,27 @@ function typeSummary(s: JsonSchema): string | undefined {
   return undefined;
 }
 
-/** One OpenAPI v3 schema as JSON Schema (draft-07): refs to #/definitions, `nullable` allows null. */
-export function convertSchema(s: unknown, refs?: Set<string>): unknown {
-  if (Array.isArray(s)) return s.map((x) => convertSchema(x, refs));
+/**
+ * One OpenAPI v3 schema as JSON Schema (draft-07): refs to #/definitions, `nullable` and x-kubernetes-*
+ * dropped, objects with properties closed (additionalProperties: false) unless they keep unknown fields.
+ */
+export function convertSchema(s: unknown, refs?: Set<string>, closeObjects = true): unknown {
+  if (Array.isArray(s)) return s.map((x) => convertSchema(x, refs, closeObjects));
   if (!s || typeof s !== 'object') return s;
   const src = s as JsonSchema;
   const out: JsonSchema = {};
+  // Fields outside the schema are dropped by the server with a Warning (fieldValidation=Warn): mark them
+  // (yaml-language-server reports them as warnings), except where unknown fields are kept.
+  if (
+    closeObjects &&
+    src.properties &&
+    typeof src.properties === 'object' &&
+    src.additionalProperties === undefined &&
+    src['x-kubernetes-preserve-unknown-fields'] !== true &&
+    src['x-kubernetes-embedded-resource'] !== true
+  ) {
+    out.additionalProperties = false;
+  }
   for (const [k, v] of Object.entries(src)) {
     if (k === '$ref' && typeof v === 'string') {
       const name = v.startsWith(COMPONENT_REF) ? v.slice(COMPONENT_REF.length) : v;
@@ -46,7 +61,7 @@ export function convertSchema(s: unknown, refs?: Set<string>): unknown {
     } else if (k === 'properties' && v && typeof v === 'object') {
       const props: JsonSchema = {};
       for (const [name, prop] of Object.entries(v as JsonSchema)) {
-        const converted = convertSchema(prop, refs) as JsonSchema;
+        const converted = convertSchema(prop, refs, closeObjects) as JsonSchema;
         if (converted && typeof converted === 'object' && converted.description === undefined) {
           const summary = typeSummary(prop as JsonSchema);
           if (summary) {
@@ -63,7 +78,7 @@ export function convertSchema(s: unknown, refs?: Set<string>): unknown {
     } else if (k === 'default') {
       out.default = v;
     } else {
-      out[k] = convertSchema(v, refs);
+      out[k] = convertSchema(v, refs, closeObjects);
     }
   }
   return out;
