@@ -119,6 +119,14 @@ test('create, apply, patch and delete through the buttons', async ({ page }, tes
   await page.keyboard.press('Control+Enter');
   await expect.poll(async () => ((await shellFetch(page, `${CM}/frame-crud`)).body as { data: Record<string, string> }).data.a).toBe('3');
 
+  // Ctrl+S on a manifest with a resourceVersion (read from the server) replaces it
+  const live = (await shellFetch(page, `${CM}/frame-crud`)).body as { metadata: { resourceVersion: string } };
+  await setEditor(page, `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: frame-crud\n  namespace: default\n  resourceVersion: "${live.metadata.resourceVersion}"\ndata:\n  a: "3"\n  b: x\n  r: replaced\n`);
+  await page.locator('.monaco-host .view-lines').click();
+  await page.keyboard.press('Control+s');
+  await expect(results(page)).toContainText('200 configmaps/frame-crud replaced');
+  expect((await shellFetch(page, `${CM}/frame-crud`)).body).toMatchObject({ data: { r: 'replaced' } });
+
   // a JSON merge patch with the body in the editor and the target filled from the last manifest
   await expect(page.getByLabel('Patch target')).toHaveValue('v1 ConfigMap default/frame-crud');
   await page.getByLabel('Patch type').selectOption('merge');
