@@ -328,7 +328,15 @@ export function ManifestEditor() {
             Shortcuts
           </button>
           {help && (
-            <div id={ids.help} role="dialog" aria-label="Keyboard shortcuts" className="popover">
+            <div
+              id={ids.help}
+              role="dialog"
+              aria-label="Keyboard shortcuts"
+              className="popover"
+              onKeyDown={(e) => {
+                if (e.key === 'Escape') setHelp(false);
+              }}
+            >
               <dl>
                 <dt>
                   <kbd>Ctrl/Cmd</kbd>+<kbd>Enter</kbd>
@@ -347,7 +355,7 @@ export function ManifestEditor() {
                 </dt>
                 <dd>Completion from the server's OpenAPI schema</dd>
               </dl>
-              <button type="button" onClick={() => setHelp(false)}>
+              <button type="button" autoFocus onClick={() => setHelp(false)}>
                 Close
               </button>
             </div>
