@@ -141,7 +141,7 @@ describe('large lists', () => {
     for (;;) {
       const { value, done } = await reader.read();
       if (done) break;
-      pieces.push(value);
+      pieces.push(value!);
     }
     expect(pieces.length).toBeGreaterThan(3);
     const text = Buffer.concat(pieces).toString();
