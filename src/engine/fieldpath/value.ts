@@ -108,29 +108,8 @@ export function valuesEqual(a: JsonValue | undefined, b: JsonValue | undefined):
   return false;
 }
 
-/** Go's strconv.Quote (what `%q` prints). */
-export function goQuote(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const cp = ch.codePointAt(0)!;
-    switch (ch) {
-      case '"': out += '\\"'; continue;
-      case '\\': out += '\\\\'; continue;
-      case '\n': out += '\\n'; continue;
-      case '\t': out += '\\t'; continue;
-      case '\r': out += '\\r'; continue;
-      case '\x07': out += '\\a'; continue;
-      case '\b': out += '\\b'; continue;
-      case '\f': out += '\\f'; continue;
-      case '\v': out += '\\v'; continue;
-    }
-    if (cp < 0x20 || cp === 0x7f) out += '\\x' + cp.toString(16).padStart(2, '0');
-    else if ((cp >= 0x80 && cp < 0xa0) || cp === 0xad || cp === 0x2028 || cp === 0x2029 || cp === 0xfeff) {
-      out += cp <= 0xffff ? '\\u' + cp.toString(16).padStart(4, '0') : '\\U' + cp.toString(16).padStart(8, '0');
-    } else out += ch;
-  }
-  return out + '"';
-}
+import { goQuote } from '../codec/go-format.js';
+export { goQuote };
 
 /** Go's `%v` of a JSON number: integers as int64, other numbers as float64 (%g, shortest; exponent form
  * when the exponent is < -4 or >= 6, at least two exponent digits). */
