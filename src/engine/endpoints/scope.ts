@@ -1,7 +1,7 @@
 // Per-request state shared by the handlers, and parsing of the options every verb shares.
 
 import type { Env } from '../env.js';
-import { GoRepr, StatusError, badRequest, fieldErr, invalid, requestEntityTooLarge, unsupportedMediaType, type FieldError } from '../errors.js';
+import { badRequest, requestEntityTooLarge, unsupportedMediaType } from '../errors.js';
 import { isPlainObject, type KubeObject } from '../object.js';
 import type { ResourceRegistry } from '../registry/resources.js';
 import type { Store } from '../registry/store.js';
@@ -134,55 +134,3 @@ export function goType(v: unknown): string {
 // Options shared by writes (metav1.CreateOptions / UpdateOptions / PatchOptions / DeleteOptions)
 
 export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
-
-export interface WriteOptionsParsed {
-  dryRun: boolean;
-  fieldManager: string;
-  fieldManagerGiven: boolean;
-  fieldValidation: FieldValidation;
-}
-
-function optionsInvalid(kind: string, errs: FieldError[]): StatusError {
-  return invalid({ group: 'meta.k8s.io', kind }, '', errs);
-}
-
-export function parseDryRun(values: string[], optionsKind: string): boolean {
-  // `?dryRun` with no value is not a dry run (spec, dry run rule 2); `All` is; anything else is invalid.
-  const vals = values.filter((v) => v !== '');
-  if (vals.length === 0) return false;
-  if (vals.some((v) => v !== 'All')) {
-    throw optionsInvalid(optionsKind, [
-      fieldErr.notSupported('dryRun', new GoRepr(`[]string{${vals.map((v) => JSON.stringify(v)).join(', ')}}`), ['All']),
-    ]);
-  }
-  return true;
-}
-
-/** Manager name from fieldManager, else the User-Agent up to its first "/" (handlers/patch.go prefixFromUserAgent). */
-export function managerFromUserAgent(ua: string): string {
-  const i = ua.indexOf('/');
-  return (i >= 0 ? ua.slice(0, i) : ua).slice(0, 128);
-}
-
-export function parseWriteOptions(scope: Scope, optionsKind: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions'): WriteOptionsParsed {
-  const q = scope.query;
-  const dryRun = parseDryRun(q.getAll('dryRun'), optionsKind);
-  const errs: FieldError[] = [];
-  const fm = q.get('fieldManager');
-  if (fm !== null && fm.length > 128) errs.push(fieldErr.tooLong('fieldManager', fm, 128));
-  else if (fm !== null && /[^\x20-\x7e]/.test(fm)) errs.push(fieldErr.invalid('fieldManager', fm, 'must only contain printable characters'));
-  const fvRaw = q.get('fieldValidation');
-  let fieldValidation: FieldValidation = 'Warn';
-  if (fvRaw !== null && fvRaw !== '') {
-    if (fvRaw === 'Ignore' || fvRaw === 'Warn' || fvRaw === 'Strict') fieldValidation = fvRaw;
-    else errs.push(fieldErr.notSupported('fieldValidation', fvRaw, ['', 'Ignore', 'Strict', 'Warn']));
-  }
-  if (errs.length) throw optionsInvalid(optionsKind, errs);
-  const fieldManagerGiven = fm !== null && fm !== '';
-  return {
-    dryRun,
-    fieldManager: fieldManagerGiven ? fm! : managerFromUserAgent(scope.userAgent),
-    fieldManagerGiven,
-    fieldValidation,
-  };
-}
