@@ -1,7 +1,7 @@
 // Reads on the wire (issue 3): resourceVersion semantics, chunked lists, selectors, watch streams and
 // representations, asserted as the real v1.33 server answers.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { Decoder } from 'cbor-x';
+import { decode as cborgDecode } from 'cborg';
 import { createMemoryStorage } from '../../adapters/memory/memory-storage.js';
 import { testClient, type TestClient } from '../testing/harness.js';
 
@@ -102,7 +102,7 @@ async function watch(path: string, headers: Record<string, string> = {}): Promis
 function cborDecode(bytes: Uint8Array): any {
   const plain = (v: any): any =>
     v instanceof Uint8Array ? new TextDecoder().decode(v) : Array.isArray(v) ? v.map(plain) : v && typeof v === 'object' ? Object.fromEntries([...(v instanceof Map ? v.entries() : Object.entries(v))].map(([k, x]) => [plain(k), plain(x)])) : v;
-  return plain(new Decoder({ mapsAsObjects: false, useRecords: false } as any).decode(bytes));
+  return plain(cborgDecode(bytes, { useMaps: true }));
 }
 
 const tick = () => new Promise((r) => setImmediate(r));
