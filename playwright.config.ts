@@ -6,7 +6,8 @@ import { defineConfig, devices } from '@playwright/test';
 import { findChromium } from './e2e/browser';
 
 const PORT = Number(process.env.KUBE_E2E_PORT ?? 4317);
-const OUT_DIR = 'node_modules/.cache/kube-e2e-dist';
+// inside the checkout (not node_modules/.cache), so worktrees that share node_modules do not share a build
+const OUT_DIR = '.e2e-dist';
 const browser = findChromium();
 
 if (!browser.launchOptions) {
