@@ -15,8 +15,18 @@ export interface ApiServerOptions {
   host?: 'node' | 'service-worker' | 'page' | 'test';
 }
 
+export interface HandleOptions {
+  /**
+   * The request target exactly as it arrived on the wire (path and query, still percent-encoded, dot
+   * segments and backslashes untouched). Hosts that read raw HTTP (the Node host) pass it so that routing
+   * never sees a path the URL parser resolved: `configmaps/%2e%2e` must address the name `..`, not the
+   * namespace above it. Without it the engine routes on `request.url`.
+   */
+  target?: string;
+}
+
 export interface ApiServer {
-  handle(request: Request): Promise<Response>;
+  handle(request: Request, options?: HandleOptions): Promise<Response>;
   /** Resolves when the engine has loaded its state from storage and seeded a new cluster. */
   ready: Promise<void>;
   close(): Promise<void>;

@@ -10,7 +10,7 @@ import { Store, normalizeLayout } from '../registry/store.js';
 import type { ResourceDefinition, Verb } from '../registry/types.js';
 import { builtinDefinitions, builtinResources } from '../resources/index.js';
 import { CrdController, withCrdBehaviour } from '../apiextensions/controller.js';
-import type { ApiServer, ApiServerOptions } from '../server.js';
+import type { ApiServer, ApiServerOptions, HandleOptions } from '../server.js';
 import { WatchHub } from '../watch/hub.js';
 import { canonicalGroup } from '../util/spelling.js';
 import {
@@ -24,7 +24,9 @@ import {
 } from './discovery.js';
 import { negotiate } from './negotiation/media.js';
 import { buildOpenAPIV2, buildOpenAPIV3Discovery, buildOpenAPIV3GroupVersion } from './openapi.js';
-import { requestInfo, type ResourceRequestInfo } from './request-info.js';
+import { pathSegments, requestInfo, type ResourceRequestInfo } from './request-info.js';
+import { nameIsPathSegment } from '../util/validation.js';
+import { goQuote } from '../codec/go-format.js';
 import { respond, respondError, wantsPretty } from './responders.js';
 import type { EngineCore, Scope } from './scope.js';
 import { handleCreate } from './handlers/create.js';
@@ -172,37 +174,42 @@ class Engine implements EngineCore {
     return undefined;
   }
 
-  async handle(request: Request): Promise<Response> {
+  async handle(request: Request, options: HandleOptions = {}): Promise<Response> {
     const url = new URL(request.url);
-    const query = url.searchParams;
+    // Route on the raw target when the host has it: the URL parser has resolved `%2e%2e`, `.` and `\`.
+    const target = options.target === undefined ? undefined : splitTarget(options.target);
+    if (target) url.search = target.query;
+    const query = target ? new URLSearchParams(target.query) : url.searchParams;
     const pretty = wantsPretty(query, request.headers.get('User-Agent'));
     try {
-      const path = this.stripBase(url.pathname);
+      const path = this.stripBase(target ? target.path : url.pathname);
       if (path === undefined) throw notFoundPath();
       const method = request.method.toUpperCase();
       if (path === PLAYGROUND_CEL_PATH && method === 'POST') {
         const body = decodeBody(new Uint8Array(await request.arrayBuffer()), 'json', { interpretKind: false }).value;
         return respond(200, evaluatePlaygroundCel(body), { pretty });
       }
-      const nonResource = this.nonResource(method, path, request, pretty);
+      const nonResource = this.nonResource(method, path, query, pretty);
       if (nonResource) return nonResource;
       const info = requestInfo(method, path, query);
       if (!info.isResourceRequest) {
         if (info.discovery) return this.discovery(info.discovery, request, pretty);
         throw notFoundPath();
       }
-      return await this.resource(info, request, url, pretty);
+      return await this.resource(info, request, url, query, pretty);
     } catch (e) {
       return respondError(e, { pretty });
     }
   }
 
-  private nonResource(method: string, path: string, request: Request, pretty: boolean): Response | undefined {
-    const p = path.replace(/\/+$/, '') || '/';
+  private nonResource(method: string, path: string, query: URLSearchParams, pretty: boolean): Response | undefined {
+    const segments = pathSegments(path);
+    if (segments === undefined) return undefined;
+    const p = '/' + segments.join('/');
     if (p === '/version') return respond(200, SERVER_VERSION, { pretty });
     if (/^\/(healthz|livez|readyz)(\/.*)?$/.test(p)) {
       if (method !== 'GET' && method !== 'HEAD') return undefined;
-      if (new URL(request.url).searchParams.has('verbose')) {
+      if (query.has('verbose')) {
         const name = p.slice(1).split('/')[0];
         return new Response(`[+]ping ok\n[+]log ok\n[+]etcd ok\n${name} check passed\n`, { status: 200, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
       }
@@ -268,10 +275,12 @@ class Engine implements EngineCore {
     return respond(200, apiResourceList(this.registry, group, d.version, d.group), { pretty });
   }
 
-  private async resource(info: ResourceRequestInfo, request: Request, url: URL, pretty: boolean): Promise<Response> {
+  private async resource(info: ResourceRequestInfo, request: Request, url: URL, query: URLSearchParams, pretty: boolean): Promise<Response> {
     const def = this.registry.lookup(info.group, info.version, info.resource);
     if (!def) throw notFoundPath();
     if (info.subresource && !this.subresourceServed(def, info.subresource)) throw notFoundPath();
+    // no route has segments past the subresource
+    if (info.rest.length > 0) throw notFoundPath();
     const verb = info.verb;
     if (info.subresource) {
       const allowed: Verb[] = ['get', 'update', 'patch'];
@@ -283,6 +292,12 @@ class Engine implements EngineCore {
     if ((verb === 'create' && info.name && !info.subresource) || ((verb === 'update' || verb === 'patch') && !info.name)) {
       throw methodNotAllowedRoute();
     }
+    // The storage key of a name from the path must stay inside its collection: the real store's key
+    // functions refuse `.`, `..` and names holding `/` or `%` before any read or write (Name parameter invalid).
+    if (info.name) {
+      const msgs = nameIsPathSegment(info.name, false);
+      if (msgs.length > 0) throw badRequest(`Name parameter invalid: ${goQuote(info.name)}: ${msgs.join(';')}`);
+    }
     const readVerb = verb === 'get' || verb === 'list' || verb === 'watch';
     const negotiated = negotiate(request.headers.get('Accept'), {
       cbor: !!this.featureGates['CBORServingAndStorage'],
@@ -293,7 +308,7 @@ class Engine implements EngineCore {
       core: this,
       request,
       url,
-      query: url.searchParams,
+      query,
       info,
       def,
       pretty,
@@ -353,6 +368,16 @@ function verbAction(verb: string): string {
   }
 }
 
+/** Splits a raw request target into its path and query (without `?`); an absolute-form target keeps only its path. */
+function splitTarget(target: string): { path: string; query: string } {
+  let t = target;
+  const abs = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?]*/.exec(t);
+  if (abs) t = t.slice(abs[0].length);
+  const q = t.indexOf('?');
+  const path = q < 0 ? t : t.slice(0, q);
+  return { path: path.startsWith('/') ? path : '/' + path, query: q < 0 ? '' : t.slice(q + 1) };
+}
+
 function canonicalOpenAPIPath(gv: string): string {
   const m = /^apis\/([^/]+)\/(.+)$/.exec(gv);
   return m ? `apis/${canonicalGroup(m[1])}/${m[2]}` : gv;
@@ -391,13 +416,13 @@ export function createApiServer(options: ApiServerOptions): ApiServer & { engine
   return {
     engine,
     ready,
-    async handle(request: Request): Promise<Response> {
+    async handle(request: Request, options?: HandleOptions): Promise<Response> {
       try {
         await ready;
       } catch (e) {
         return respondError(e);
       }
-      return engine.handle(request);
+      return engine.handle(request, options);
     },
     close: async () => {
       await ready.catch(() => undefined);

@@ -39,12 +39,28 @@ export type RequestInfo = ResourceRequestInfo | NonResourceRequestInfo;
 
 export { canonicalGroup } from '../util/spelling.js';
 
+/**
+ * The segments of a request path as the engine routes on them. `path` is the path exactly as the client
+ * sent it (percent-encoded, never dot-resolved): trailing slashes are trimmed (as the real RequestInfoFactory
+ * and router do), the rest is split on `/`, and each segment is percent-decoded on its own, so
+ * `%2F` stays inside its segment and `%2e%2e` is the name `..` (refused later as a name), never a step up.
+ * `undefined` when a segment is empty (`//` at the start or inside): no route of the real server matches that.
+ */
+export function pathSegments(path: string): string[] | undefined {
+  // `//api/...` is no route of the real server either (its API prefixes are matched literally)
+  if (!path.startsWith('/') || path.startsWith('//')) return path === '/' ? [] : undefined;
+  const trimmed = path.slice(1).replace(/\/+$/, '');
+  if (trimmed === '') return [];
+  const raw = trimmed.split('/');
+  if (raw.some((s) => s === '')) return undefined;
+  return raw.map(safeDecode);
+}
+
 export function requestInfo(method: string, path: string, query: URLSearchParams): RequestInfo {
-  const segments = path.split("/").filter((s) => s !== "");
-  const parts = segments.map(safeDecode);
   const m = method.toUpperCase();
   const nonResource = (): NonResourceRequestInfo => ({ isResourceRequest: false, path, verb: m.toLowerCase() });
-  if (parts.length === 0) return nonResource();
+  const parts = pathSegments(path);
+  if (parts === undefined || parts.length === 0) return nonResource();
   const prefix = parts[0];
   if (prefix !== 'api' && prefix !== 'apis') return nonResource();
 
@@ -80,7 +96,8 @@ export function requestInfo(method: string, path: string, query: URLSearchParams
     case 'GET':
     case 'HEAD':
       verb = name ? 'get' : 'list';
-      if (isWatch(query)) verb = 'watch';
+      // a subresource is only ever read (GET of pods/x/status with watch=true is a get)
+      if (isWatch(query) && !subresource) verb = 'watch';
       break;
     case 'POST':
       verb = 'create';
