@@ -1,6 +1,16 @@
-// Host 2 (DESIGN.md 1): the engine on 127.0.0.1 over node:http, so real clients (kubectl,
+// Host 2 (docs/): the engine on 127.0.0.1 over node:http, so real clients (kubectl,
 // @kubernetes/client-node, curl) can talk to it. Streams watch responses chunk by chunk; gzips large
 // get/list responses when the client asks (APIResponseCompression, on by default; never on the SW host).
+//
+// Three guards stand before the engine, because anything a browser can reach can be made to reach this:
+// - the engine routes on the raw request target (`req.url`), never on a URL the parser resolved, so
+//   `configmaps/%2e%2e` names `..` (refused) instead of the namespace above;
+// - the Host header must be a loopback name or one given with --allow-host (DNS rebinding sends the
+//   attacker's name);
+// - a write (any method but GET, HEAD, OPTIONS) that carries an Origin header must come from this host's
+//   own origin (`http://` + the Host it was sent to: a page this host itself served) or from an origin
+//   given with --allow-origin. curl, kubectl and client libraries send no Origin and are not affected;
+//   browsers send one with every cross-site write, `no-cors` included.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
@@ -17,6 +27,78 @@ export interface HttpHost {
   close(): Promise<void>;
 }
 
+export interface HttpHostOptions {
+  port?: number;
+  /** Address to listen on (default 127.0.0.1). */
+  host?: string;
+  compression?: boolean;
+  /** Host names (optionally `name:port`) accepted besides the loopback names. */
+  allowHosts?: readonly string[];
+  /** Origins (`scheme://host[:port]`) whose pages may write, besides this host's own. */
+  allowOrigins?: readonly string[];
+}
+
+/** Splits a Host header (or an allow-list entry) into its lowercased name and port. */
+export function parseHostHeader(value: string): { name: string; port?: string } | undefined {
+  const v = value.trim().toLowerCase();
+  const m = /^(\[[0-9a-f:.]+\]|[^:[\]/\s@]+)(?::(\d*))?$/.exec(v);
+  if (!m) return undefined;
+  return { name: m[1].replace(/\.$/, ''), port: m[2] || undefined };
+}
+
+/** localhost, 127.0.0.0/8 and [::1]: names that reach this machine only. */
+export function isLoopbackName(name: string): boolean {
+  if (name === 'localhost' || name === '[::1]') return true;
+  const m = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(name);
+  return !!m && m.slice(1).every((o) => Number(o) <= 255);
+}
+
+export function hostAllowed(hostHeader: string | undefined, allowHosts: readonly string[] = []): boolean {
+  if (hostHeader === undefined) return false;
+  const h = parseHostHeader(hostHeader);
+  if (!h) return false;
+  if (isLoopbackName(h.name)) return true;
+  return allowHosts.some((entry) => {
+    const a = parseHostHeader(entry);
+    return !!a && a.name === h.name && (a.port === undefined || a.port === h.port);
+  });
+}
+
+function normalizeOrigin(o: string): string {
+  return o.trim().toLowerCase().replace(/\/+$/, '');
+}
+
+export function originAllowed(origin: string, hostHeader: string, allowOrigins: readonly string[] = []): boolean {
+  const o = normalizeOrigin(origin);
+  if (o === `http://${hostHeader.trim().toLowerCase()}`) return true;
+  return allowOrigins.some((a) => normalizeOrigin(a) === o);
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Why the request may not reach the engine, or undefined when it may. */
+export function refusal(req: Pick<IncomingMessage, 'headers' | 'method'>, opts: Pick<HttpHostOptions, 'allowHosts' | 'allowOrigins'>): string | undefined {
+  const host = req.headers.host;
+  if (host === undefined || host === '') {
+    return 'a Host header is required: the playground\'s Node host answers requests addressed to a loopback name (localhost, 127.0.0.1, [::1]) or to a name given with --allow-host';
+  }
+  if (!hostAllowed(host, opts.allowHosts)) {
+    return `host ${JSON.stringify(host)} is not allowed: the playground's Node host answers requests addressed to a loopback name (localhost, 127.0.0.1, [::1]) or to a name given with --allow-host`;
+  }
+  const origin = req.headers.origin;
+  const method = (req.method ?? 'GET').toUpperCase();
+  if (origin !== undefined && !SAFE_METHODS.has(method) && !originAllowed(origin, host, opts.allowOrigins)) {
+    return `origin ${JSON.stringify(origin)} may not write to this cluster: writes from a web page are accepted from this host's own origin (http://${host}) or from an origin given with --allow-origin; clients that send no Origin (kubectl, curl) are not affected`;
+  }
+  return undefined;
+}
+
+function forbiddenStatus(message: string): string {
+  return (
+    JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'Forbidden', details: {}, code: 403 }) + '\n'
+  );
+}
+
 async function toRequest(req: IncomingMessage, origin: string, signal: AbortSignal): Promise<Request> {
   const headers = new Headers();
   for (const [k, v] of Object.entries(req.headers)) {
@@ -31,7 +113,41 @@ async function toRequest(req: IncomingMessage, origin: string, signal: AbortSign
     for await (const c of req) chunks.push(c as Buffer);
     body = new Uint8Array(Buffer.concat(chunks));
   }
-  return new Request(origin + (req.url ?? '/'), { method, headers, body, signal });
+  // The engine routes on the raw target (passed beside the Request); this URL only has to parse.
+  const target = req.url ?? '/';
+  let url = origin + '/';
+  if (target.startsWith('/')) {
+    try {
+      url = new URL(origin + target).href;
+    } catch {
+      // keep the bare origin
+    }
+  }
+  return new Request(url, { method, headers, body, signal });
+}
+
+/** Splits a joined Warning header back into its values, at commas outside quoted text. */
+export function splitWarnings(value: string): string[] {
+  const out: string[] = [];
+  let cur = '';
+  let quoted = false;
+  for (let i = 0; i < value.length; i++) {
+    const c = value[i];
+    if (quoted && c === '\\') {
+      cur += c + (value[i + 1] ?? '');
+      i++;
+      continue;
+    }
+    if (c === '"') quoted = !quoted;
+    if (c === ',' && !quoted) {
+      out.push(cur.trim());
+      cur = '';
+      continue;
+    }
+    cur += c;
+  }
+  if (cur.trim() !== '') out.push(cur.trim());
+  return out;
 }
 
 async function writeResponse(res: ServerResponse, response: Response, acceptsGzip: boolean, compression: boolean): Promise<void> {
@@ -40,7 +156,7 @@ async function writeResponse(res: ServerResponse, response: Response, acceptsGzi
     if (key === 'transfer-encoding') return;
     if (key === 'warning') {
       // several Warning headers arrive joined; split them back
-      headers['Warning'] = value.split(/,\s*(?=299 )/);
+      headers['Warning'] = splitWarnings(value);
       return;
     }
     headers[key] = value;
@@ -74,18 +190,26 @@ async function writeResponse(res: ServerResponse, response: Response, acceptsGzi
   res.end();
 }
 
-export async function startHttpHost(api: ApiServer, opts: { port?: number; host?: string; compression?: boolean } = {}): Promise<HttpHost> {
+export async function startHttpHost(api: ApiServer, opts: HttpHostOptions = {}): Promise<HttpHost> {
   const host = opts.host ?? '127.0.0.1';
   const compression = opts.compression ?? true;
   const sockets = new Set<import('node:net').Socket>();
   const server = createServer((req, res) => {
+    const refused = refusal(req, opts);
+    if (refused !== undefined) {
+      const body = forbiddenStatus(refused);
+      res.writeHead(403, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Content-Length': String(Buffer.byteLength(body)) });
+      res.end(body);
+      req.resume(); // drain the body without reading it
+      return;
+    }
     const abort = new AbortController();
     res.on('close', () => abort.abort());
     const origin = `http://${req.headers.host ?? `${host}`}`;
     void (async () => {
       try {
         const request = await toRequest(req, origin, abort.signal);
-        const response = await api.handle(request);
+        const response = await api.handle(request, { target: req.url ?? '/' });
         const acceptsGzip = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
         await writeResponse(res, response, acceptsGzip, compression);
       } catch (e) {
