@@ -30,9 +30,33 @@ export function encodeYaml(body: unknown): string {
   return dump(body, { lineWidth: -1, noRefs: true, sortKeys: true, quoteStyle: 'double', seqNoIndent: true });
 }
 
-/** Warning header value for one warning text (RFC 7234 style: `299 - "text"`). */
-export function warningHeader(text: string): string {
-  return `299 - ${JSON.stringify(text)}`;
+/**
+ * Warning header value for one warning text: `299 - "text"` with `"` and `\` escaped and everything else
+ * written as is (net.NewWarningHeader); undefined for a text holding control characters, which the real
+ * server refuses to put in a header and drops.
+ */
+export function warningHeader(text: string): string | undefined {
+  // eslint-disable-next-line no-control-regex
+  if (/[\x00-\x1f\x7f-\x9f]/.test(text)) return undefined;
+  return `299 - "${text.replace(/["\\]/g, (c) => `\\${c}`)}"`;
+}
+
+const UTF8 = new TextEncoder();
+
+/**
+ * A header value as the bytes the real server writes: its UTF-8 encoding, one byte per character (the
+ * ByteString a fetch Headers object and node:http carry unchanged to the wire). CR, LF and NUL, which no
+ * header may hold, become spaces. Every header of a built response passes here, so no value a client
+ * chose (a field name in a warning, a name in a Location) can make the response fail after a write.
+ */
+export function headerValue(value: string): string {
+  // eslint-disable-next-line no-control-regex
+  const clean = value.replace(/[\r\n\0]/g, ' ');
+  // eslint-disable-next-line no-control-regex
+  if (/^[\x00-\x7f]*$/.test(clean)) return clean;
+  let out = '';
+  for (const b of UTF8.encode(clean)) out += String.fromCharCode(b);
+  return out;
 }
 
 export function respond(status: number, body: unknown, opts: ResponseOptions = {}): Response {
@@ -46,8 +70,11 @@ export function respond(status: number, body: unknown, opts: ResponseOptions = {
     text = encodeJson(body, opts.pretty ?? false);
     headers.set('Content-Type', neg?.contentType ?? 'application/json');
   }
-  for (const [k, v] of Object.entries(opts.headers ?? {})) headers.set(k, v);
-  for (const w of opts.warnings ?? []) headers.append('Warning', warningHeader(w));
+  for (const [k, v] of Object.entries(opts.headers ?? {})) headers.set(k, headerValue(v));
+  for (const w of opts.warnings ?? []) {
+    const h = warningHeader(w);
+    if (h !== undefined) headers.append('Warning', headerValue(h));
+  }
   return new Response(text, { status, headers });
 }
 
