@@ -21,6 +21,23 @@ export function createMemoryStorage(): Storage {
   return new MemoryStorage();
 }
 
+/** The whole content of a memory storage, for backends that keep it in memory and persist it elsewhere. */
+export interface MemoryState {
+  revision: number;
+  compacted: number;
+  /** In key order. */
+  objects: StoredObject[];
+  /** In revision order. */
+  history: HistoryEvent[];
+}
+
+/** A memory storage with `state` as its content (taken over, not copied), and a view of it for snapshots. */
+export function memoryStorageFromState(state?: MemoryState): Storage & { exportState(): MemoryState } {
+  const m = new MemoryStorage();
+  if (state) m.restore(state);
+  return m;
+}
+
 /** Index of the first element of sorted `arr` that is >= `s` (arr.length when none). */
 function lowerBound(arr: readonly string[], s: string): number {
   let lo = 0;
@@ -52,6 +69,22 @@ class MemoryStorage implements Storage {
   private rev = 0;
   private compacted = 0;
   private closed = false;
+
+  restore(state: MemoryState): void {
+    for (const o of state.objects) this.records.set(o.key, o);
+    const sorted = [...this.records.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    this.keys.length = 0;
+    for (const k of sorted) this.keys.push(k);
+    this.history = state.history.slice();
+    this.rev = state.revision;
+    this.compacted = state.compacted;
+  }
+
+  /** The live content (not copies): serialize it at once and never change it. */
+  exportState(): MemoryState {
+    this.check();
+    return { revision: this.rev, compacted: this.compacted, objects: this.keys.map((k) => this.records.get(k)!), history: this.history };
+  }
 
   private check(): void {
     if (this.closed) throw new Error('storage: the memory storage is closed');
