@@ -1,41 +1,54 @@
-// `npm run serve -- [--port N] [--cluster NAME] [--kubeconfig PATH] [--data FILE]`: serves the engine on
-// 127.0.0.1 and writes a kubeconfig for kubectl.
+// `npm run serve -- [options]`: serves the engine on 127.0.0.1 and writes a kubeconfig for kubectl.
+// `--help` prints the usage (cli.ts) and exits without starting anything or writing any file.
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { createApiServer } from '../../engine/server.js';
+import type { Storage } from '../../engine/storage/interface.js';
 import { createMemoryStorage } from '../../adapters/memory/memory-storage.js';
+import { openFileStorage } from '../../adapters/file/file-storage.js';
 import { systemEnv } from '../../adapters/system-env.js';
 import { kubeconfig, startHttpHost } from './http-host.js';
-
-function arg(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  if (i >= 0) return process.argv[i + 1];
-  const eq = process.argv.find((a) => a.startsWith(`--${name}=`));
-  return eq?.slice(name.length + 3);
-}
+import { USAGE, parseArgs, type ServeOptions } from './cli.js';
 
 async function main(): Promise<void> {
-  const port = Number(arg('port') ?? 8080);
-  const cluster = arg('cluster') ?? 'default';
-  const kubeconfigPath = resolve(arg('kubeconfig') ?? '.kube-playground/kubeconfig');
-  const api = createApiServer({ storage: createMemoryStorage(), env: systemEnv(), host: 'node' });
+  let opts: ServeOptions;
+  try {
+    opts = parseArgs(process.argv.slice(2));
+  } catch (e) {
+    process.stderr.write(`${(e as Error).message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  if (opts.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  const kubeconfigPath = resolve(opts.kubeconfig);
+  const storage: Storage = opts.data ? await openFileStorage({ dir: resolve(opts.data) }) : createMemoryStorage();
+  const api = createApiServer({ storage, env: systemEnv(), host: 'node' });
   await api.ready;
-  const host = await startHttpHost(api, { port });
+  const host = await startHttpHost(api, { port: opts.port, allowHosts: opts.allowHosts, allowOrigins: opts.allowOrigins });
   mkdirSync(dirname(kubeconfigPath), { recursive: true });
-  writeFileSync(kubeconfigPath, kubeconfig(host.url, `playground-${cluster}`));
+  writeFileSync(kubeconfigPath, kubeconfig(host.url, `playground-${opts.cluster}`));
   process.stdout.write(
-    `Kubernetes API playground (v1.33) serving cluster "${cluster}" at ${host.url}\n` +
+    `Kubernetes API playground (v1.33) serving cluster "${opts.cluster}" at ${host.url}\n` +
+      (opts.data ? `data kept in ${resolve(opts.data)}\n` : 'data kept in memory (use --data DIR to keep it across restarts)\n') +
       `kubeconfig written to ${kubeconfigPath}\n\n` +
       `  export KUBECONFIG=${kubeconfigPath}\n  kubectl get namespaces\n\n`,
   );
+  let stopping = false;
   const stop = async () => {
+    if (stopping) return;
+    stopping = true;
     await host.close();
     await api.close();
     process.exit(0);
   };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
 }
 
-void main();
+void main().catch((e: unknown) => {
+  process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`);
+  process.exit(1);
+});

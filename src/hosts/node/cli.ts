@@ -1,0 +1,85 @@
+// The Node host's command line: usage text and argument parsing (main.ts runs it).
+
+export const USAGE = `Usage: npm run serve -- [options]
+
+Serves a Kubernetes v1.33 API server (the playground's engine) on 127.0.0.1 for kubectl and other
+clients, and writes a kubeconfig that points at it. This cluster is separate from the browser
+playground's clusters (those live in the browser's IndexedDB).
+
+Options:
+  --port N             port to listen on (default 8080; 0 picks a free one)
+  --cluster NAME       cluster name shown in the kubeconfig context (default "default")
+  --kubeconfig PATH    where to write the kubeconfig (default .kube-playground/kubeconfig)
+  --data DIR           keep the cluster in DIR across restarts (a journal of committed writes,
+                       fsynced one transaction at a time, plus periodic snapshots); without it the
+                       cluster lives in memory and is gone when the server stops
+  --allow-host NAME    also answer requests whose Host header is NAME (or NAME:PORT); by default only
+                       loopback names are answered (localhost, 127.0.0.1, [::1]), which keeps web pages
+                       that rebind their DNS name to 127.0.0.1 out; repeatable
+  --allow-origin URL   also accept writes from web pages of this origin (e.g. http://localhost:5173);
+                       by default a write carrying an Origin header must come from this server's own
+                       origin (http://<the Host it was addressed by>); clients that send no Origin
+                       (kubectl, curl, client libraries) are not affected; repeatable
+  -h, --help           print this help and exit
+
+Then:
+  export KUBECONFIG=$PWD/.kube-playground/kubeconfig
+  kubectl get namespaces
+`;
+
+export interface ServeOptions {
+  help: boolean;
+  port: number;
+  cluster: string;
+  kubeconfig: string;
+  data?: string;
+  allowHosts: string[];
+  allowOrigins: string[];
+}
+
+const VALUE_FLAGS = new Set(['port', 'cluster', 'kubeconfig', 'data', 'allow-host', 'allow-origin']);
+
+/** Parses the command line; throws an Error whose message says what is wrong. */
+export function parseArgs(argv: readonly string[]): ServeOptions {
+  const opts: ServeOptions = { help: false, port: 8080, cluster: 'default', kubeconfig: '.kube-playground/kubeconfig', allowHosts: [], allowOrigins: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '-h' || a === '--help') {
+      opts.help = true;
+      continue;
+    }
+    const m = /^--([a-z-]+)(?:=(.*))?$/s.exec(a);
+    if (!m || !VALUE_FLAGS.has(m[1])) throw new Error(`unknown argument ${JSON.stringify(a)}`);
+    const name = m[1];
+    let value = m[2];
+    if (value === undefined) {
+      if (i + 1 >= argv.length) throw new Error(`--${name} needs a value`);
+      value = argv[++i];
+    }
+    switch (name) {
+      case 'port': {
+        const n = Number(value);
+        if (!/^\d+$/.test(value) || n > 65535) throw new Error(`--port must be a number from 0 to 65535, got ${JSON.stringify(value)}`);
+        opts.port = n;
+        break;
+      }
+      case 'cluster':
+        opts.cluster = value;
+        break;
+      case 'kubeconfig':
+        opts.kubeconfig = value;
+        break;
+      case 'data':
+        opts.data = value;
+        break;
+      case 'allow-host':
+        opts.allowHosts.push(value);
+        break;
+      case 'allow-origin':
+        if (!/^[a-z][a-z0-9+.-]*:\/\/[^/]+\/?$/i.test(value)) throw new Error(`--allow-origin must be an origin like http://localhost:5173, got ${JSON.stringify(value)}`);
+        opts.allowOrigins.push(value);
+        break;
+    }
+  }
+  return opts;
+}
