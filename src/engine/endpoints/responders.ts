@@ -45,13 +45,14 @@ const UTF8 = new TextEncoder();
 
 /**
  * A header value as the bytes the real server writes: its UTF-8 encoding, one byte per character (the
- * ByteString a fetch Headers object and node:http carry unchanged to the wire). CR, LF and NUL, which no
- * header may hold, become spaces. Every header of a built response passes here, so no value a client
- * chose (a field name in a warning, a name in a Location) can make the response fail after a write.
+ * ByteString a fetch Headers object and node:http carry unchanged to the wire). Control characters but
+ * tab (CR and LF would end the header; node:http refuses the others) become spaces. Every header of a
+ * built response passes here, so no value a client chose (a field name in a warning, a name in a
+ * Location) can make the response fail after a write.
  */
 export function headerValue(value: string): string {
   // eslint-disable-next-line no-control-regex
-  const clean = value.replace(/[\r\n\0]/g, ' ');
+  const clean = value.replace(/[\x00-\x08\x0a-\x1f\x7f]/g, ' ');
   // eslint-disable-next-line no-control-regex
   if (/^[\x00-\x7f]*$/.test(clean)) return clean;
   let out = '';
