@@ -16,9 +16,10 @@ Options:
   --allow-host NAME    also answer requests whose Host header is NAME (or NAME:PORT); by default only
                        loopback names are answered (localhost, 127.0.0.1, [::1]), which keeps web pages
                        that rebind their DNS name to 127.0.0.1 out; repeatable
-  --allow-origin URL   also accept writes from web pages of this origin (e.g. http://localhost:5173);
-                       by default a write carrying an Origin header must come from this server's own
-                       origin (http://<the Host it was addressed by>); clients that send no Origin
+  --allow-origin URL   also accept writes from web pages of this origin (e.g. http://localhost:5173)
+                       and answer them with CORS headers, as kube-apiserver's --cors-allowed-origins
+                       does; by default a write carrying an Origin header must come from this server's
+                       own origin (http://<the Host it was addressed by>); clients that send no Origin
                        (kubectl, curl, client libraries) are not affected; repeatable
   -h, --help           print this help and exit
 

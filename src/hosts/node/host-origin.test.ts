@@ -166,4 +166,30 @@ describe('Origin header on writes', () => {
     expect(patch.status).toBe(415);
     expect((patch.json() as { reason: string }).reason).toBe('UnsupportedMediaType');
   });
+
+  it('--allow-origin origins get the real server\'s CORS headers, and a preflight is answered 204; others get none', async () => {
+    const cors = {
+      'access-control-allow-origin': 'http://localhost:5173',
+      'access-control-allow-methods': 'POST, GET, OPTIONS, PUT, DELETE, PATCH',
+      'access-control-allow-headers': 'Content-Type, Content-Length, Accept-Encoding, X-CSRF-Token, Authorization, X-Requested-With, If-Modified-Since',
+      'access-control-expose-headers': 'Date',
+      'access-control-allow-credentials': 'true',
+    };
+    const preflight = await rawRequest(allowing.port, 'OPTIONS', CM, {
+      headers: { Origin: 'http://localhost:5173', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers).toMatchObject(cors);
+    expect(preflight.body).toBe('');
+    const get = await rawRequest(allowing.port, 'GET', CM, { headers: { Origin: 'http://localhost:5173' } });
+    expect(get.status).toBe(200);
+    expect(get.headers).toMatchObject(cors);
+    for (const origin of ['https://evil.example', `http://127.0.0.1:${allowing.port}`]) {
+      const other = await rawRequest(allowing.port, 'GET', CM, { headers: { Origin: origin } });
+      expect(other.status).toBe(200);
+      expect(Object.keys(other.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
+    }
+    const noCors = await rawRequest(host.port, 'OPTIONS', CM, { headers: { Origin: 'http://localhost:5173', 'Access-Control-Request-Method': 'POST' } });
+    expect(noCors.headers['access-control-allow-origin']).toBeUndefined();
+  });
 });

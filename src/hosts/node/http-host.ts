@@ -150,8 +150,24 @@ export function splitWarnings(value: string): string[] {
   return out;
 }
 
-async function writeResponse(res: ServerResponse, response: Response, acceptsGzip: boolean, compression: boolean): Promise<void> {
-  const headers: Record<string, string | string[]> = {};
+/**
+ * CORS for the origins given with --allow-origin, with the real server's defaults (its WithCORS filter,
+ * as --cors-allowed-origins installs it): the request's origin echoed, these methods and headers, `Date`
+ * exposed, credentials allowed. Undefined for any other request, which gets no CORS header at all.
+ */
+export function corsHeaders(origin: string | undefined, allowOrigins: readonly string[] = []): Record<string, string> | undefined {
+  if (origin === undefined || !allowOrigins.some((a) => normalizeOrigin(a) === normalizeOrigin(origin))) return undefined;
+  return {
+    'Access-Control-Allow-Origin': origin,
+    'Access-Control-Allow-Methods': 'POST, GET, OPTIONS, PUT, DELETE, PATCH',
+    'Access-Control-Allow-Headers': 'Content-Type, Content-Length, Accept-Encoding, X-CSRF-Token, Authorization, X-Requested-With, If-Modified-Since',
+    'Access-Control-Expose-Headers': 'Date',
+    'Access-Control-Allow-Credentials': 'true',
+  };
+}
+
+async function writeResponse(res: ServerResponse, response: Response, acceptsGzip: boolean, compression: boolean, extra: Record<string, string> = {}): Promise<void> {
+  const headers: Record<string, string | string[]> = { ...extra };
   response.headers.forEach((value, key) => {
     if (key === 'transfer-encoding') return;
     if (key === 'warning') {
@@ -203,6 +219,13 @@ export async function startHttpHost(api: ApiServer, opts: HttpHostOptions = {}):
       req.resume(); // drain the body without reading it
       return;
     }
+    const cors = corsHeaders(req.headers.origin, opts.allowOrigins);
+    if (cors && (req.method ?? '').toUpperCase() === 'OPTIONS') {
+      res.writeHead(204, cors); // a preflight stops here, as in the real server
+      res.end();
+      req.resume();
+      return;
+    }
     const abort = new AbortController();
     res.on('close', () => abort.abort());
     const origin = `http://${req.headers.host ?? `${host}`}`;
@@ -211,7 +234,7 @@ export async function startHttpHost(api: ApiServer, opts: HttpHostOptions = {}):
         const request = await toRequest(req, origin, abort.signal);
         const response = await api.handle(request, { target: req.url ?? '/' });
         const acceptsGzip = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
-        await writeResponse(res, response, acceptsGzip, compression);
+        await writeResponse(res, response, acceptsGzip, compression, cors);
       } catch (e) {
         if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' });
         res.end(String(e));
