@@ -39,6 +39,7 @@ import { handleWatch } from './handlers/watch.js';
 import { handleScale } from './handlers/scale.js';
 import { PLAYGROUND_CEL_PATH, evaluatePlaygroundCel } from './playground-cel.js';
 import { decodeBody } from '../codec/decode.js';
+import { readLimitedBody } from '../codec/read-body.js';
 
 const INITIAL_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
@@ -186,7 +187,7 @@ class Engine implements EngineCore {
       if (path === undefined) throw notFoundPath();
       const method = request.method.toUpperCase();
       if (path === PLAYGROUND_CEL_PATH && method === 'POST') {
-        const body = decodeBody(new Uint8Array(await request.arrayBuffer()), 'json', { interpretKind: false }).value;
+        const body = decodeBody(await readLimitedBody(request), 'json', { interpretKind: false }).value;
         return respond(200, evaluatePlaygroundCel(body), { pretty });
       }
       const nonResource = this.nonResource(method, path, query, pretty);

@@ -1,12 +1,13 @@
 // Per-request state shared by the handlers, and parsing of the options every verb shares.
 
 import type { Env } from '../env.js';
-import { badRequest, requestEntityTooLarge, unsupportedMediaType } from '../errors.js';
+import { badRequest, unsupportedMediaType } from '../errors.js';
 import { isPlainObject, type KubeObject } from '../object.js';
 import type { ResourceRegistry } from '../registry/resources.js';
 import type { Store } from '../registry/store.js';
 import type { ResourceDefinition } from '../registry/types.js';
 import { decodeBody } from '../codec/decode.js';
+import { MAX_REQUEST_BODY_BYTES, readLimitedBody } from '../codec/read-body.js';
 import { decodeProtobufObject } from '../codec/protobuf/decode.js';
 import type { ResourceRequestInfo } from './request-info.js';
 import { bodyMediaType, type BodyFormat, type Negotiated } from './negotiation/media.js';
@@ -40,12 +41,11 @@ export interface Scope {
 }
 
 /** The real server's limit on request bodies (3 MiB). */
-export const MAX_BODY_BYTES = 3 * 1024 * 1024;
+export const MAX_BODY_BYTES = MAX_REQUEST_BODY_BYTES;
 
-export async function readBody(scope: Scope): Promise<Uint8Array> {
-  const buf = new Uint8Array(await scope.request.arrayBuffer());
-  if (buf.byteLength > MAX_BODY_BYTES) throw requestEntityTooLarge(`limit is ${MAX_BODY_BYTES}`);
-  return buf;
+/** The request body, read as a stream within the body budget (413 past it). */
+export function readBody(scope: Scope): Promise<Uint8Array> {
+  return readLimitedBody(scope.request);
 }
 
 export interface DecodedBody {
