@@ -11,14 +11,15 @@
 // A YAML `1.0` is a float that Go's JSON conversion writes as `1`, so it is an integer afterwards, as here.
 
 import { badRequest, StatusError } from '../errors.js';
-import { parseJson, JsonSyntaxError, JsonRangeError, jsonFieldOffsets, JSON_MAX_DEPTH } from './json.js';
+import { parseJson, JsonSyntaxError, JsonRangeError, jsonFieldOffsets } from './json.js';
+import { MAX_NESTING_DEPTH } from './budgets.js';
 import { parseYamlDocuments, YamlError } from './yaml.js';
 import { goQuote } from './go-format.js';
 
 export type BodyMediaType = 'json' | 'yaml';
 
 export interface DecodeOptions {
-  /** Nesting limit (JSON: 10000 like Go; YAML: at most 1000, see yaml.ts). */
+  /** Nesting limit (default and maximum for YAML: MAX_NESTING_DEPTH, see budgets.ts). */
   maxDepth?: number;
   /**
    * The kind the endpoint decodes into (e.g. `Deployment`): when given, syntax errors are worded as the
@@ -119,7 +120,7 @@ export function decodeBody(bytes: Uint8Array | string, mediaType: BodyMediaType,
   if (mediaType === 'json') {
     let parsed;
     try {
-      parsed = parseJson(text, { maxDepth: opts.maxDepth ?? JSON_MAX_DEPTH, maxDuplicates: 100 });
+      parsed = parseJson(text, { maxDepth: opts.maxDepth ?? MAX_NESTING_DEPTH, maxDuplicates: 100 });
     } catch (e) {
       if (e instanceof JsonSyntaxError) {
         throw undecodableBody(`couldn't get version/kind; json parse error: ${e.message}`, bytes, opts.expectKind);

@@ -1,7 +1,8 @@
 // A JSON parser that behaves like the decoder of the real server (Go's encoding/json as forked in
 // sigs.k8s.io/json): the same syntax errors, word for word; duplicate keys detected and reported with the
 // field paths the strict decoder prints (`metadata.name`, `spec.containers[0].image`, `[1].path`); nesting
-// limited to 10000 levels like Go's scanner. It is iterative, so deep input cannot overflow the JS stack.
+// limited like Go's scanner (Go: 10000 levels; request bodies here: MAX_NESTING_DEPTH, see budgets.ts).
+// It is iterative, so deep input cannot overflow the JS stack.
 //
 // Numbers: JSON numbers become JS numbers. Integers are exact up to 2^53; larger ones lose precision (Go
 // keeps int64 exactly). `1.0` and `1` both become the number 1; the paths of numbers written with a
@@ -9,6 +10,7 @@
 // a number cannot be decoded into an integer field.
 
 import { goQuoteChar } from './go-format.js';
+import { MAX_NESTING_DEPTH } from './budgets.js';
 
 /** A syntax error with the text Go's encoding/json gives (e.g. `invalid character '}' after object key`). */
 export class JsonSyntaxError extends Error {
@@ -25,7 +27,7 @@ export class JsonRangeError extends Error {
 }
 
 export interface JsonParseOptions {
-  /** Nesting limit; Go's scanner allows 10000 levels. */
+  /** Nesting limit; Go's scanner allows 10000 levels (JSON_MAX_DEPTH); the default is the body budget. */
   maxDepth?: number;
   /** How many duplicate fields to record at most (the strict decoder keeps 100 strict errors). */
   maxDuplicates?: number;
@@ -41,6 +43,7 @@ export interface JsonParseResult {
   nonIntegerNumbers: string[];
 }
 
+/** Go's scanner limit (maxNestingDepth). */
 export const JSON_MAX_DEPTH = 10000;
 
 const enum K { Obj, Arr }
@@ -80,7 +83,7 @@ function pathOf(stack: Frame[], depth: number, lastKey?: string): string {
 }
 
 export function parseJson(text: string, opts: JsonParseOptions = {}): JsonParseResult {
-  const maxDepth = opts.maxDepth ?? JSON_MAX_DEPTH;
+  const maxDepth = opts.maxDepth ?? MAX_NESTING_DEPTH;
   const maxDup = opts.maxDuplicates ?? Infinity;
   const n = text.length;
   let i = 0;
@@ -314,17 +317,18 @@ export function parseJson(text: string, opts: JsonParseOptions = {}): JsonParseR
 export function jsonFieldOffsets(text: string): Map<string, number> {
   const out = new Map<string, number>();
   const n = text.length;
-  // frames: for objects the current key, for arrays the current index
-  const stack: { obj: boolean; key: string; idx: number }[] = [];
-  const path = (last?: string) => {
-    let p = '';
-    for (let d = 0; d < stack.length - 1; d++) {
-      const f = stack[d];
-      if (f.obj) p = p ? `${p}.${f.key}` : f.key;
-      else p += `[${f.idx}]`;
-    }
-    if (last !== undefined) p = p ? `${p}.${last}` : last;
-    return p;
+  // frames: for objects the current key, for arrays the current index; `prefix` is the path of the
+  // container itself, so a key's path costs one concatenation however deep it is
+  const stack: { obj: boolean; key: string; idx: number; prefix: string }[] = [];
+  const childPrefix = (): string => {
+    const top = stack[stack.length - 1];
+    if (!top) return '';
+    if (top.obj) return top.prefix ? `${top.prefix}.${top.key}` : top.key;
+    return `${top.prefix}[${top.idx}]`;
+  };
+  const path = (last: string) => {
+    const p = stack[stack.length - 1]?.prefix ?? '';
+    return p ? `${p}.${last}` : last;
   };
   let i = 0;
   let expectKey = false;
@@ -360,8 +364,8 @@ export function jsonFieldOffsets(text: string): Map<string, number> {
       }
       continue;
     }
-    if (c === 0x7b) stack.push({ obj: true, key: '', idx: 0 }), (expectKey = true);
-    else if (c === 0x5b) stack.push({ obj: false, key: '', idx: 0 });
+    if (c === 0x7b) stack.push({ obj: true, key: '', idx: 0, prefix: childPrefix() }), (expectKey = true);
+    else if (c === 0x5b) stack.push({ obj: false, key: '', idx: 0, prefix: childPrefix() });
     else if (c === 0x7d || c === 0x5d) stack.pop(), (expectKey = false);
     else if (c === 0x2c) {
       const top = stack[stack.length - 1];

@@ -7,14 +7,15 @@
 //   the line being that of the value node), and the last value wins like the non-strict conversion;
 // - merge keys (`<<`) follow go-yaml v2 (a merged map overrides keys set before it; later keys override it);
 // - aliases are expanded into copies, with go-yaml v2's guard against excessive aliasing.
-// Deviation: js-yaml's parser is recursive, so nesting is limited to YAML_MAX_DEPTH (1000) levels instead
+// Deviation: nesting is limited to YAML_MAX_DEPTH (the body budget, 1000 levels, see budgets.ts) instead
 // of go-yaml's 10000; syntax error texts are js-yaml's reasons in go-yaml's framing (`yaml: line N: ...`).
 
 import { parseEvents, getScalarValue, EVENT_ID, SCALAR_STYLE, type Event, type ScalarEvent } from 'js-yaml';
 import { goFloatV, goQuote } from './go-format.js';
 import { setMember } from './json.js';
+import { MAX_NESTING_DEPTH } from './budgets.js';
 
-export const YAML_MAX_DEPTH = 1000;
+export const YAML_MAX_DEPTH = MAX_NESTING_DEPTH;
 
 export class YamlError extends Error {}
 

@@ -17,6 +17,7 @@ import { goQuote, goJsonMarshal } from '../codec/go-format.js';
 import { interpretKindError } from '../codec/decode.js';
 import { patchInvalid } from '../schema/prune.js';
 import { unprocessablePatch } from './errors.js';
+import { MAX_NESTING_DEPTH, nestingDepth } from '../codec/budgets.js';
 
 export const MAX_JSON_PATCH_OPERATIONS = 10000;
 /** --max-... default of JSONPatchMaxCopyBytes (3 MiB): total size copied by `copy` operations. */
@@ -200,7 +201,9 @@ export function applyJsonPatch(doc: unknown, patch: unknown): unknown {
           const path = pathOf(op, 'path', 'add operation failed to decode path');
           const found = findObject(root, path);
           if (!found) throw new PatchOpError(`add operation does not apply: doc is missing path: "${path}": missing value`);
-          wrap(() => addIn(found[0], found[1], valueOf(op)), `error in add for path: '${path}'`);
+          const value = valueOf(op);
+          checkNesting(path, value);
+          wrap(() => addIn(found[0], found[1], value), `error in add for path: '${path}'`);
           break;
         }
         case 'remove': {
@@ -225,7 +228,9 @@ export function applyJsonPatch(doc: unknown, patch: unknown): unknown {
           } catch {
             throw new PatchOpError(`replace operation does not apply: doc is missing key: ${path}: missing value`);
           }
-          wrap(() => setIn(found[0], found[1], valueOf(op)), `error in remove for path: '${path}'`);
+          const value = valueOf(op);
+          checkNesting(path, value);
+          wrap(() => setIn(found[0], found[1], value), `error in remove for path: '${path}'`);
           break;
         }
         case 'move': {
@@ -237,6 +242,7 @@ export function applyJsonPatch(doc: unknown, patch: unknown): unknown {
           const path = pathOf(op, 'path', 'move operation failed to decode path');
           const dst = findObject(root, path);
           if (!dst) throw new PatchOpError(`move operation does not apply: doc is missing destination path: ${path}: missing value`);
+          checkNesting(path, val);
           wrap(() => addIn(dst[0], dst[1], val === undefined ? null : val), `error in move for path: '${path}'`);
           break;
         }
@@ -266,6 +272,7 @@ export function applyJsonPatch(doc: unknown, patch: unknown): unknown {
           const path = pathOf(op, 'path', 'copy operation failed to decode path');
           const dst = findObject(root, path);
           if (!dst) throw new PatchOpError(`copy operation does not apply: doc is missing destination path: ${path}: missing value`);
+          checkNesting(path, val);
           const copy = val === undefined ? null : clone(val);
           copied += JSON.stringify(copy).length;
           if (copied > JSON_PATCH_MAX_COPY_BYTES) {
@@ -287,6 +294,17 @@ export function applyJsonPatch(doc: unknown, patch: unknown): unknown {
     throw patchInvalid(goJsonMarshal(root), interpretKindError(root)!);
   }
   return root;
+}
+
+/**
+ * The nesting budget (codec/budgets.ts) for a value placed at a path: an `add`, `copy` or `move` could
+ * otherwise nest the document ever deeper (a deep value at a deep path, a subtree copied into itself).
+ */
+function checkNesting(path: string, value: unknown): void {
+  const segments = path.split('/').length - 1;
+  if (segments + nestingDepth(value, MAX_NESTING_DEPTH) > MAX_NESTING_DEPTH) {
+    throw new PatchOpError(`the patched document would nest more than ${MAX_NESTING_DEPTH} levels deep at path: '${path}'`);
+  }
 }
 
 function wrap<T>(f: () => T, context: string): T {

@@ -23,6 +23,7 @@ import { badRequest, StatusError } from '../../errors.js';
 import { summarizeData } from '../decode.js';
 import { parseJson, JsonSyntaxError, setMember } from '../json.js';
 import { compareGoStrings } from '../go-format.js';
+import { MAX_NESTING_DEPTH } from '../budgets.js';
 import {
   Reader, ProtoError, int64ToNumber, uint64ToNumber, int64ToBigInt,
   WIRE_VARINT, WIRE_FIXED64, WIRE_BYTES, WIRE_END_GROUP, WIRE_FIXED32,
@@ -223,13 +224,24 @@ function concat(chunks: Uint8Array[]): Uint8Array {
   return out;
 }
 
+/** Messages open in the current decoding (the nesting budget, see codec/budgets.ts). */
+let messageDepth = 0;
+
 /** The JSON value of an embedded message given its encoding (several chunks merge, as in protobuf). */
 function decodeMessage(id: string, data: Uint8Array): unknown {
   const def = messageDef(id);
-  switch (def.kind) {
-    case 'struct': return decodeStruct(def, data);
-    case 'slice': return decodeSlice(def, data);
-    case 'special': return decodeSpecial(def.id, data);
+  // self-nesting messages (JSONSchemaProps) are bounded like the other decoders, with the words of
+  // google.golang.org/protobuf's recursion limit
+  if (messageDepth >= MAX_NESTING_DEPTH) throw new ProtoError('exceeded maximum recursion depth');
+  messageDepth++;
+  try {
+    switch (def.kind) {
+      case 'struct': return decodeStruct(def, data);
+      case 'slice': return decodeSlice(def, data);
+      case 'special': return decodeSpecial(def.id, data);
+    }
+  } finally {
+    messageDepth--;
   }
 }
 
@@ -460,7 +472,7 @@ function decodeSpecial(id: string, data: Uint8Array): unknown {
       // nil (or empty) raw writes null; otherwise the raw bytes are the JSON
       if (!raw || raw.length === 0) return null;
       try {
-        return parseJson(utf8(raw)).value;
+        return parseJson(utf8(raw), { maxDepth: Math.max(1, MAX_NESTING_DEPTH - messageDepth) }).value;
       } catch (e) {
         if (e instanceof JsonSyntaxError) throw new ProtoError(`${id === 'runtime.RawExtension' ? 'RawExtension' : 'FieldsV1'} is not JSON: ${e.message}`);
         throw e;
