@@ -81,10 +81,8 @@ function hasRules(s: Schema | undefined): boolean {
   return false;
 }
 
-const envCache = new Map<string, CelEnv>();
 function envFor(self: CelType, optionalOld: boolean): CelEnv {
   return createCelEnv({ variables: { self, oldSelf: optionalOld ? T.optional(self) : self } });
-  void envCache;
 }
 
 /** Normalizes a rule's fieldPath (`.spec.x`, `.a['b.c']`) to a field.Path string (ValidFieldPath), or undefined if invalid. */

@@ -1,6 +1,8 @@
 // The JSONPath subset used by additionalPrinterColumns and selectableFields (k8s.io/client-go/util/jsonpath,
 // as CRDs use it): `.a.b`, `.a[0]`, `.a[*].b`, `.a['x.y']`, and filters `[?(@.type=="Ready")]`.
 
+import { LruCache } from '../cel/lru.js';
+
 type Step = { kind: 'field'; name: string } | { kind: 'index'; index: number } | { kind: 'all' } | { kind: 'filter'; path: string[]; op: '==' | '!='; value: unknown };
 
 function parse(path: string): Step[] {
@@ -44,7 +46,8 @@ function parse(path: string): Step[] {
   return steps;
 }
 
-const cache = new Map<string, Step[]>();
+/** Parsed paths (bounded: printer columns of many CRDs). */
+const cache = new LruCache<string, Step[]>(256);
 
 /** All values the path selects (empty when nothing matches). */
 export function evalJsonPath(root: unknown, path: string): unknown[] {

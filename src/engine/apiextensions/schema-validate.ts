@@ -11,6 +11,7 @@ import { isPlainObject } from '../object.js';
 import type { Schema } from '../schema/types.js';
 import { ext } from '../schema/types.js';
 import { compileRE2, validateRE2 } from '../cel/lib/regex.js';
+import { LruCache } from '../cel/lru.js';
 import { isDNS1035Label, validateObjectMeta, nameIsPathSegment } from '../util/validation.js';
 import type { ObjectMeta } from '../object.js';
 
@@ -168,7 +169,8 @@ export function supportedFormat(format: string | undefined): boolean {
   return !!format && format.replace(/-/g, '') in FORMATS;
 }
 
-const patternCache = new Map<string, RegExp | null>();
+/** Compiled `pattern`s (bounded like the CEL regex cache). */
+const patternCache = new LruCache<string, RegExp | null>(512);
 function patternOf(p: string): RegExp | null {
   let r = patternCache.get(p);
   if (r === undefined) {

@@ -9,10 +9,12 @@ import { CEL_VERSIONS, T, type CelType, type CelVersion } from '../cel/types.js'
 import type { CelValue } from '../cel/values.js';
 import { badRequest } from '../errors.js';
 import { isPlainObject } from '../object.js';
+import { LruCache } from '../cel/lru.js';
 
 export const PLAYGROUND_CEL_PATH = '/x-playground/cel';
 
-const envs = new Map<string, CelEnv>();
+/** Environments by version and variable names, bounded: every request may name other variables. */
+const envs = new LruCache<string, CelEnv>(64);
 
 function envFor(version: CelVersion, names: string[]): CelEnv {
   const key = `${version}|${[...names].sort().join(',')}`;
