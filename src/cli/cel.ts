@@ -28,6 +28,8 @@ import { fromJson, toJson } from '../engine/cel/convert.js';
 import type { CelType, CelVersion } from '../engine/cel/types.js';
 import { CEL_VERSIONS, T } from '../engine/cel/types.js';
 import type { CelValue } from '../engine/cel/values.js';
+import { MAX_NESTING_DEPTH, nestingDepth } from '../engine/codec/budgets.js';
+import { LruCache } from '../engine/cel/lru.js';
 
 export interface CliOutput {
   value?: unknown;
@@ -36,7 +38,8 @@ export interface CliOutput {
   error?: { kind: 'compile' | 'runtime' | 'usage'; message: string; position?: { line: number; column: number; offset: number; length: number }; formatted?: string };
 }
 
-const envCache = new Map<string, CelEnv>();
+/** Environments by version and variable names (bounded: a batch may name many different variables). */
+const envCache = new LruCache<string, CelEnv>(64);
 
 function envFor(version: CelVersion, names: string[]): CelEnv {
   const key = `${version}|${names.sort().join(',')}`;
@@ -52,6 +55,22 @@ function envFor(version: CelVersion, names: string[]): CelEnv {
 
 /** Evaluates one expression with JSON variables (declared dyn). */
 export function evaluateExpression(expr: string, vars: Record<string, unknown> = {}, version: CelVersion = '1.33'): CliOutput {
+  // variables are held to the nesting budget of request bodies, so converting them cannot overflow the stack
+  for (const [name, v] of Object.entries(vars)) {
+    if (nestingDepth(v, MAX_NESTING_DEPTH) > MAX_NESTING_DEPTH) {
+      return usage(`variable ${name} nests deeper than ${MAX_NESTING_DEPTH} levels`);
+    }
+  }
+  try {
+    return evaluate(expr, vars, version);
+  } catch (e) {
+    // the engine bounds every recursion; should a stack still run out, it is an error line, not a crash
+    if (e instanceof RangeError) return { error: { kind: 'runtime', message: e.message } };
+    throw e;
+  }
+}
+
+function evaluate(expr: string, vars: Record<string, unknown>, version: CelVersion): CliOutput {
   const env = envFor(version, Object.keys(vars));
   const program = env.compile(expr);
   if (isCompileError(program)) {

@@ -167,15 +167,22 @@ export function createCelEnv(opts: CelEnvOptions = {}): CelEnv {
     if (opts.disableCheck) return { ast: pr.expr };
     // mixed literal element types join to dyn in the checker; the validators reject them afterwards
     const checker = new Checker({ variables, functions, typeValues, version, source: pr.source, homogeneousAggregateLiterals: false });
-    const res = checker.check(pr.expr);
-    if (res.issues.length) return compileError(res.issues);
-    const invalid = validateAst(pr.expr, res, pr.source, {
-      homogeneous: opts.homogeneousAggregateLiterals ?? true,
-      literals: opts.validateLiterals ?? true,
-      format: functions.member.has('format'),
-    });
-    if (invalid.length) return compileError(invalid);
-    return { ast: pr.expr, check: res };
+    try {
+      const res = checker.check(pr.expr);
+      if (res.issues.length) return compileError(res.issues);
+      const invalid = validateAst(pr.expr, res, pr.source, {
+        homogeneous: opts.homogeneousAggregateLiterals ?? true,
+        literals: opts.validateLiterals ?? true,
+        format: functions.member.has('format'),
+      });
+      if (invalid.length) return compileError(invalid);
+      return { ast: pr.expr, check: res };
+    } catch (e) {
+      // the parser bounds the tree's depth (parser.ts MAX_AST_DEPTH); should a host's stack still be too
+      // small, the expression is refused as too deep, never thrown to the caller
+      if (e instanceof RangeError) return compileError([makeIssue(pr.source, 0, 0, `expression nesting limit exceeded: ${e.message}`)]);
+      throw e;
+    }
   };
 
   const env: CelEnv = {

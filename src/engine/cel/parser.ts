@@ -29,6 +29,12 @@ export interface ParseOptions {
   /** Enables `.?`, `[?`, `?key:` optional syntax and optMap/optFlatMap (1.29+). */
   optionalSyntax?: boolean;
   maxRecursionDepth?: number;
+  /**
+   * Deepest syntax tree accepted (default MAX_AST_DEPTH). cel-go bounds only nested expressions (the
+   * recursion limit); chains of operators, selections and indexes nest the tree as deep as the text is
+   * long, which Go's growing stacks absorb and a JS stack does not.
+   */
+  maxAstDepth?: number;
   /** Backtick-quoted field names (`a.\`b-c\``); cel-go opt-in, not enabled by Kubernetes 1.33. */
   identEscapeSyntax?: boolean;
   /** Maximum expression length in code points (cel-go default 100,000). */
@@ -315,6 +321,34 @@ function startsPrimary(t: Token): boolean {
   }
 }
 
+/**
+ * How deep a parsed expression may nest (operators, selections, indexes, calls, literals, macros), so the
+ * recursive checker, cost estimator and interpreter stay well inside the JS stack.
+ */
+export const MAX_AST_DEPTH = 500;
+
+/** The first node found deeper than `limit`, walked without recursion (linear in the tree's size). */
+export function nodeBeyondDepth(root: Expr, limit: number): Expr | undefined {
+  const stack: [Expr, number][] = [[root, 1]];
+  while (stack.length) {
+    const [e, d] = stack.pop()!;
+    if (d > limit) return e;
+    const push = (c: Expr | undefined) => {
+      if (c) stack.push([c, d + 1]);
+    };
+    switch (e.kind) {
+      case 'select': push(e.operand); break;
+      case 'call': push(e.target); e.args.forEach(push); break;
+      case 'list': e.elems.forEach(push); break;
+      case 'map': for (const en of e.entries) push(en.key), push(en.value); break;
+      case 'struct': for (const f of e.fields) push(f.value); break;
+      case 'comprehension': push(e.iterRange); push(e.accuInit); push(e.loopCond); push(e.loopStep); push(e.result); break;
+      default: break;
+    }
+  }
+  return undefined;
+}
+
 export class Parser {
   private toks: Token[] = [];
   private p = 0;
@@ -349,6 +383,9 @@ export class Parser {
         throw err;
       }
       if (lexErrors.length) throw lexErrors[0];
+      const maxAst = this.opts.maxAstDepth ?? MAX_AST_DEPTH;
+      const deep = nodeBeyondDepth(e, maxAst);
+      if (deep) throw new ParseError(deep.offset, deep.length, `expression nesting limit exceeded: ${maxAst}`);
       return { expr: e, errors: [], source: this.src, nextId: this.id };
     } catch (e) {
       if (e instanceof ParseError) {
@@ -466,9 +503,9 @@ export class Parser {
     if (t.kind === 'op' && t.text === '!') {
       const ops: Token[] = [];
       while (this.isOp('!')) ops.push(this.next());
-      let e = this.member();
-      for (let i = ops.length - 1; i >= 0; i--) e = this.call('!_', ops[i].offset, [e]);
-      return e;
+      const e = this.member();
+      // like cel-go, an even run of `!` cancels out and an odd one is a single call (no deep chain)
+      return ops.length % 2 === 0 ? e : this.call('!_', ops[0].offset, [e]);
     }
     if (t.kind === 'op' && t.text === '-') {
       const ops: Token[] = [];
@@ -482,8 +519,8 @@ export class Parser {
         e = this.numberLiteral(nt, true, sign.offset);
         e = this.memberSuffix(e);
       } else e = this.member();
-      for (let i = ops.length - 1; i >= 0; i--) e = this.call('-_', ops[i].offset, [e]);
-      return e;
+      // as for `!`: an even run of `-` cancels out, an odd one is a single negation
+      return ops.length % 2 === 0 ? e : this.call('-_', ops[0].offset, [e]);
     }
     return this.member();
   }
