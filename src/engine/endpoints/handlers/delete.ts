@@ -8,7 +8,7 @@ import { bodyMediaType } from '../negotiation/media.js';
 import { respond } from '../responders.js';
 import { readBody, type Scope } from '../scope.js';
 import { plain } from './create.js';
-import { parseListQuery, readList } from './list.js';
+import { parseListQuery, readList, readListAsync } from './list.js';
 import type { Preconditions } from '../../registry/store.js';
 
 export interface DeleteOptionsParsed {
@@ -133,9 +133,17 @@ const RETURNS_OBJECT = new Set(['/pods', '/namespaces', '/services', 'apiextensi
 
 export async function handleDeleteCollection(scope: Scope): Promise<Response> {
   const { def, core, info } = scope;
+  // Every option is checked and the whole selection read before the first delete. Like the real store
+  // (DeleteCollection lists with the caller's options, then follows `continue` page by page), a malformed
+  // or expired continue token or resourceVersion fails that first list, so nothing is deleted.
   const opts = await parseDeleteOptions(scope);
   const lq = parseListQuery(scope);
-  const { items } = readList(scope, { ...lq, limit: 0, continueToken: '', resourceVersion: '', resourceVersionMatch: '' });
+  let page = await readListAsync(scope, lq);
+  const items = [...page.items];
+  while (page.meta.continue) {
+    page = readList(scope, { ...lq, continueToken: page.meta.continue, resourceVersion: '', resourceVersionMatch: '' });
+    items.push(...page.items);
+  }
   const deleted = [];
   for (const o of items) {
     try {
