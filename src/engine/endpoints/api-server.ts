@@ -190,6 +190,7 @@ class Engine implements EngineCore {
         const body = decodeBody(await readLimitedBody(request), 'json', { interpretKind: false }).value;
         return respond(200, evaluatePlaygroundCel(body), { pretty });
       }
+      if (!SERVED_METHODS.has(method)) this.refuseMethod(path, query);
       const nonResource = this.nonResource(method, path, query, pretty);
       if (nonResource) return nonResource;
       const info = requestInfo(method, path, query);
@@ -201,6 +202,24 @@ class Engine implements EngineCore {
     } catch (e) {
       return respondError(e, { pretty });
     }
+  }
+
+  /**
+   * A method no route serves (TRACE, OPTIONS, FOO...): the real server's router answers 405 for a path it
+   * serves and 404 for one it does not, before any handler (or storage) is reached.
+   */
+  private refuseMethod(path: string, query: URLSearchParams): never {
+    const segments = pathSegments(path);
+    const p = segments === undefined ? path : '/' + segments.join('/');
+    if (p === '/' || p === '/version' || p === '/openapi/v2' || p === '/openapi/v3') throw methodNotAllowedRoute();
+    const info = requestInfo('GET', path, query);
+    if (info.isResourceRequest) {
+      const def = this.registry.lookup(info.group, info.version, info.resource);
+      if (!def || (info.subresource && !this.subresourceServed(def, info.subresource)) || (!def.namespaced && info.namespace)) throw notFoundPath();
+      throw methodNotAllowedRoute();
+    }
+    if (info.discovery) throw methodNotAllowedRoute();
+    throw notFoundPath();
   }
 
   private nonResource(method: string, path: string, query: URLSearchParams, pretty: boolean): Response | undefined {
@@ -383,6 +402,9 @@ function canonicalOpenAPIPath(gv: string): string {
   const m = /^apis\/([^/]+)\/(.+)$/.exec(gv);
   return m ? `apis/${canonicalGroup(m[1])}/${m[2]}` : gv;
 }
+
+/** The methods some route serves; any other is refused by refuseMethod. */
+const SERVED_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']);
 
 export function methodNotAllowedRoute(): StatusError {
   return new StatusError({
