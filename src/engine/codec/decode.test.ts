@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeBody, splitYamlDocuments, encodeYaml, summarizeData, yamlUnmarshalErrors } from './decode.js';
-import { parseJson } from './json.js';
+import { parseJson, JSON_MAX_DEPTH } from './json.js';
+import { MAX_NESTING_DEPTH } from './budgets.js';
 import { StatusError } from '../errors.js';
 
 function err(f: () => unknown): StatusError {
@@ -80,11 +81,20 @@ describe('JSON syntax errors: Go encoding/json texts', () => {
     // without expectKind the kind checks are off, so patch documents decode
     expect(decodeBody('[{"op":"add"}]', 'json').value).toEqual([{ op: 'add' }]);
   });
-  it('nesting: 10000 levels accepted, 10001 rejected like Go', () => {
+  it('nesting: the parser takes Go\'s limit (10000 levels accepted, 10001 rejected)', () => {
     const ok = '['.repeat(10000) + ']'.repeat(10000);
-    expect(() => parseJson(ok)).not.toThrow();
+    expect(() => parseJson(ok, { maxDepth: JSON_MAX_DEPTH })).not.toThrow();
     const deep = '['.repeat(10001) + ']'.repeat(10001);
+    expect(() => parseJson(deep, { maxDepth: JSON_MAX_DEPTH })).toThrow(`invalid character '[' exceeded max depth`);
+  });
+
+  it('nesting: request bodies are held to the body budget (MAX_NESTING_DEPTH levels), in Go\'s words', () => {
+    const ok = '['.repeat(MAX_NESTING_DEPTH) + ']'.repeat(MAX_NESTING_DEPTH);
+    expect(() => parseJson(ok)).not.toThrow();
+    expect(decodeBody(`{"a":${'['.repeat(MAX_NESTING_DEPTH - 1)}${']'.repeat(MAX_NESTING_DEPTH - 1)}}`, 'json').value).toBeTruthy();
+    const deep = '['.repeat(MAX_NESTING_DEPTH + 1) + ']'.repeat(MAX_NESTING_DEPTH + 1);
     expect(() => parseJson(deep)).toThrow(`invalid character '[' exceeded max depth`);
+    expect(err(() => decodeBody(`{"a":${deep}}`, 'json')).status.message).toBe(`couldn't get version/kind; json parse error: invalid character '[' exceeded max depth`);
     const veryDeep = '{"a":'.repeat(200000) + '1' + '}'.repeat(200000);
     expect(err(() => decodeBody(veryDeep, 'json')).status.message).toBe(`couldn't get version/kind; json parse error: invalid character '{' exceeded max depth`);
   });
