@@ -150,3 +150,22 @@ export function goJsonString(s: string): string {
   }
   return out + '"';
 }
+
+/**
+ * fmt's %#v of a JSON value decoded into interface{} (unstructured): `map[string]interface {}{"a":1}`
+ * with keys sorted, `[]interface {}{...}`, strings quoted, integers as int64, others as float64, null as
+ * `interface {}(nil)`. field.Invalid prints a bad map or slice this way.
+ */
+export function goSharpV(v: unknown, isFloat: (n: number) => boolean = (n) => !Number.isInteger(n)): string {
+  if (v === null || v === undefined) return 'interface {}(nil)';
+  if (typeof v === 'string') return goQuote(v);
+  if (typeof v === 'boolean') return v ? 'true' : 'false';
+  if (typeof v === 'number') return isFloat(v) ? goFloatV(v) : intText(v);
+  if (Array.isArray(v)) return `[]interface {}{${v.map((x) => goSharpV(x, isFloat)).join(', ')}}`;
+  if (typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    const keys = Object.keys(o).sort(compareGoStrings);
+    return `map[string]interface {}{${keys.map((k) => `${goQuote(k)}:${goSharpV(o[k], isFloat)}`).join(', ')}}`;
+  }
+  return String(v);
+}

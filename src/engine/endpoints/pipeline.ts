@@ -3,11 +3,12 @@
 // defaulting, preparation and validation (422), and managedFields are recorded just before storage.
 
 import { rfc3339 } from '../env.js';
-import { GoRepr, fieldErr, invalid, type FieldError } from '../errors.js';
+import { GoRepr, badRequest, fieldErr, invalid, type FieldError } from '../errors.js';
 import type { KubeObject } from '../object.js';
 import type { DecodeResult } from '../codec/decode.js';
 import { findUnknownFields, pruneUnknownFields, fieldValidationResult } from '../schema/prune.js';
-import { checkTypes } from '../schema/validate.js';
+import { checkTypes, objectMetaTypeError } from '../schema/validate.js';
+import { goSharpV } from '../codec/go-format.js';
 import { objectTypeFor, updateManagedFields } from '../merge/index.js';
 import { groupVersion, type ResourceDefinition } from '../registry/types.js';
 import type { FieldValidation, Scope } from './scope.js';
@@ -54,7 +55,15 @@ export function fieldValidate(
 
 /** Wrong JSON types give the decoder's 400, as the real server does for built-in kinds. */
 export function typeCheck(def: ResourceDefinition, obj: KubeObject): void {
-  if (isCustom(def)) return;
+  if (isCustom(def)) {
+    // the apiextensions decoder coerces metadata into metav1.ObjectMeta (objectmeta.Coerce) and refuses
+    // the body with field.Invalid("metadata", <metadata>, <json error>) when it does not fit
+    const detail = objectMetaTypeError(obj.metadata, def.definitions);
+    if (detail) {
+      throw badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: metadata: Invalid value: ${goSharpV(obj.metadata)}: ${detail}`);
+    }
+    return;
+  }
   const err = checkTypes(obj, def.schema, def.definitions, { group: def.group, version: def.version, kind: def.kind });
   if (err) throw err;
 }

@@ -212,6 +212,24 @@ export function checkTypes(
   }
 }
 
+const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
+
+/**
+ * The JSON decoder's error for a custom resource's `metadata` that does not fit metav1.ObjectMeta (the
+ * apiextensions server round-trips it through JSON into that type), or undefined when it fits. Paths are
+ * relative to ObjectMeta (`ObjectMeta.finalizers`), as that decoder prints them.
+ */
+export function objectMetaTypeError(metadata: unknown, defs: SchemaRegistry): string | undefined {
+  if (metadata === undefined || metadata === null || !defs[OBJECT_META]) return undefined;
+  try {
+    check(metadata, { $ref: OBJECT_META }, defs, { struct: '', path: [] });
+    return undefined;
+  } catch (e) {
+    if (e instanceof TypeMismatch) return e.message;
+    throw e;
+  }
+}
+
 function isSkippedDefinition(name: string | undefined): boolean {
   if (!name) return false;
   const short = name.split('.').pop() ?? '';
