@@ -41,6 +41,13 @@ export interface WatchRequest {
   signal?: AbortSignal;
 }
 
+/**
+ * Events a watcher may leave unread beyond its initial state before it is closed. The real cacheWatcher
+ * closes a watcher whose buffer stays full (it cannot keep up); the client sees the stream end and
+ * re-watches from its last resourceVersion, and memory stays bounded however long it stalls.
+ */
+export const WATCH_QUEUE_LIMIT = 1000;
+
 export interface WatchHandle {
   stream: ReadableStream<Uint8Array>;
   close(): void;
@@ -76,6 +83,8 @@ export class WatchHub {
     let timeoutTimer: TimerHandle | undefined;
     let bookmarkTimer: TimerHandle | undefined;
     const entry = { prefix: req.prefix, close: () => close() };
+    // queued events allowed: the initial state and backlog delivered at start, plus WATCH_QUEUE_LIMIT
+    let queueLimit = WATCH_QUEUE_LIMIT;
 
     const send = (ev: WatchEvent) => {
       if (closed) return;
@@ -83,7 +92,11 @@ export class WatchHub {
         controller.enqueue(req.encode(ev));
       } catch {
         close();
+        return;
       }
+      // desiredSize is the high-water mark (1) minus the events queued and not yet read
+      const queued = 1 - (controller.desiredSize ?? 1);
+      if (queued > queueLimit) close();
     };
 
     const close = () => {
@@ -156,6 +169,7 @@ export class WatchHub {
           throw e;
         }
         this.active.add(entry);
+        queueLimit = WATCH_QUEUE_LIMIT + backlog.length + (req.initial?.length ?? 0) + 1;
         unsubscribe = state.subscribe((events) => {
           for (const e of events) deliver(e);
         });
@@ -166,7 +180,8 @@ export class WatchHub {
           }
         }
         for (const e of backlog) deliver(e);
-        if (req.timeoutMs > 0) timeoutTimer = env.timers.setTimeout(close, req.timeoutMs);
+        // a negative timeout has passed already (Go's timer fires at once): the stream ends after what is queued
+        if (req.timeoutMs !== 0) timeoutTimer = env.timers.setTimeout(close, Math.max(0, req.timeoutMs));
         scheduleBookmark();
         if (req.signal?.aborted) close();
         else req.signal?.addEventListener('abort', close, { once: true });
