@@ -9,6 +9,7 @@ import type { ResourceDefinition } from '../registry/types.js';
 import { decodeBody } from '../codec/decode.js';
 import { MAX_REQUEST_BODY_BYTES, readLimitedBody } from '../codec/read-body.js';
 import { decodeProtobufObject } from '../codec/protobuf/decode.js';
+import { goQuote } from '../codec/go-format.js';
 import type { ResourceRequestInfo } from './request-info.js';
 import { bodyMediaType, type BodyFormat, type Negotiated } from './negotiation/media.js';
 import type { WatchHub } from '../watch/hub.js';
@@ -134,3 +135,31 @@ export function goType(v: unknown): string {
 // Options shared by writes (metav1.CreateOptions / UpdateOptions / PatchOptions / DeleteOptions)
 
 export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
+
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** An *int64 query option as the real query decoder reads it (strconv.ParseInt(s, 10, 64); 400 on failure). */
+export function parseInt64Param(raw: string): bigint {
+  if (!/^[+-]?\d+$/.test(raw)) throw badRequest(`strconv.ParseInt: parsing ${goQuote(raw)}: invalid syntax`);
+  const v = BigInt(raw);
+  if (v > INT64_MAX || v < -INT64_MAX - 1n) throw badRequest(`strconv.ParseInt: parsing ${goQuote(raw)}: value out of range`);
+  return v;
+}
+
+/** The longest delay a JS timer holds (2^31 - 1 ms, about 24.8 days); longer ones would fire at once. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * A watch's `timeoutSeconds` in milliseconds, as handlers/get.go uses it: `time.Duration(s) * time.Second`
+ * (int64 nanoseconds, wrapping on overflow like Go); zero or absent is `defaultMs` (the real server's
+ * minRequestTimeout with jitter); negative is -1 (Go's timer fires at once, the watch ends). Delays
+ * beyond MAX_TIMER_MS are held at it. Checked on every list-like request (`?timeoutSeconds=x` is a 400).
+ */
+export function watchTimeoutMs(query: URLSearchParams, defaultMs: number): number {
+  const raw = query.get('timeoutSeconds');
+  if (raw === null) return defaultMs;
+  const ns = BigInt.asIntN(64, parseInt64Param(raw) * 1_000_000_000n);
+  if (ns === 0n) return defaultMs;
+  if (ns < 0n) return -1;
+  return Math.max(1, Math.min(MAX_TIMER_MS, Number(ns / 1_000_000n)));
+}

@@ -15,7 +15,7 @@ import {
 import type { ClusterState } from '../../registry/state.js';
 import { StorageCompactedError, type StoredObject } from '../../storage/interface.js';
 import { groupVersion, type ResourceDefinition } from '../../registry/types.js';
-import type { EngineCore, Scope } from '../scope.js';
+import { parseInt64Param, type EngineCore, type Scope } from '../scope.js';
 import { parseIncludeObject, toTable } from '../table.js';
 import { bodyResponse, encodeCbor } from '../negotiation/encode.js';
 
@@ -114,6 +114,9 @@ export function parseListQuery(scope: Scope, watch = false): ListQuery {
     if (!/^-?\d+$/.test(limitRaw)) throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(limitRaw)}: invalid syntax`);
     limit = Math.max(0, Number(limitRaw));
   }
+  // an *int64 option every list-like request decodes (a watch uses it, see watchTimeoutMs)
+  const timeoutRaw = q.get('timeoutSeconds');
+  if (timeoutRaw !== null) parseInt64Param(timeoutRaw);
   const labelSelector = parseLabelSelector(q.get('labelSelector'));
   const fieldSelector = parseFieldSelector(q.get('fieldSelector'));
   const lq: ListQuery = {

@@ -11,7 +11,7 @@ import type { WatchEvent } from '../../watch/hub.js';
 import { encodeJson } from '../responders.js';
 import { parseIncludeObject, tableRow, columnDefinitions } from '../table.js';
 import { encodeCbor } from '../negotiation/encode.js';
-import type { Scope } from '../scope.js';
+import { watchTimeoutMs, type Scope } from '../scope.js';
 import { parseListQuery, parseRevision, presentShallow, selectorMatcher, waitForRevision } from './list.js';
 
 const encoder = new TextEncoder();
@@ -57,14 +57,8 @@ export async function handleWatch(scope: Scope): Promise<Response> {
   const sieRaw = query.get('sendInitialEvents');
   const sie = sieRaw !== null && boolParam(sieRaw);
   const bookmarks = boolParam(query.get('allowWatchBookmarks'));
-  const timeoutRaw = query.get('timeoutSeconds');
   // the real server: minRequestTimeout (30 min) * (1 + rand) when no timeoutSeconds is given
-  let timeoutMs = 1800_000 + core.env.ids.int(1800) * 1000;
-  if (timeoutRaw !== null && timeoutRaw !== '') {
-    if (!/^-?\d+$/.test(timeoutRaw)) throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(timeoutRaw)}: invalid syntax`);
-    const secs = Number(timeoutRaw);
-    if (secs > 0) timeoutMs = secs * 1000;
-  }
+  const timeoutMs = watchTimeoutMs(query, 1800_000 + core.env.ids.int(1800) * 1000);
   const rv = lq.resourceVersion;
   const requested = parseRevision(rv);
   let startRevision: number;
