@@ -23,6 +23,11 @@ export interface HandleOptions {
    * namespace above it. Without it the engine routes on `request.url`.
    */
   target?: string;
+  /**
+   * The request method as it arrived, when the Fetch API cannot carry it (`new Request` refuses TRACE,
+   * TRACK and CONNECT): the host then builds the Request with another method and passes the real one here.
+   */
+  method?: string;
 }
 
 export interface ApiServer {

@@ -185,7 +185,7 @@ class Engine implements EngineCore {
     try {
       const path = this.stripBase(target ? target.path : url.pathname);
       if (path === undefined) throw notFoundPath();
-      const method = request.method.toUpperCase();
+      const method = (options.method ?? request.method).toUpperCase();
       if (path === PLAYGROUND_CEL_PATH && method === 'POST') {
         const body = decodeBody(await readLimitedBody(request), 'json', { interpretKind: false }).value;
         return respond(200, evaluatePlaygroundCel(body), { pretty });

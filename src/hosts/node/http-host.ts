@@ -99,6 +99,42 @@ function forbiddenStatus(message: string): string {
   );
 }
 
+/**
+ * The request body as a pull stream with backpressure. Cancelling it (the engine refusing an oversized body)
+ * drains the rest without keeping it and leaves the socket open, so the 413 still reaches the client.
+ */
+function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
+  let cancelled = false;
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        req.on('data', (chunk: Buffer) => {
+          if (cancelled) return;
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          if ((controller.desiredSize ?? 0) <= 0) req.pause();
+        });
+        req.on('end', () => {
+          if (!cancelled) controller.close();
+        });
+        req.on('error', (e) => {
+          if (!cancelled) controller.error(e);
+        });
+        req.pause();
+      },
+      pull() {
+        req.resume();
+      },
+      cancel() {
+        cancelled = true;
+        req.resume();
+      },
+    },
+    { highWaterMark: 8 },
+  );
+}
+
+const FETCH_FORBIDDEN_METHODS = new Set(['TRACE', 'TRACK', 'CONNECT']);
+
 async function toRequest(req: IncomingMessage, origin: string, signal: AbortSignal): Promise<Request> {
   const headers = new Headers();
   for (const [k, v] of Object.entries(req.headers)) {
@@ -106,13 +142,10 @@ async function toRequest(req: IncomingMessage, origin: string, signal: AbortSign
     if (Array.isArray(v)) for (const x of v) headers.append(k, x);
     else headers.set(k, v);
   }
-  const method = req.method ?? 'GET';
-  let body: Uint8Array<ArrayBuffer> | undefined;
-  if (method !== 'GET' && method !== 'HEAD') {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    body = new Uint8Array(Buffer.concat(chunks));
-  }
+  // The Fetch API refuses these methods; the engine is told the real one beside the Request.
+  const method = FETCH_FORBIDDEN_METHODS.has((req.method ?? 'GET').toUpperCase()) ? 'POST' : (req.method ?? 'GET');
+  // The body is streamed into the Request, so the engine's size budget refuses it before it is buffered whole.
+  const body = method !== 'GET' && method !== 'HEAD' ? bodyStream(req) : undefined;
   // The engine routes on the raw target (passed beside the Request); this URL only has to parse.
   const target = req.url ?? '/';
   let url = origin + '/';
@@ -123,7 +156,7 @@ async function toRequest(req: IncomingMessage, origin: string, signal: AbortSign
       // keep the bare origin
     }
   }
-  return new Request(url, { method, headers, body, signal });
+  return new Request(url, { method, headers, body, signal, duplex: 'half' } as RequestInit);
 }
 
 /** Splits a joined Warning header back into its values, at commas outside quoted text. */
@@ -198,7 +231,17 @@ async function writeResponse(res: ServerResponse, response: Response, acceptsGzi
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      res.write(value);
+      // honour backpressure: a client that stops reading leaves the events queued in the engine, whose
+      // watcher bound then closes the stream, instead of piling them up in the socket buffer
+      if (!res.write(value)) await new Promise<void>((resolve) => {
+        const go = () => {
+          res.off('drain', go);
+          res.off('close', go);
+          resolve();
+        };
+        res.on('drain', go);
+        res.on('close', go);
+      });
     }
   } catch {
     // client went away
@@ -232,7 +275,8 @@ export async function startHttpHost(api: ApiServer, opts: HttpHostOptions = {}):
     void (async () => {
       try {
         const request = await toRequest(req, origin, abort.signal);
-        const response = await api.handle(request, { target: req.url ?? '/' });
+        const rawMethod = (req.method ?? 'GET').toUpperCase();
+        const response = await api.handle(request, { target: req.url ?? '/', ...(FETCH_FORBIDDEN_METHODS.has(rawMethod) ? { method: rawMethod } : {}) });
         const acceptsGzip = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
         await writeResponse(res, response, acceptsGzip, compression, cors);
       } catch (e) {
