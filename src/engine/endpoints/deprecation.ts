@@ -4,7 +4,7 @@
 // handler runs (apiextensions crdHandler; the deprecation filter of built-in APIs).
 
 import type { ResourceDefinition } from '../registry/types.js';
-import { warningHeader } from './responders.js';
+import { headerValue, warningHeader } from './responders.js';
 
 /** Splits a combined Warning header (`299 - "a", 299 - "b"`) into its values. */
 function warningValues(combined: string | null): string[] {
@@ -14,12 +14,14 @@ function warningValues(combined: string | null): string[] {
 
 /** The response with the definition's deprecation warning first among its Warning headers. */
 export function withDeprecationWarning(def: ResourceDefinition, res: Response): Response {
-  if (!def.deprecated) return res;
+  const text = def.deprecated;
+  if (!text) return res;
   const headers = new Headers();
   res.headers.forEach((v, k) => {
     if (k.toLowerCase() !== 'warning') headers.append(k, v);
   });
-  headers.append('Warning', warningHeader(def.deprecated));
+  const h = warningHeader(text);
+  if (h !== undefined) headers.append('Warning', headerValue(h));
   for (const w of warningValues(res.headers.get('warning'))) headers.append('Warning', w);
   return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
 }
