@@ -79,3 +79,19 @@ describe('deprecated CRD versions', () => {
     expect(r.headers.get('warning')).toBe('299 - "example.com/v1 Gadget is deprecated", 299 - "unknown field \\"metadata.bogus\\""');
   });
 });
+
+describe('deprecated built-in versions', () => {
+  it('v1 Endpoints warns on every request, as v1.33 does', async () => {
+    const W = '299 - "v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice"';
+    const base = '/api/v1/namespaces/default/endpoints';
+    const rs = [
+      await c.req('POST', base, { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'e' } }),
+      await c.req('GET', base),
+      await c.req('GET', `${base}/e`),
+      await c.req('DELETE', `${base}/e`),
+    ];
+    expect(rs.map((r) => r.status)).toEqual([201, 200, 200, 200]);
+    for (const r of rs) expect(r.headers.get('warning')).toBe(W);
+    expect((await c.req('GET', '/apis/discovery.k8s.io/v1/namespaces/default/endpointslices')).headers.get('warning')).toBeNull();
+  });
+});
