@@ -1,20 +1,24 @@
-// Generates src/engine/resources/generated/builtins.ts from the v1.33 swagger facts
-// (../shared/openapi/k8s-v1.33-swagger.json): per served resource its kind, scope, verbs and subresources,
-// plus the trimmed schema definitions reachable from the served kinds. Hand-written discovery facts
-// (singular names, short names, categories) and the OpenAPI `+default` markers of k8s.io/api v0.33 live in
-// the tables below, because the swagger facts file has neither.
+// Generates src/engine/resources/generated/builtins.ts from a v1.33 swagger (OpenAPI v2) document: per served
+// resource its kind, scope, verbs and subresources, plus the trimmed schema definitions reachable from the
+// served kinds. The committed module is the project's vendored copy of these facts: nothing outside the
+// repository is read at build or test time. Hand-written discovery facts (singular names, short names,
+// categories) and the OpenAPI `+default` markers of k8s.io/api v0.33 live in the tables below, because a
+// swagger document without prose has neither.
 //
-// Run: npm run gen:builtins
+// Trimming drops documentation (the `description` KEYWORD of a schema node) and keeps every PROPERTY, whatever
+// its name: JSONSchemaProps, PriorityClass, CustomResourceColumnDefinition and ExternalDocumentation have a
+// real field named `description`, which lives under `properties` and is a field like any other.
+//
+// Run: npm run gen:builtins -- path/to/k8s-v1.33-swagger.json
 
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const swaggerPath = path.resolve(repoRoot, '../shared/openapi/k8s-v1.33-swagger.json');
 const outPath = path.resolve(repoRoot, 'src/engine/resources/generated/builtins.ts');
 
-interface Served {
+export interface Served {
   group: string;
   version: string;
   plural: string;
@@ -112,6 +116,7 @@ function trim(node: Json): Json {
     const v = node[key];
     if (key === '$ref') out.$ref = String(v).replace(/^#\/definitions\//, '');
     else if (key === 'properties') {
+      // a map of FIELD names: every entry is kept (a field may be called `description`, `type`, `format`...)
       out.properties = {};
       for (const p of Object.keys(v)) out.properties[p] = trim(v[p]);
     } else if (key === 'items' || key === 'additionalProperties' || key === 'allOf') out[key] = trim(v);
@@ -136,14 +141,29 @@ const ACTION_TO_VERB: Record<string, string> = {
 };
 const VERB_ORDER = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 
+/** Every property of the source definition (at every depth) is in the trimmed one: trimming never drops fields. */
+export function assertSameFields(name: string, source: Json, trimmed: Json, at = ''): void {
+  if (!source || typeof source !== 'object') return;
+  for (const key of ['items', 'additionalProperties']) {
+    if (source[key] && typeof source[key] === 'object') assertSameFields(name, source[key], trimmed?.[key], `${at}.${key}`);
+  }
+  for (const p of Object.keys(source.properties ?? {})) {
+    if (!trimmed?.properties || !(p in trimmed.properties)) throw new Error(`trimming lost the field ${name}${at}.${p}`);
+    assertSameFields(name, source.properties[p], trimmed.properties[p], `${at}.${p}`);
+  }
+}
+
 /** The generated module's source text for a swagger document. */
-export function generate(swagger: Json): { source: string; resources: number; definitions: number } {
+export function generate(
+  swagger: Json,
+  only: { served?: Served[]; extraDefinitions?: string[] } = {},
+): { source: string; resources: number; definitions: number } {
   const paths: Record<string, Record<string, Json>> = swagger.paths;
   const defs: Record<string, Json> = swagger.definitions;
 
   const resources: Json[] = [];
-  const roots = new Set<string>(EXTRA_DEFINITIONS);
-  for (const s of SERVED) {
+  const roots = new Set<string>(only.extraDefinitions ?? EXTRA_DEFINITIONS);
+  for (const s of only.served ?? SERVED) {
     const prefix = s.group ? `/apis/${s.group}/${s.version}` : `/api/${s.version}`;
     const nsColl = `${prefix}/namespaces/{namespace}/${s.plural}`;
     const namespaced = nsColl in paths;
@@ -202,32 +222,38 @@ export function generate(swagger: Json): { source: string; resources: number; de
   const definitions: Record<string, Json> = {};
   for (const name of [...needed].sort()) {
     const t = trim(defs[name]);
-    const d = DEFAULTS[name];
+    const d = only.served ? undefined : DEFAULTS[name];
     if (d) {
       for (const [prop, value] of Object.entries(d)) {
         if (!t.properties?.[prop]) throw new Error(`no property ${name}.${prop}`);
         t.properties[prop].default = value;
       }
     }
+    assertSameFields(name, defs[name], t);
     definitions[name] = t;
   }
 
   const data = { resources, definitions };
   const source =
-    '// GENERATED by scripts/gen-builtins.ts from ../shared/openapi/k8s-v1.33-swagger.json. Do not edit.\n' +
+    '// GENERATED by scripts/gen-builtins.ts from the Kubernetes v1.33 swagger document. Do not edit.\n' +
     "import type { BuiltinData } from '../builtin-data.js';\n\n" +
     `export const builtins: BuiltinData = ${JSON.stringify(data)};\n`;
   return { source, resources: resources.length, definitions: needed.size };
 }
 
-export function readSwagger(): Json {
-  return JSON.parse(readFileSync(swaggerPath, 'utf8'));
+export function readSwagger(file: string): Json {
+  return JSON.parse(readFileSync(file, 'utf8'));
 }
 
 export const GENERATED_PATH = outPath;
 
 function main(): void {
-  const { source, resources, definitions } = generate(readSwagger());
+  const file = process.argv[2];
+  if (!file || file.startsWith('-')) {
+    process.stderr.write('usage: npm run gen:builtins -- PATH/TO/k8s-v1.33-swagger.json\n');
+    process.exit(2);
+  }
+  const { source, resources, definitions } = generate(readSwagger(path.resolve(file)));
   mkdirSync(path.dirname(outPath), { recursive: true });
   writeFileSync(outPath, source);
   process.stdout.write(`wrote ${path.relative(repoRoot, outPath)}: ${resources} resources, ${definitions} definitions, ${source.length} bytes\n`);

@@ -13,6 +13,7 @@ import {
   type CelEnv, type CelProgram, type CelType, type CelValue,
 } from '../cel/index.js';
 import { CelOptional } from '../cel/values.js';
+import { MAX_REQUEST_SIZE_BYTES, schemaMinSerializedSize } from '../cel/schema-types.js';
 
 /** Runtime cost budget of all rules for one object (celconfig.RuntimeCELCostBudget). */
 export const RUNTIME_CEL_COST_BUDGET = 10_000_000;
@@ -391,13 +392,18 @@ export function validateRuleDefinitions(s: Schema, base: string, opts: { suppres
     mostExpensive.sort((a, b) => b.cost - a.cost);
     mostExpensive = mostExpensive.slice(0, 4);
   };
-  const walk = (node: Schema, path: string, cardinality: number, resourceRoot: boolean, uncorrelatable: string | undefined) => {
+  // `cardinality` is how many times the node can occur in one object when every enclosing list and map
+  // declares its bound (maxItems/maxProperties), or undefined (unbounded) as soon as one does not
+  const walk = (node: Schema, path: string, cardinality: number | undefined, resourceRoot: boolean, uncorrelatable: string | undefined) => {
     const rules = (node['x-kubernetes-validations'] ?? []) as ValidationRule[];
     if (rules.length) {
-      const compiled = compileRules(node, resourceRoot || !!ext<boolean>(node, 'embedded-resource'));
+      const root = resourceRoot || !!ext<boolean>(node, 'embedded-resource');
+      const compiled = compileRules(node, root);
+      // unbounded: the rule's cost times how many of the smallest values of its type fit in one request
+      const times = cardinality ?? maxCardinality(schemaMinSerializedSize(node, {}, { resourceRoot: root }));
       compiled.forEach((c, i) => {
         const rp = `${path}.x-kubernetes-validations[${i}]`;
-        const cost = satMul(c.cost, cardinality);
+        const cost = satMul(c.cost, times);
         if (!opts.suppressCost && cost > STATIC_ESTIMATED_COST_LIMIT) {
           errs.push(fieldErr.forbidden(`${rp}.rule`, costErrorMessage('estimated rule cost', cost, STATIC_ESTIMATED_COST_LIMIT)));
         }
@@ -418,17 +424,14 @@ export function validateRuleDefinitions(s: Schema, base: string, opts: { suppres
         }
       });
     }
-    for (const [k, v] of Object.entries(node.properties ?? {})) walk(v, `${path}.properties[${k}]`, cardinality, false, uncorrelatable);
+    const child = childCardinality(node, cardinality);
+    for (const [k, v] of Object.entries(node.properties ?? {})) walk(v, `${path}.properties[${k}]`, child, false, uncorrelatable);
     if (node.items) {
-      const t = schemaToCelType(node, {}, {});
-      const n = node.maxItems ?? (t && t.kind === 'list' ? t.maxSize ?? 1 : 1);
       const listType = ext<string>(node, 'list-type');
-      walk(node.items, `${path}.items`, satMul(cardinality, n), false, uncorrelatable ?? (listType === 'map' ? undefined : path));
+      walk(node.items, `${path}.items`, child, false, uncorrelatable ?? (listType === 'map' ? undefined : path));
     }
     if (node.additionalProperties && typeof node.additionalProperties === 'object') {
-      const t = schemaToCelType(node, {}, {});
-      const n = node.maxProperties ?? (t && t.kind === 'map' ? t.maxSize ?? 1 : 1);
-      walk(node.additionalProperties, `${path}.additionalProperties`, satMul(cardinality, n), false, uncorrelatable);
+      walk(node.additionalProperties, `${path}.additionalProperties`, child, false, uncorrelatable);
     }
   };
   walk(s, base, 1, true, undefined);
@@ -439,7 +442,31 @@ export function validateRuleDefinitions(s: Schema, base: string, opts: { suppres
   return errs;
 }
 
+/** How many elements a node's value can hold: maxProperties of a map, maxItems of a list, 1 otherwise; undefined when unbounded. */
+function maxElements(node: Schema): number | undefined {
+  if (node.type === 'object') {
+    if (node.additionalProperties === undefined) return 1;
+    return node.maxProperties === undefined ? undefined : Math.max(0, node.maxProperties);
+  }
+  if (node.type === 'array') return node.maxItems === undefined ? undefined : Math.max(0, node.maxItems);
+  return 1;
+}
+
+/** The cardinality of a node's children (apiextensions CELSchemaContext.childContext): unbounded stays unbounded. */
+function childCardinality(node: Schema, cardinality: number | undefined): number | undefined {
+  if (cardinality === undefined) return undefined;
+  const n = maxElements(node);
+  return n === undefined ? undefined : satMul(cardinality, n);
+}
+
+/** The worst-case repetitions of a value of the given minimum size in one request (a comma between each). */
+function maxCardinality(minSize: number | undefined): number {
+  if (minSize === undefined) return 1;
+  return Math.floor(MAX_REQUEST_SIZE_BYTES / (minSize + 1));
+}
+
 function satMul(a: number, b: number): number {
+  if (a === 0) return 0;
   const r = a * b;
   return r > 18446744073709551615 ? 18446744073709551615 : r;
 }

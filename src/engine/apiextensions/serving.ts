@@ -137,11 +137,23 @@ export function definitionsFromCRD(crd: KubeObject, metaDefinitions: SchemaRegis
     if (names.categories?.length) def.categories = [...names.categories];
     if (v.subresources?.status) def.subresources.status = true;
     if (v.subresources?.scale) def.subresources.scale = { ...v.subresources.scale };
-    if (v.deprecated) {
-      def.deprecated = v.deprecationWarning ?? `${s.group}/${v.name} ${names.kind} is deprecated`;
-    }
+    if (v.deprecated) def.deprecated = v.deprecationWarning ?? defaultDeprecationWarning(v.name, s);
     return def;
   });
+}
+
+/**
+ * The warning of a deprecated version without its own deprecationWarning (apiextensions crdHandler):
+ * `<group>/<version> <Kind> is deprecated`, followed by `; use <group>/<newer> <Kind>` naming the most
+ * stable served, non-deprecated version that sorts above the deprecated one, when there is one.
+ */
+export function defaultDeprecationWarning(version: string, s: CrdSpec): string {
+  const msg = `${s.group}/${version} ${s.names.kind} is deprecated`;
+  const newer = s.versions
+    .filter((v) => v.served && !v.deprecated && compareVersions(v.name, version) < 0)
+    .map((v) => v.name)
+    .sort(compareVersions);
+  return newer.length ? `${msg}; use ${s.group}/${newer[0]} ${s.names.kind}` : msg;
 }
 
 /** Accepted names of the other CRDs of a group (the naming controller's view). */

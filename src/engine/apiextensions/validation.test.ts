@@ -587,3 +587,102 @@ describe('marker changes through a CRD update (spec merge strategy rules 4 and 5
     expect(r.body.spec.ports).toEqual([{ name: 'a', port: 1 }, { name: 'b', port: 2 }]);
   });
 });
+
+// Static cost of x-kubernetes-validations as apiextensions-apiserver v1.33 estimates it at CRD create/update:
+// a rule's cost is multiplied by the product of the maxItems/maxProperties of the lists and maps above it; as
+// soon as one of them declares no bound, the product is replaced by how many of the smallest values of the
+// rule's type fit in one 3 MiB request (floor(3145728 / (minSerializedSize + 1))), never by a product of guesses.
+describe('static rule cost (cardinality of enclosing lists and maps)', () => {
+  const causes = (r: any) => r.body.details.causes.map((x: any) => `${x.field}: ${x.message}`);
+  const base = 'spec.validation.openAPIV3Schema.properties[spec]';
+  const HINT = '(try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)';
+  // matches() over a string of at most 1000 characters: estimated 803
+  const word = { type: 'string', maxLength: 1000, 'x-kubernetes-validations': [{ rule: "self.matches('^[a-z]+$')" }] };
+  const selector = {
+    type: 'object',
+    properties: { name: { type: 'string' }, matchLabels: { type: 'object', additionalProperties: { type: 'string' } } },
+    'x-kubernetes-validations': [{ rule: '!(has(self.name) && has(self.matchLabels))', message: 'either name or matchLabels' }],
+  };
+
+  it('a small rule under unbounded (and nested unbounded) lists is accepted, as the real server accepts it', async () => {
+    const r = await c.req('POST', CRDS, crd(withSpec({
+      properties: {
+        selectors: { type: 'array', items: selector },
+        pipeline: { type: 'array', items: { type: 'object', properties: { requiredResources: { type: 'array', items: selector } } } },
+        byName: { type: 'object', additionalProperties: { type: 'array', items: selector } },
+      },
+    })));
+    expect(r.status).toBe(201);
+  });
+
+  it('under bounded lists the cost is multiplied by maxItems, nested bounds multiply', async () => {
+    const ok = await c.req('POST', CRDS, crd(withSpec({
+      properties: {
+        words: { type: 'array', maxItems: 10000, items: word },
+        grid: { type: 'array', maxItems: 100, items: { type: 'array', maxItems: 100, items: word } },
+      },
+    })));
+    expect(ok.status).toBe(201);
+    await c.req('DELETE', `${CRDS}/gadgets.example.com`);
+
+    const r = await c.req('POST', CRDS, crd(withSpec({
+      properties: {
+        // 803 * 20000 = 16,060,000 > 10,000,000
+        words: { type: 'array', maxItems: 20000, items: word },
+        // 803 * 200 * 100
+        grid: { type: 'array', maxItems: 200, items: { type: 'array', maxItems: 100, items: word } },
+      },
+    })));
+    expect(r.status).toBe(422);
+    expect(causes(r)).toEqual([
+      `${base}.properties[words].items.x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of 1.6x ${HINT}`,
+      `${base}.properties[grid].items.items.x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of 1.6x ${HINT}`,
+    ]);
+  });
+
+  it('a bounded list under an unbounded one is unbounded: the estimate uses the size of the rule type', async () => {
+    const r = await c.req('POST', CRDS, crd(withSpec({
+      properties: {
+        // 803 * floor(3145728 / 3) = 842,006,528
+        grid: { type: 'array', items: { type: 'array', maxItems: 2, items: word } },
+      },
+    })));
+    expect(r.status).toBe(422);
+    expect(causes(r)).toEqual([
+      `${base}.properties[grid].items.items.x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of 84.2x ${HINT}`,
+      `${base}.properties[grid].items.items.x-kubernetes-validations[0].rule: Forbidden: contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema`,
+      `spec.validation.openAPIV3Schema: Forbidden: x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema exceeds budget by factor of 8.4x ${HINT}`,
+    ]);
+  });
+
+  it('maps: multiplied by maxProperties, or unbounded without it', async () => {
+    const ok = await c.req('POST', CRDS, crd(withSpec({ properties: { labels: { type: 'object', maxProperties: 10000, additionalProperties: word } } })));
+    expect(ok.status).toBe(201);
+    await c.req('DELETE', `${CRDS}/gadgets.example.com`);
+    const r = await c.req('POST', CRDS, crd(withSpec({
+      properties: {
+        labels: { type: 'object', maxProperties: 20000, additionalProperties: word },
+        notes: { type: 'object', additionalProperties: word },
+      },
+    })));
+    expect(causes(r)).toEqual([
+      `${base}.properties[labels].additionalProperties.x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of 1.6x ${HINT}`,
+      `${base}.properties[notes].additionalProperties.x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of 84.2x ${HINT}`,
+      `${base}.properties[notes].additionalProperties.x-kubernetes-validations[0].rule: Forbidden: contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema`,
+      `${base}.properties[labels].additionalProperties.x-kubernetes-validations[0].rule: Forbidden: contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema`,
+      `spec.validation.openAPIV3Schema: Forbidden: x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema exceeds budget by factor of 8.6x ${HINT}`,
+    ]);
+  });
+
+  it('rules each within the limit whose total passes the per-CRD limit: the four most expensive are named', async () => {
+    const props: Record<string, unknown> = {};
+    // 13 lists with maxItems 10000, 9990, ..., 9880: total 803 * 129220 = 103,763,660 > 100,000,000
+    for (let i = 0; i < 13; i++) props[`l${i}`] = { type: 'array', maxItems: 10000 - 10 * i, items: word };
+    const r = await c.req('POST', CRDS, crd(withSpec({ properties: props })));
+    expect(r.status).toBe(422);
+    expect(causes(r)).toEqual([
+      ...[0, 1, 2, 3].map((i) => `${base}.properties[l${i}].items.x-kubernetes-validations[0].rule: Forbidden: contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema`),
+      `spec.validation.openAPIV3Schema: Forbidden: x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema exceeds budget by factor of 1.037637x ${HINT}`,
+    ]);
+  });
+});

@@ -186,6 +186,15 @@ export function schemaToCelType(schema: Schema, defs: SchemaRegistry = {}, opts:
   return decl(schema, defs, !!opts.resourceRoot, opts.name ?? 'object', 0)?.type;
 }
 
+/**
+ * The smallest size in bytes a value of `schema` can serialize to (Kubernetes' DeclType.MinSerializedSize):
+ * `{}` plus the required properties without defaults for objects, `[]`/`{}` for lists and maps, `""` for
+ * strings. Undefined when the schema has no CEL type.
+ */
+export function schemaMinSerializedSize(schema: Schema, defs: SchemaRegistry = {}, opts: { resourceRoot?: boolean } = {}): number | undefined {
+  return decl(schema, defs, !!opts.resourceRoot, 'object', 0)?.minSize;
+}
+
 /** Fields of an object type from a schema, for tooling (completion, messages). */
 export function objectFieldNames(t: CelType): string[] {
   return t.kind === 'object' ? t.fieldNames() : [];

@@ -1,5 +1,6 @@
 // The engine: routes every request of the HTTP API [K8S endpoints/installer.go + handlers].
 
+import { withDeprecationWarning } from './deprecation.js';
 import { rfc3339, type Env } from '../env.js';
 import { StatusError, badRequest, methodNotSupported } from '../errors.js';
 import type { KubeObject } from '../object.js';
@@ -198,7 +199,15 @@ class Engine implements EngineCore {
         if (info.discovery) return this.discovery(info.discovery, request, pretty);
         throw notFoundPath();
       }
-      return await this.resource(info, request, url, query, pretty);
+      const def = this.registry.lookup(info.group, info.version, info.resource);
+      if (!def?.deprecated) return await this.resource(info, request, url, query, pretty);
+      let res: Response;
+      try {
+        res = await this.resource(info, request, url, query, pretty);
+      } catch (e) {
+        res = respondError(e, { pretty });
+      }
+      return withDeprecationWarning(def, res);
     } catch (e) {
       return respondError(e, { pretty });
     }

@@ -32,10 +32,27 @@ describe('OpenAPI v3', () => {
     expect(doc.info).toEqual({ title: 'Kubernetes', version: 'v1.33.0' });
     const dep = doc.components.schemas['io.k8s.api.apps.v1.Deployment'];
     expect(dep['x-kubernetes-group-version-kind']).toEqual([{ group: 'apps', kind: 'Deployment', version: 'v1' }]);
-    expect(dep.properties.spec).toEqual({ $ref: '#/components/schemas/io.k8s.api.apps.v1.DeploymentSpec' });
-    expect(doc.components.schemas['io.k8s.api.apps.v1.DeploymentSpec'].properties.replicas).toEqual({ type: 'integer', format: 'int32' });
-    expect(doc.components.schemas['io.k8s.api.core.v1.ContainerPort'].properties.protocol).toEqual({ type: 'string', default: 'TCP' });
+    // a described reference is an allOf (v3 ignores the siblings of a $ref)
+    expect(dep.properties.spec).toEqual({ allOf: [{ $ref: '#/components/schemas/io.k8s.api.apps.v1.DeploymentSpec' }], description: 'The desired state: what you want this object to be. A DeploymentSpec.' });
+    expect(dep.description).toBe('A Deployment runs a number of identical pods and rolls out changes to them through ReplicaSets.');
+    expect(doc.components.schemas['io.k8s.api.apps.v1.DeploymentSpec'].properties.replicas).toEqual({ type: 'integer', format: 'int32', description: 'How many copies of the pod should run. An integer (int32).' });
+    expect(doc.components.schemas['io.k8s.api.core.v1.ContainerPort'].properties.protocol).toEqual({
+      type: 'string', default: 'TCP', enum: ['SCTP', 'TCP', 'UDP'], description: 'A string. One of "SCTP", "TCP", "UDP". Defaults to "TCP".',
+    });
     expect(doc.components.schemas['io.k8s.apimachinery.pkg.util.intstr.IntOrString']).toEqual({ format: 'int-or-string', oneOf: [{ type: 'integer' }, { type: 'string' }] });
+  });
+
+  it('every built-in definition and every property has a description; enum fields list their values', () => {
+    const core = buildOpenAPIV3GroupVersion(builtinResources, 'api/v1') as Json;
+    for (const d of [doc, core]) {
+      for (const [name, s] of Object.entries<Json>(d.components.schemas)) {
+        if (name.endsWith('IntOrString') || name.endsWith('Quantity')) continue;
+        expect(typeof s.description === 'string' && s.description.length > 0, name).toBe(true);
+        for (const [p, ps] of Object.entries<Json>(s.properties ?? {})) expect(typeof ps.description === 'string' && ps.description.length > 0, `${name}.${p}`).toBe(true);
+      }
+    }
+    expect(core.components.schemas['io.k8s.api.core.v1.ServiceSpec'].properties.type.enum).toEqual(['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort']);
+    expect(core.components.schemas['io.k8s.api.core.v1.PersistentVolumeClaimSpec'].properties.accessModes.items.enum).toEqual(['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod']);
   });
 
   it('resolves every $ref inside the document', () => {
@@ -95,5 +112,40 @@ describe('OpenAPI v2', () => {
     expect(post['x-kubernetes-action']).toBe('post');
     expect(post.parameters[0]).toEqual({ in: 'body', name: 'body', required: true, schema: { $ref: '#/definitions/io.k8s.api.core.v1.ConfigMap' } });
     for (const ref of allRefs(doc)) expect(doc.definitions[ref.slice('#/definitions/'.length)], ref).toBeDefined();
+  });
+});
+
+describe('custom resources in the OpenAPI documents', () => {
+  it("carry their CRD's descriptions at every level, in v2 and v3", async () => {
+    const { createMemoryStorage } = await import('../../adapters/memory/memory-storage.js');
+    const { testClient } = await import('../testing/harness.js');
+    const c = await testClient(createMemoryStorage());
+    const schema = {
+      type: 'object',
+      description: 'A gadget.',
+      properties: {
+        spec: {
+          type: 'object',
+          description: 'What the gadget should be.',
+          properties: { parts: { type: 'array', description: 'Its parts.', items: { type: 'object', description: 'One part.', properties: { name: { type: 'string', description: 'The part name.' } } } } },
+        },
+      },
+    };
+    const r = await c.req('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'gadgets.example.com' },
+      spec: { group: 'example.com', scope: 'Namespaced', names: { plural: 'gadgets', kind: 'Gadget' }, versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: schema } }] },
+    });
+    expect(r.status).toBe(201);
+    const v3 = (await c.req('GET', '/openapi/v3/apis/example.com/v1')).body.components.schemas['com.example.v1.Gadget'];
+    const v2 = (await c.req('GET', '/openapi/v2')).body.definitions['com.example.v1.Gadget'];
+    for (const s of [v3, v2]) {
+      expect(s.description).toBe('A gadget.');
+      expect(s.properties.spec.description).toBe('What the gadget should be.');
+      expect(s.properties.spec.properties.parts.description).toBe('Its parts.');
+      expect(s.properties.spec.properties.parts.items.description).toBe('One part.');
+      expect(s.properties.spec.properties.parts.items.properties.name.description).toBe('The part name.');
+    }
   });
 });

@@ -6,11 +6,26 @@
 // runtime (custom resources) appear the same way as built-in ones. The shapes follow what the real v1.33
 // server publishes closely enough for kubectl: schemas carry x-kubernetes-group-version-kind, PATCH
 // operations carry the fieldValidation query parameter (kubectl's check for server-side validation), and
-// refs are "#/definitions/<name>" (v2) or "#/components/schemas/<name>" (v3). Descriptions are not carried.
+// refs are "#/definitions/<name>" (v2) or "#/components/schemas/<name>" (v3). Built-in definitions carry the
+// project's own descriptions and the enum values of enum fields (schema/descriptions.ts); custom resources
+// carry their CRD's schema as written, descriptions included.
 
 import type { ResourceDefinition } from '../registry/types.js';
 import type { Schema, SchemaRegistry } from '../schema/types.js';
 import { builtinDefinitions } from '../resources/index.js';
+import { describeDefinition } from '../schema/descriptions.js';
+
+const described = new Map<string, Schema>();
+/** A built-in definition with descriptions and enums (computed once per definition). */
+function describedBuiltin(name: string, s: Schema): Schema {
+  if (s !== builtinDefinitions[name]) return describeDefinition(name, s);
+  let d = described.get(name);
+  if (!d) {
+    d = describeDefinition(name, s);
+    described.set(name, d);
+  }
+  return d;
+}
 
 type Json = Record<string, unknown>;
 
@@ -76,7 +91,16 @@ function rewriteRefs(s: unknown, prefix: string): unknown {
     if (k === '$ref' && typeof v === 'string') out.$ref = v.startsWith('#/') ? v : prefix + v;
     else if (k === 'properties' && v && typeof v === 'object') {
       const props: Json = {};
-      for (const [pk, pv] of Object.entries(v as Json)) props[pk] = rewriteRefs(pv, prefix);
+      for (const [pk, pv] of Object.entries(v as Json)) {
+        let x = rewriteRefs(pv, prefix) as Json;
+        // OpenAPI v3 ignores the siblings of a $ref: a described reference is written as allOf, as the real
+        // documents do (v2 keeps $ref and description side by side)
+        if (prefix === '#/components/schemas/' && x && typeof x.$ref === 'string' && x.description !== undefined) {
+          const { $ref, ...rest } = x;
+          x = { ...rest, allOf: [{ $ref }] };
+        }
+        props[pk] = x;
+      }
       out.properties = props;
     } else if (k === 'enum' || k === 'default' || k === 'example' || k === 'x-kubernetes-group-version-kind' || k === 'x-kubernetes-list-map-keys' || k === 'required') {
       out[k] = v;
@@ -164,7 +188,7 @@ function collectSchemas(resources: ResourceDefinition[]): Record<string, Schema>
     for (const r of acc) if (!out[r]) queue.push(r);
   }
   const sorted: Record<string, Schema> = {};
-  for (const k of Object.keys(out).sort()) sorted[k] = out[k];
+  for (const k of Object.keys(out).sort()) sorted[k] = builtinDefinitions[k] ? describedBuiltin(k, out[k]) : out[k];
   return sorted;
 }
 

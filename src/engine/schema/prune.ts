@@ -128,7 +128,7 @@ function walkTyped(v: unknown, s: Schema | undefined, defs: SchemaRegistry, path
 function prune(x: unknown, s: Schema | undefined, defs: SchemaRegistry, path: string, out: string[], drop: boolean, root: boolean): void {
   const sch = s === undefined ? undefined : resolve(s, defs);
   if (sch && ext(sch, 'preserve-unknown-fields')) {
-    skipPrune(x, sch, defs, path, out, drop);
+    skipPrune(x, sch, defs, path, out, drop, root);
     return;
   }
   if (Array.isArray(x)) {
@@ -151,18 +151,18 @@ function prune(x: unknown, s: Schema | undefined, defs: SchemaRegistry, path: st
   }
 }
 
-function skipPrune(x: unknown, sch: Schema, defs: SchemaRegistry, path: string, out: string[], drop: boolean): void {
+// The root of a resource counts as an embedded resource (pruning PruneWithOptions with isResourceRoot):
+// its apiVersion, kind and metadata are never pruned here (metadata is ObjectMeta's business, and
+// metadata.managedFields[].fieldsV1 is opaque), with or without x-kubernetes-preserve-unknown-fields.
+function skipPrune(x: unknown, sch: Schema, defs: SchemaRegistry, path: string, out: string[], drop: boolean, root = false): void {
   if (Array.isArray(x)) {
     const items = resolve(sch.items, defs);
     if (!items) return;
-    for (let i = 0; i < x.length; i++) {
-      if (ext(items, 'preserve-unknown-fields')) skipPrune(x[i], items, defs, `${path}[${i}]`, out, drop);
-      else skipPrune(x[i], items, defs, `${path}[${i}]`, out, drop);
-    }
+    for (let i = 0; i < x.length; i++) skipPrune(x[i], items, defs, `${path}[${i}]`, out, drop);
     return;
   }
   if (!isObj(x)) return;
-  const embedded = !!ext(sch, 'embedded-resource');
+  const embedded = root || !!ext(sch, 'embedded-resource');
   for (const k of Object.keys(x)) {
     if (embedded && META_FIELDS.has(k)) continue;
     if (sch.properties && Object.prototype.hasOwnProperty.call(sch.properties, k)) {

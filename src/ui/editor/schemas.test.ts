@@ -73,3 +73,19 @@ describe('OpenAPI v3 to JSON Schema', () => {
     ).toEqual(['/openapi/v3/api/v1?hash=AB', '/openapi/v3/apis/apps/v1']);
   });
 });
+
+describe('hover text', () => {
+  it("is the engine's own description of each field, as its OpenAPI documents carry it", async () => {
+    // the engine is imported here only to produce the document the editor fetches over HTTP
+    const { buildOpenAPIV3GroupVersion } = await import('../../engine/endpoints/openapi.js');
+    const { builtinResources } = await import('../../engine/resources/index.js');
+    const { propertyDescription } = await import('../../engine/schema/descriptions.js');
+    const doc = buildOpenAPIV3GroupVersion(builtinResources, 'api/v1');
+    const svc = kindSchemas([doc]).get('v1/Service') as any;
+    const spec = svc.definitions['io.k8s.api.core.v1.ServiceSpec'];
+    const expected = propertyDescription('io.k8s.api.core.v1.ServiceSpec', 'type', { type: 'string' }, false);
+    expect(spec.properties.type.description).toBe(expected);
+    expect(spec.properties.type.enum).toEqual(['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort']);
+    expect(svc.properties.spec.description).toContain('The desired state');
+  });
+});

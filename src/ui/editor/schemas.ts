@@ -2,6 +2,9 @@
 // (/openapi/v3 then one document per group version): one self-contained schema per kind, keyed by
 // `apiVersion/kind`, and one combined schema that picks the kind's schema from a document's apiVersion
 // and kind (so every document of a multi-document YAML is checked against its own kind). Pure.
+// Hover text is the `description` the engine writes into those documents (the project's own descriptions
+// of built-in kinds, schema/descriptions.ts in the engine, or a CRD's own); a short type summary stands in
+// where a schema has none.
 
 export type JsonSchema = Record<string, unknown>;
 
