@@ -126,8 +126,14 @@ export class Store {
     return objectKey(def.group, def.plural, def.namespaced ? namespace : '', name);
   }
 
+  /**
+   * The key prefix of a collection: a continue token's start key is relative to it, so for cluster-scoped
+   * kinds it includes the empty namespace segment (`/core/namespaces//`), as the real keys have no segment
+   * before the name.
+   */
   prefix(def: ResourceDefinition, namespace: string): string {
-    return def.namespaced && namespace ? namespacePrefix(def.group, def.plural, namespace) : resourcePrefix(def.group, def.plural);
+    if (!def.namespaced) return namespacePrefix(def.group, def.plural, '');
+    return namespace ? namespacePrefix(def.group, def.plural, namespace) : resourcePrefix(def.group, def.plural);
   }
 
   context(subresource: string, dryRun: boolean): StrategyContext {
