@@ -32,6 +32,7 @@ import {
 import { fieldErrorString } from '../errors.js';
 import type { ResourceRegistry } from './resources.js';
 import { ClusterState, WriteConflict } from './state.js';
+import { mutatingAdmission } from '../admission/index.js';
 import { groupVersion, type ResourceDefinition, type StrategyContext } from './types.js';
 
 /** Built-in resources whose strategies set metadata.generation (custom resources always do). */
@@ -224,8 +225,9 @@ export class Store {
       else obj.status = {};
     }
     def.strategy.default?.(obj, ctx);
+    const admitted = mutatingAdmission({ operation: 'create', object: obj, oldObject: null, def, namespace, name: meta.name ?? '', subresource: '', dryRun: opts.dryRun, ctx });
     def.strategy.prepareForCreate?.(obj, ctx);
-    const warnings = def.strategy.warningsOnCreate?.(obj, ctx) ?? [];
+    const warnings = [...admitted.warnings, ...(def.strategy.warningsOnCreate?.(obj, ctx) ?? [])];
 
     // generateName: the real server (RetryGenerateName, on in 1.33) retries a few times on collision
     const generated = !meta.name && !!meta.generateName;
@@ -320,10 +322,13 @@ export class Store {
     const stored = old;
     const oldMeta = old.metadata ?? {};
     const rv = opts.expectResourceVersion ?? desired.metadata?.resourceVersion;
-    if (rv !== undefined && rv !== '' && rv !== String(revision)) {
+    // a resourceVersion unset or "0" asks for an unconditional update, which the kind's strategy allows or
+    // refuses (AllowUnconditionalUpdate); any other must be the current one
+    const unconditional = rv === undefined || rv === null || rv === '' || rv === '0';
+    if (!unconditional && rv !== String(revision)) {
       throw conflict(this.gr(def), name, OBJECT_MODIFIED);
     }
-    if ((rv === undefined || rv === '') && def.strategy.allowUnconditionalUpdate === false) {
+    if (unconditional && def.strategy.allowUnconditionalUpdate === false) {
       // the real store names the resource (plural) as the kind here, and prints the uint64 zero as %#v
       throw invalid({ group: def.group, kind: def.plural }, name, [
         fieldErr.invalid('metadata.resourceVersion', new GoRepr('0x0'), 'must be specified for an update'),
@@ -362,6 +367,7 @@ export class Store {
     }
 
     def.strategy.default?.(obj, ctx);
+    const admitted = mutatingAdmission({ operation: 'update', object: obj, oldObject: old, def, namespace, name, subresource, dryRun: opts.dryRun, ctx });
     def.strategy.prepareForUpdate?.(obj, old, ctx);
 
     if (this.generationTracked(def) && subresource !== 'status' && specChanged(old, obj)) {
@@ -370,7 +376,7 @@ export class Store {
     let final = opts.finalize ? opts.finalize(obj, old) : obj;
     const errs = this.validateUpdate(def, final, old, ctx);
     if (errs.length) throw invalid({ group: def.group, kind: def.kind }, name, errs);
-    const warnings = def.strategy.warningsOnUpdate?.(final, old, ctx) ?? [];
+    const warnings = [...admitted.warnings, ...(def.strategy.warningsOnUpdate?.(final, old, ctx) ?? [])];
     final = normalizeLayout(final);
     // A no-op write is not persisted and keeps the resourceVersion (the real server skips the etcd write).
     if (sameIgnoringRV(final, old)) return { object: this.view(def, stored), created: false, warnings };
