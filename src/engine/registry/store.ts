@@ -47,6 +47,7 @@ const GENERATION_TRACKED = new Set([
   'policy/poddisruptionbudgets',
   'networking.k8s.io/networkpolicies',
   'networking.k8s.io/ingresses',
+  'discovery.k8s.io/endpointslices',
   '/replicationcontrollers',
   'apiextensions.k8s.io/customresourcedefinitions',
   'admissionregistration.k8s.io/validatingadmissionpolicies',
