@@ -1,0 +1,234 @@
+// Immutable and update-only fields, kind by kind, as the real update validation (pkg/apis/*/validation
+// ValidateXUpdate and the registries' update preparation) has them: a table of (kind, object, change) with
+// the real 422 message; every change is refused and leaves the stored object as it was, and an allowed
+// change beside each rule succeeds.
+import { beforeEach, describe, expect, it } from 'vitest';
+import { createMemoryStorage } from '../../adapters/memory/memory-storage.js';
+import { testClient, type TestClient } from '../testing/harness.js';
+
+type Obj = Record<string, any>;
+
+interface Case {
+  name: string;
+  path: string;
+  body: Obj;
+  /** Mutates the object as read back. */
+  change: (o: Obj) => void;
+  /** The exact message, or (for messages that carry a Go diff) its first line. */
+  message: string;
+  prefixOnly?: boolean;
+  /** Text the message must also contain. */
+  contains?: string;
+  /** A change the same rule allows (must succeed). */
+  allowed?: (o: Obj) => void;
+}
+
+const NS = '/api/v1/namespaces/default';
+const podSpec = { containers: [{ name: 'app', image: 'nginx:1.27' }] };
+
+const CASES: Case[] = [
+  {
+    name: 'Service: clusterIP may not change once set (clusterIPs follow the singular field)',
+    path: `${NS}/services`,
+    body: { metadata: { name: 'svc' }, spec: { ports: [{ port: 80 }] } },
+    change: (o) => { o.spec.clusterIP = '10.96.200.200'; },
+    message: 'Service "svc" is invalid: spec.clusterIPs[0]: Invalid value: []string{"10.96.200.200"}: may not change once set',
+    allowed: (o) => { delete o.spec.clusterIP; delete o.spec.clusterIPs; o.spec.ports[0].port = 81; },
+  },
+  {
+    name: 'Service: clusterIPs may not change once set',
+    path: `${NS}/services`,
+    body: { metadata: { name: 'svc2' }, spec: { ports: [{ port: 80 }] } },
+    change: (o) => { o.spec.clusterIP = '10.96.200.201'; o.spec.clusterIPs = ['10.96.200.201']; },
+    message: 'Service "svc2" is invalid: spec.clusterIPs[0]: Invalid value: []string{"10.96.200.201"}: may not change once set',
+  },
+  {
+    name: 'Node: podCIDR may only go from unset to set',
+    path: '/api/v1/nodes',
+    body: { metadata: { name: 'node-a' }, spec: { podCIDR: '10.244.1.0/24', podCIDRs: ['10.244.1.0/24'] } },
+    change: (o) => { o.spec.podCIDR = '10.244.2.0/24'; o.spec.podCIDRs = ['10.244.2.0/24']; },
+    message: 'Node "node-a" is invalid: spec.podCIDRs: Forbidden: node updates may not change podCIDR except from "" to valid',
+    allowed: (o) => { o.spec.unschedulable = true; },
+  },
+  {
+    name: 'Node: providerID may only go from unset to set',
+    path: '/api/v1/nodes',
+    body: { metadata: { name: 'node-b' }, spec: { providerID: 'cloud://one' } },
+    change: (o) => { o.spec.providerID = 'cloud://two'; },
+    message: 'Node "node-b" is invalid: spec.providerID: Forbidden: node updates may not change providerID except from "" to valid',
+  },
+  {
+    name: 'Node: a podCIDR may be assigned to a node that had none',
+    path: '/api/v1/nodes',
+    body: { metadata: { name: 'node-c' } },
+    change: (o) => { o.spec.podCIDR = 'not-a-cidr'; o.spec.podCIDRs = ['not-a-cidr']; },
+    message: 'Node "node-c" is invalid: spec.podCIDRs[0]: Invalid value: "not-a-cidr": must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)',
+    allowed: (o) => { o.spec.podCIDR = '10.244.3.0/24'; o.spec.podCIDRs = ['10.244.3.0/24']; },
+  },
+  {
+    name: 'ResourceQuota: scopes are immutable',
+    path: `${NS}/resourcequotas`,
+    body: { metadata: { name: 'quota' }, spec: { hard: { pods: '5' }, scopes: ['BestEffort'] } },
+    change: (o) => { o.spec.scopes = ['NotBestEffort']; },
+    message: 'ResourceQuota "quota" is invalid: spec.scopes: Invalid value: []core.ResourceQuotaScope{"NotBestEffort"}: field is immutable',
+    allowed: (o) => { o.spec.hard.pods = '6'; },
+  },
+  {
+    name: 'PersistentVolume: the volume source is immutable',
+    path: '/api/v1/persistentvolumes',
+    body: { metadata: { name: 'pv' }, spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/a' } } },
+    change: (o) => { o.spec.hostPath.path = '/b'; },
+    message: 'PersistentVolume "pv" is invalid: spec.persistentvolumesource: Forbidden: spec.persistentvolumesource is immutable after creation',
+    prefixOnly: true,
+    allowed: (o) => { o.spec.capacity.storage = '2Gi'; },
+  },
+  {
+    name: 'PersistentVolume: volumeMode is immutable',
+    path: '/api/v1/persistentvolumes',
+    body: { metadata: { name: 'pv2' }, spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/a' } } },
+    change: (o) => { o.spec.volumeMode = 'Block'; },
+    message: 'PersistentVolume "pv2" is invalid: volumeMode: Invalid value: "Block": field is immutable',
+  },
+  {
+    name: 'PersistentVolumeClaim: the spec is immutable but for requests',
+    path: `${NS}/persistentvolumeclaims`,
+    body: { metadata: { name: 'claim' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } },
+    change: (o) => { o.spec.accessModes = ['ReadWriteMany']; },
+    message: 'PersistentVolumeClaim "claim" is invalid: spec: Forbidden: spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims',
+    prefixOnly: true,
+  },
+  {
+    name: 'Secret: data of an immutable secret',
+    path: `${NS}/secrets`,
+    body: { metadata: { name: 'frozen' }, immutable: true, data: { a: 'MQ==' } },
+    change: (o) => { o.data.a = 'Mg=='; },
+    message: 'Secret "frozen" is invalid: data: Forbidden: field is immutable when `immutable` is set',
+    allowed: (o) => { o.metadata.labels = { a: 'b' }; },
+  },
+  {
+    name: 'Secret: immutable cannot be unset',
+    path: `${NS}/secrets`,
+    body: { metadata: { name: 'frozen2' }, immutable: true, data: { a: 'MQ==' } },
+    change: (o) => { o.immutable = false; },
+    message: 'Secret "frozen2" is invalid: immutable: Forbidden: field is immutable when `immutable` is set',
+  },
+  {
+    name: 'Secret: type is immutable',
+    path: `${NS}/secrets`,
+    body: { metadata: { name: 'typed' }, type: 'example.com/one', data: { a: 'MQ==' } },
+    change: (o) => { o.type = 'example.com/two'; },
+    message: 'Secret "typed" is invalid: type: Invalid value: "example.com/two": field is immutable',
+    allowed: (o) => { o.data.a = 'Mg=='; },
+  },
+  {
+    name: 'ConfigMap: data of an immutable config map',
+    path: `${NS}/configmaps`,
+    body: { metadata: { name: 'frozen' }, immutable: true, data: { a: '1' } },
+    change: (o) => { o.data.a = '2'; },
+    message: 'ConfigMap "frozen" is invalid: data: Forbidden: field is immutable when `immutable` is set',
+  },
+  {
+    name: 'Job: the pod template is immutable',
+    path: '/apis/batch/v1/namespaces/default/jobs',
+    body: { metadata: { name: 'job' }, spec: { template: { spec: { ...podSpec, restartPolicy: 'Never' } } } },
+    change: (o) => { o.spec.template.spec.containers[0].image = 'nginx:2'; },
+    message: 'Job.batch "job" is invalid: spec.template: Invalid value: ',
+    prefixOnly: true,
+    allowed: (o) => { o.spec.parallelism = 2; },
+  },
+  {
+    name: 'Job: the selector is immutable',
+    path: '/apis/batch/v1/namespaces/default/jobs',
+    body: { metadata: { name: 'job2' }, spec: { template: { spec: { ...podSpec, restartPolicy: 'Never' } } } },
+    change: (o) => { o.spec.selector.matchLabels.extra = 'x'; },
+    // the new object's own checks come first, then the update rules (the job strategy appends them)
+    message: 'Job.batch "job2" is invalid: [spec.template.metadata.labels: Invalid value: ',
+    prefixOnly: true,
+    contains: '`selector` does not match template `labels`, spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string{"batch.kubernetes.io/controller-uid":',
+  },
+  {
+    name: 'StatefulSet: spec fields other than the updatable ones',
+    path: '/apis/apps/v1/namespaces/default/statefulsets',
+    body: { metadata: { name: 'sts' }, spec: { serviceName: 'sts', selector: { matchLabels: { app: 'sts' } }, template: { metadata: { labels: { app: 'sts' } }, spec: podSpec } } },
+    change: (o) => { o.spec.serviceName = 'other'; },
+    message: "StatefulSet.apps \"sts\" is invalid: spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden",
+    allowed: (o) => { o.spec.replicas = 3; },
+  },
+  {
+    name: 'Deployment: the selector is immutable',
+    path: '/apis/apps/v1/namespaces/default/deployments',
+    body: { metadata: { name: 'dep' }, spec: { selector: { matchLabels: { app: 'dep' } }, template: { metadata: { labels: { app: 'dep', tier: 'web' } }, spec: podSpec } } },
+    change: (o) => { o.spec.selector.matchLabels.tier = 'web'; },
+    message: 'Deployment.apps "dep" is invalid: spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string{"app":"dep", "tier":"web"}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: field is immutable',
+    allowed: (o) => { o.spec.replicas = 2; },
+  },
+  {
+    name: 'IngressClass: the controller is immutable',
+    path: '/apis/networking.k8s.io/v1/ingressclasses',
+    body: { metadata: { name: 'ic' }, spec: { controller: 'example.com/one' } },
+    change: (o) => { o.spec.controller = 'example.com/two'; },
+    message: 'IngressClass.networking.k8s.io "ic" is invalid: spec.controller: Invalid value: "example.com/two": field is immutable',
+  },
+  {
+    name: 'EndpointSlice: addressType is immutable',
+    path: '/apis/discovery.k8s.io/v1/namespaces/default/endpointslices',
+    body: { metadata: { name: 'es' }, addressType: 'IPv4', endpoints: [] },
+    change: (o) => { o.addressType = 'IPv6'; },
+    message: 'EndpointSlice.discovery.k8s.io "es" is invalid: addressType: Invalid value: "IPv6": field is immutable',
+  },
+  {
+    name: 'RoleBinding: roleRef cannot change',
+    path: '/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings',
+    body: { metadata: { name: 'rb' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'one' }, subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'jane' }] },
+    change: (o) => { o.roleRef.name = 'two'; },
+    message: 'RoleBinding.rbac.authorization.k8s.io "rb" is invalid: roleRef: Invalid value: rbac.RoleRef{APIGroup:"rbac.authorization.k8s.io", Kind:"Role", Name:"two"}: cannot change roleRef',
+    allowed: (o) => { o.subjects.push({ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'joe' }); },
+  },
+  {
+    name: 'PriorityClass: value may not change',
+    path: '/apis/scheduling.k8s.io/v1/priorityclasses',
+    body: { metadata: { name: 'pc' }, value: 100 },
+    change: (o) => { o.value = 200; },
+    message: 'PriorityClass.scheduling.k8s.io "pc" is invalid: value: Forbidden: may not be changed in an update.',
+    allowed: (o) => { o.description = 'now described'; },
+  },
+  {
+    name: 'StorageClass: the provisioner may not change',
+    path: '/apis/storage.k8s.io/v1/storageclasses',
+    body: { metadata: { name: 'sc' }, provisioner: 'example.com/one' },
+    change: (o) => { o.provisioner = 'example.com/two'; },
+    message: 'StorageClass.storage.k8s.io "sc" is invalid: provisioner: Forbidden: updates to provisioner are forbidden.',
+    allowed: (o) => { o.allowVolumeExpansion = true; },
+  },
+];
+
+let c: TestClient;
+beforeEach(async () => {
+  c = await testClient(createMemoryStorage());
+});
+
+describe('immutable and update-only fields', () => {
+  for (const t of CASES) {
+    it(t.name, async () => {
+      const created = await c.req('POST', t.path, t.body);
+      expect(created.status, created.text).toBe(201);
+      const url = `${t.path}/${created.body.metadata.name}`;
+      const read = (await c.req('GET', url)).body;
+      const changed = JSON.parse(JSON.stringify(read));
+      t.change(changed);
+      const r = await c.req('PUT', url, changed);
+      expect(r.status, r.text).toBe(422);
+      expect(r.body.reason).toBe('Invalid');
+      if (t.prefixOnly) expect(r.body.message.startsWith(t.message), r.body.message).toBe(true);
+      else expect(r.body.message).toBe(t.message);
+      if (t.contains) expect(r.body.message).toContain(t.contains);
+      expect((await c.req('GET', url)).body).toEqual(read);
+      if (t.allowed) {
+        const ok = JSON.parse(JSON.stringify(read));
+        t.allowed(ok);
+        const r2 = await c.req('PUT', url, ok);
+        expect(r2.status, r2.text).toBe(200);
+      }
+    });
+  }
+});
