@@ -200,6 +200,17 @@ const CASES: Case[] = [
     message: 'StorageClass.storage.k8s.io "sc" is invalid: provisioner: Forbidden: updates to provisioner are forbidden.',
     allowed: (o) => { o.allowVolumeExpansion = true; },
   },
+  {
+    name: 'Event (events.k8s.io/v1): note and the other descriptive fields are immutable, under their internal names',
+    path: '/apis/events.k8s.io/v1/namespaces/default/events',
+    body: {
+      metadata: { name: 'ev' }, eventTime: '2025-01-01T00:00:00.000000Z', reportingController: 'example.com/c', reportingInstance: 'c-1',
+      action: 'Test', reason: 'Tested', type: 'Normal', note: 'first', regarding: { kind: 'Pod', name: 'p', namespace: 'default' },
+    },
+    change: (o) => { o.note = 'second'; o.regarding.name = 'q'; },
+    message: 'Event.events.k8s.io "ev" is invalid: [involvedObject: Invalid value: core.ObjectReference{Kind:"Pod", Namespace:"default", Name:"q", UID:"", APIVersion:"", ResourceVersion:"", FieldPath:""}: field is immutable, message: Invalid value: "second": field is immutable]',
+    allowed: (o) => { o.series = { count: 2, lastObservedTime: '2025-01-01T00:01:00.000000Z' }; },
+  },
 ];
 
 let c: TestClient;
@@ -208,6 +219,13 @@ beforeEach(async () => {
 });
 
 describe('immutable and update-only fields', () => {
+  it('core v1 Events keep their legacy (mutable) update rules', async () => {
+    const body = { metadata: { name: 'legacy' }, involvedObject: { kind: 'Pod', name: 'p', namespace: 'default' }, reason: 'R', message: 'one' };
+    expect((await c.req('POST', `${NS}/events`, body)).status).toBe(201);
+    const r = await c.req('PUT', `${NS}/events/legacy`, { ...body, message: 'two', count: 3 });
+    expect(r.status, r.text).toBe(200);
+  });
+
   for (const t of CASES) {
     it(t.name, async () => {
       const created = await c.req('POST', t.path, t.body);
