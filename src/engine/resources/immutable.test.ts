@@ -43,6 +43,20 @@ const CASES: Case[] = [
     message: 'Service "svc2" is invalid: spec.clusterIPs[0]: Invalid value: []string{"10.96.200.201"}: may not change once set',
   },
   {
+    name: 'Service: ipFamilies may not change once set',
+    path: `${NS}/services`,
+    body: { metadata: { name: 'svc3' }, spec: { ports: [{ port: 80 }] } },
+    change: (o) => { o.spec.ipFamilies = ['IPv6']; },
+    message: 'Service "svc3" is invalid: spec.ipFamilies[0]: Invalid value: []core.IPFamily{"IPv6"}: may not change once set',
+  },
+  {
+    name: 'Service: a headless service may not take a cluster IP',
+    path: `${NS}/services`,
+    body: { metadata: { name: 'headless' }, spec: { clusterIP: 'None', ports: [{ port: 80 }] } },
+    change: (o) => { o.spec.clusterIP = '10.96.0.50'; o.spec.clusterIPs = ['10.96.0.50']; },
+    message: 'Service "headless" is invalid: spec.clusterIPs[0]: Invalid value: []string{"10.96.0.50"}: may not change once set',
+  },
+  {
     name: 'Node: podCIDR may only go from unset to set',
     path: '/api/v1/nodes',
     body: { metadata: { name: 'node-a' }, spec: { podCIDR: '10.244.1.0/24', podCIDRs: ['10.244.1.0/24'] } },

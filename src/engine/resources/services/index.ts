@@ -334,6 +334,20 @@ function validateServiceChange(obj: KubeObject, old: KubeObject): FieldError[] {
   } else if (n.length === 0 && p.length > 0) {
     errs.push(invalidRepr('spec.clusterIPs[0]', goStringSlice(n), 'primary clusterIP can not be unset'));
   }
+  // validateUpgradeDowngradeIPFamilies: a family may be added or released, not changed (the real check
+  // names index 0 whichever entry differs)
+  if (isHeadless(spec) === isHeadless(prev)) {
+    const nf = Array.isArray(spec.ipFamilies) ? (spec.ipFamilies as unknown[]).map(String) : [];
+    const pf = Array.isArray(prev.ipFamilies) ? (prev.ipFamilies as unknown[]).map(String) : [];
+    const families = `[]core.IPFamily{${nf.map((f) => JSON.stringify(f)).join(', ')}}`;
+    if (nf.length === pf.length) {
+      pf.forEach((f, i) => {
+        if (f !== nf[i]) errs.push(invalidRepr('spec.ipFamilies[0]', families, 'may not change once set'));
+      });
+    } else if (nf.length > pf.length && pf.length > 0 && nf[0] !== pf[0]) {
+      errs.push(invalidRepr('spec.ipFamilies[0]', families, 'may not change once set'));
+    }
+  }
   return errs;
 }
 
