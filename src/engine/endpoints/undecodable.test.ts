@@ -158,7 +158,7 @@ describe('create and update with a body that cannot be decoded', () => {
   it('the issue example: an undecodable namespace', async () => {
     const r = await c.raw('POST', '/api/v1/namespaces', '{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"x"}', { 'Content-Type': 'application/json' });
     expect(r.status).toBe(400);
-    expect((await r.json()).message).toBe(
+    expect(((await r.json()) as { message: string }).message).toBe(
       `the object provided is unrecognized (must be of type Namespace): couldn't get version/kind; json parse error: unexpected end of JSON input ({"apiVersion":"v1","kind":"Nam ...)`,
     );
   });
