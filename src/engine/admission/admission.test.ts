@@ -33,6 +33,30 @@ describe('the plugin chain', () => {
   });
 });
 
+describe('what admission and the strategy add belongs to no manager', () => {
+  it('the creator owns its fields and the defaults, not priority, tolerations or the token volume', async () => {
+    await c.req('POST', '/api/v1/namespaces/default/serviceaccounts', { metadata: { name: 'default' } });
+    const r = await c.req('POST', `${PODS}?fieldManager=me`, pod('p'));
+    expect(r.status, r.text).toBe(201);
+    expect(r.body.spec.tolerations).toHaveLength(2);
+    expect(r.body.spec.volumes).toHaveLength(1);
+    const owned = r.body.metadata.managedFields[0].fieldsV1['f:spec'];
+    expect(r.body.metadata.managedFields.map((e: { manager: string }) => e.manager)).toEqual(['me']);
+    expect(Object.keys(owned).sort()).toEqual([
+      'f:containers', 'f:dnsPolicy', 'f:enableServiceLinks', 'f:restartPolicy', 'f:schedulerName', 'f:securityContext', 'f:terminationGracePeriodSeconds',
+    ]);
+  });
+
+  it('a Service creator does not own the allocated cluster IP', async () => {
+    const r = await c.req('POST', '/api/v1/namespaces/default/services?fieldManager=me', { metadata: { name: 's' }, spec: { ports: [{ port: 80 }] } });
+    expect(r.body.spec.clusterIP).toMatch(/^10\./);
+    const owned = r.body.metadata.managedFields[0].fieldsV1['f:spec'];
+    expect(owned['f:clusterIP']).toBeUndefined();
+    expect(owned['f:clusterIPs']).toBeUndefined();
+    expect(owned['f:ports']).toBeDefined();
+  });
+});
+
 describe('Priority and DefaultTolerationSeconds run on create and on update', () => {
   it('a replace of the manifest keeps priority, preemptionPolicy and the default tolerations', async () => {
     expect((await c.req('POST', '/apis/scheduling.k8s.io/v1/priorityclasses', { metadata: { name: 'high' }, value: 1000 })).status).toBe(201);

@@ -226,18 +226,19 @@ export class Store {
       else obj.status = {};
     }
     def.strategy.default?.(obj, ctx);
-    const admitted = mutatingAdmission({ operation: 'create', object: obj, oldObject: null, def, namespace, name: meta.name ?? '', subresource: '', dryRun: opts.dryRun, ctx });
-    def.strategy.prepareForCreate?.(obj, ctx);
-    const warnings = [...admitted.warnings, ...(def.strategy.warningsOnCreate?.(obj, ctx) ?? [])];
-
-    // generateName: the real server (RetryGenerateName, on in 1.33) retries a few times on collision
-    const generated = !meta.name && !!meta.generateName;
-    if (generated) meta.name = meta.generateName + this.env.ids.suffix(5);
-
-    // managedFields are recorded before validation, as the real field manager runs before the strategy's
-    // validation (a reset with `[{}]` is consumed there)
+    // managedFields are recorded on the decoded, defaulted object, before mutating admission and the
+    // strategy's preparation, as the real create handler runs its field manager first: what admission and
+    // PrepareForCreate add belongs to no manager (a reset with `[{}]` is consumed here too)
     let final = opts.finalize ? opts.finalize(obj, null) : obj;
     const fmeta: ObjectMeta = (final.metadata ??= {});
+    const admitted = mutatingAdmission({ operation: 'create', object: final, oldObject: null, def, namespace, name: fmeta.name ?? '', subresource: '', dryRun: opts.dryRun, ctx });
+    def.strategy.prepareForCreate?.(final, ctx);
+    const warnings = [...admitted.warnings, ...(def.strategy.warningsOnCreate?.(final, ctx) ?? [])];
+
+    // generateName: the real server (RetryGenerateName, on in 1.33) retries a few times on collision
+    const generated = !fmeta.name && !!fmeta.generateName;
+    if (generated) fmeta.name = fmeta.generateName + this.env.ids.suffix(5);
+
     const errs = this.validateCreate(def, final, ctx);
     if (errs.length) throw invalid({ group: def.group, kind: def.kind }, fmeta.name ?? fmeta.generateName ?? '', errs);
 
@@ -368,13 +369,15 @@ export class Store {
     }
 
     def.strategy.default?.(obj, ctx);
-    const admitted = mutatingAdmission({ operation: 'update', object: obj, oldObject: old, def, namespace, name, subresource, dryRun: opts.dryRun, ctx });
-    def.strategy.prepareForUpdate?.(obj, old, ctx);
-
-    if (this.generationTracked(def) && subresource !== 'status' && specChanged(old, obj)) {
-      obj.metadata!.generation = (oldMeta.generation ?? 0) + 1;
-    }
+    // managedFields first, then mutating admission and the strategy's preparation (the real update handler
+    // runs the field manager before admission, and the store prepares the object after both)
     let final = opts.finalize ? opts.finalize(obj, old) : obj;
+    const admitted = mutatingAdmission({ operation: 'update', object: final, oldObject: old, def, namespace, name, subresource, dryRun: opts.dryRun, ctx });
+    def.strategy.prepareForUpdate?.(final, old, ctx);
+
+    if (this.generationTracked(def) && subresource !== 'status' && specChanged(old, final)) {
+      final.metadata!.generation = (oldMeta.generation ?? 0) + 1;
+    }
     const errs = this.validateUpdate(def, final, old, ctx);
     if (errs.length) throw invalid({ group: def.group, kind: def.kind }, name, errs);
     const warnings = [...admitted.warnings, ...(def.strategy.warningsOnUpdate?.(final, old, ctx) ?? [])];
