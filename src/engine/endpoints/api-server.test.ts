@@ -35,6 +35,11 @@ describe('cluster bootstrap and non-resource endpoints', () => {
     const v = await c.req('GET', '/version');
     expect(v.status).toBe(200);
     expect(v.body).toMatchObject({ major: '1', minor: '33', gitVersion: 'v1.33.0' });
+    // indented as the real server's WriteRawJSON writes it, with no trailing newline
+    expect(v.text).toBe(JSON.stringify(v.body, null, 2));
+    expect(v.text.split('\n').slice(0, 3)).toEqual(['{', '  "major": "1",', '  "minor": "33",']);
+    expect(v.headers.get('content-type')).toBe('application/json');
+    expect(v.headers.get('cache-control')).toBe('no-cache, private');
     for (const p of ['/healthz', '/livez', '/readyz']) {
       const r = await c.req('GET', p);
       expect(r.status).toBe(200);

@@ -235,7 +235,10 @@ class Engine implements EngineCore {
     const segments = pathSegments(path);
     if (segments === undefined) return undefined;
     const p = '/' + segments.join('/');
-    if (p === '/version') return respond(200, SERVER_VERSION, { pretty });
+    // routes/version.go writes the version with WriteRawJSON: indented by two spaces, no trailing newline
+    if (p === '/version') {
+      return new Response(JSON.stringify(SERVER_VERSION, null, 2), { status: 200, headers: { 'Cache-Control': 'no-cache, private', 'Content-Type': 'application/json' } });
+    }
     if (/^\/(healthz|livez|readyz)(\/.*)?$/.test(p)) {
       if (method !== 'GET' && method !== 'HEAD') return undefined;
       if (query.has('verbose')) {

@@ -71,7 +71,8 @@ export async function decodeObjectBody(scope: Scope): Promise<DecodedBody> {
   if (ct.format === 'cbor') {
     throw unsupportedMediaType('application/json, application/yaml');
   }
-  const { value, duplicates } = decodeBody(bytes, ct.format);
+  // a body that cannot be decoded is a 400 naming the type the endpoint expects (transformDecodeError)
+  const { value, duplicates } = decodeBody(bytes, ct.format, { expectKind: scope.def.kind });
   return { value, duplicates, format: ct.format };
 }
 
@@ -82,6 +83,9 @@ export async function decodeObjectBody(scope: Scope): Promise<DecodedBody> {
 export function expectKind(scope: Scope, body: unknown, kind = scope.def.kind, gv?: string): KubeObject {
   const def = scope.def;
   const groupVersion = gv ?? (def.group ? `${def.group}/${def.version}` : def.version);
+  // a `null` body (or an empty YAML one) decodes into an empty object of the expected kind, as Go's
+  // json.Unmarshal of null leaves its target untouched
+  if (body === null) body = {};
   if (!isPlainObject(body)) {
     throw badRequest(`the object provided is unrecognized (must be of type ${kind}): couldn't get version/kind; json parse error: json: cannot unmarshal ${goType(body)} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`);
   }

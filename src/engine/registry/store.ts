@@ -32,6 +32,7 @@ import {
 import { fieldErrorString } from '../errors.js';
 import type { ResourceRegistry } from './resources.js';
 import { ClusterState, WriteConflict } from './state.js';
+import { mutatingAdmission } from '../admission/index.js';
 import { groupVersion, type ResourceDefinition, type StrategyContext } from './types.js';
 
 /** Built-in resources whose strategies set metadata.generation (custom resources always do). */
@@ -46,6 +47,7 @@ const GENERATION_TRACKED = new Set([
   'policy/poddisruptionbudgets',
   'networking.k8s.io/networkpolicies',
   'networking.k8s.io/ingresses',
+  'discovery.k8s.io/endpointslices',
   '/replicationcontrollers',
   'apiextensions.k8s.io/customresourcedefinitions',
   'admissionregistration.k8s.io/validatingadmissionpolicies',
@@ -126,8 +128,14 @@ export class Store {
     return objectKey(def.group, def.plural, def.namespaced ? namespace : '', name);
   }
 
+  /**
+   * The key prefix of a collection: a continue token's start key is relative to it, so for cluster-scoped
+   * kinds it includes the empty namespace segment (`/core/namespaces//`), as the real keys have no segment
+   * before the name.
+   */
   prefix(def: ResourceDefinition, namespace: string): string {
-    return def.namespaced && namespace ? namespacePrefix(def.group, def.plural, namespace) : resourcePrefix(def.group, def.plural);
+    if (!def.namespaced) return namespacePrefix(def.group, def.plural, '');
+    return namespace ? namespacePrefix(def.group, def.plural, namespace) : resourcePrefix(def.group, def.plural);
   }
 
   context(subresource: string, dryRun: boolean): StrategyContext {
@@ -218,17 +226,19 @@ export class Store {
       else obj.status = {};
     }
     def.strategy.default?.(obj, ctx);
-    def.strategy.prepareForCreate?.(obj, ctx);
-    const warnings = def.strategy.warningsOnCreate?.(obj, ctx) ?? [];
-
-    // generateName: the real server (RetryGenerateName, on in 1.33) retries a few times on collision
-    const generated = !meta.name && !!meta.generateName;
-    if (generated) meta.name = meta.generateName + this.env.ids.suffix(5);
-
-    // managedFields are recorded before validation, as the real field manager runs before the strategy's
-    // validation (a reset with `[{}]` is consumed there)
+    // managedFields are recorded on the decoded, defaulted object, before mutating admission and the
+    // strategy's preparation, as the real create handler runs its field manager first: what admission and
+    // PrepareForCreate add belongs to no manager (a reset with `[{}]` is consumed here too)
     let final = opts.finalize ? opts.finalize(obj, null) : obj;
     const fmeta: ObjectMeta = (final.metadata ??= {});
+    const admitted = mutatingAdmission({ operation: 'create', object: final, oldObject: null, def, namespace, name: fmeta.name ?? '', subresource: '', dryRun: opts.dryRun, ctx });
+    def.strategy.prepareForCreate?.(final, ctx);
+    const warnings = [...admitted.warnings, ...(def.strategy.warningsOnCreate?.(final, ctx) ?? [])];
+
+    // generateName: the real server (RetryGenerateName, on in 1.33) retries a few times on collision
+    const generated = !fmeta.name && !!fmeta.generateName;
+    if (generated) fmeta.name = fmeta.generateName + this.env.ids.suffix(5);
+
     const errs = this.validateCreate(def, final, ctx);
     if (errs.length) throw invalid({ group: def.group, kind: def.kind }, fmeta.name ?? fmeta.generateName ?? '', errs);
 
@@ -314,10 +324,13 @@ export class Store {
     const stored = old;
     const oldMeta = old.metadata ?? {};
     const rv = opts.expectResourceVersion ?? desired.metadata?.resourceVersion;
-    if (rv !== undefined && rv !== '' && rv !== String(revision)) {
+    // a resourceVersion unset or "0" asks for an unconditional update, which the kind's strategy allows or
+    // refuses (AllowUnconditionalUpdate); any other must be the current one
+    const unconditional = rv === undefined || rv === null || rv === '' || rv === '0';
+    if (!unconditional && rv !== String(revision)) {
       throw conflict(this.gr(def), name, OBJECT_MODIFIED);
     }
-    if ((rv === undefined || rv === '') && def.strategy.allowUnconditionalUpdate === false) {
+    if (unconditional && def.strategy.allowUnconditionalUpdate === false) {
       // the real store names the resource (plural) as the kind here, and prints the uint64 zero as %#v
       throw invalid({ group: def.group, kind: def.plural }, name, [
         fieldErr.invalid('metadata.resourceVersion', new GoRepr('0x0'), 'must be specified for an update'),
@@ -356,15 +369,18 @@ export class Store {
     }
 
     def.strategy.default?.(obj, ctx);
-    def.strategy.prepareForUpdate?.(obj, old, ctx);
-
-    if (this.generationTracked(def) && subresource !== 'status' && specChanged(old, obj)) {
-      obj.metadata!.generation = (oldMeta.generation ?? 0) + 1;
-    }
+    // managedFields first, then mutating admission and the strategy's preparation (the real update handler
+    // runs the field manager before admission, and the store prepares the object after both)
     let final = opts.finalize ? opts.finalize(obj, old) : obj;
+    const admitted = mutatingAdmission({ operation: 'update', object: final, oldObject: old, def, namespace, name, subresource, dryRun: opts.dryRun, ctx });
+    def.strategy.prepareForUpdate?.(final, old, ctx);
+
+    if (this.generationTracked(def) && subresource !== 'status' && specChanged(old, final)) {
+      final.metadata!.generation = (oldMeta.generation ?? 0) + 1;
+    }
     const errs = this.validateUpdate(def, final, old, ctx);
     if (errs.length) throw invalid({ group: def.group, kind: def.kind }, name, errs);
-    const warnings = def.strategy.warningsOnUpdate?.(final, old, ctx) ?? [];
+    const warnings = [...admitted.warnings, ...(def.strategy.warningsOnUpdate?.(final, old, ctx) ?? [])];
     final = normalizeLayout(final);
     // A no-op write is not persisted and keeps the resourceVersion (the real server skips the etcd write).
     if (sameIgnoringRV(final, old)) return { object: this.view(def, stored), created: false, warnings };

@@ -4,6 +4,7 @@ import type { Env } from '../env.js';
 import type { KubeObject } from '../object.js';
 import type { ResourceDefinition, StrategyContext } from '../registry/types.js';
 import { builtinResources } from './index.js';
+import { mutatingAdmission } from '../admission/index.js';
 
 const def = (group: string, plural: string, version = 'v1'): ResourceDefinition => {
   const d = builtinResources.find((r) => r.group === group && r.plural === plural && r.version === version);
@@ -30,6 +31,7 @@ function create(d: ResourceDefinition, input: KubeObject, ctx = ctxWith()): { ob
   if (d.namespaced && !obj.metadata.namespace) obj.metadata.namespace = 'default';
   if (d.subresources.status) obj.status = {};
   d.strategy.default?.(obj, ctx);
+  mutatingAdmission({ operation: 'create', object: obj, oldObject: null, def: d, namespace: obj.metadata.namespace ?? '', name: obj.metadata.name ?? '', subresource: '', dryRun: false, ctx });
   d.strategy.prepareForCreate?.(obj, ctx);
   const errs: FieldError[] = d.strategy.validate?.(obj, ctx) ?? [];
   return { obj, errors: errs.map(fieldErrorString) };
@@ -39,6 +41,7 @@ function update(d: ResourceDefinition, obj: KubeObject, old: KubeObject, ctx = c
   const next: KubeObject = JSON.parse(JSON.stringify(obj));
   next.metadata = { ...next.metadata, resourceVersion: '5' };
   d.strategy.default?.(next, ctx);
+  mutatingAdmission({ operation: 'update', object: next, oldObject: old, def: d, namespace: next.metadata.namespace ?? '', name: next.metadata.name ?? '', subresource: ctx.subresource, dryRun: false, ctx });
   d.strategy.prepareForUpdate?.(next, old, ctx);
   return (d.strategy.validateUpdate?.(next, old, ctx) ?? []).map(fieldErrorString);
 }

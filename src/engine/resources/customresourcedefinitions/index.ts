@@ -107,6 +107,8 @@ function validateCRDChange(obj: KubeObject, old: KubeObject): FieldError[] {
 }
 
 export const customresourcedefinitions = builtin('apiextensions.k8s.io', 'v1', 'customresourcedefinitions', {
+  // the real strategy refuses an update without a resourceVersion (AllowUnconditionalUpdate is false)
+  allowUnconditionalUpdate: false,
   kubeFinalizerNames: false,
   default: defaultCRD,
   prepareForCreate: (obj) => {

@@ -21,6 +21,30 @@ function validateSlice(obj: KubeObject): FieldError[] {
   return errs;
 }
 
+/** A node name as ValidateNodeName accepts it (a DNS-1123 subdomain). */
+const NODE_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+/**
+ * dropTopologyOnV1: writes through v1 drop every endpoint's deprecatedTopology (a read-only field there);
+ * a node name recorded under kubernetes.io/hostname in the old slice carries over into nodeName. An update
+ * that leaves the endpoints as they were keeps them untouched.
+ */
+function dropTopologyOnV1(obj: KubeObject, old: KubeObject | null): void {
+  if (old && JSON.stringify(old.endpoints ?? null) === JSON.stringify(obj.endpoints ?? null)) return;
+  const previous = new Set<string>();
+  for (const ep of a(old?.endpoints)) {
+    const host = (ep.deprecatedTopology as Record<string, unknown> | undefined)?.['kubernetes.io/hostname'];
+    if (typeof host === 'string') previous.add(host);
+  }
+  for (const ep of a(obj.endpoints)) {
+    const host = (ep.deprecatedTopology as Record<string, unknown> | undefined)?.['kubernetes.io/hostname'];
+    if ((ep.nodeName === undefined || ep.nodeName === null) && typeof host === 'string' && previous.has(host) && host.length <= 253 && NODE_NAME.test(host)) {
+      ep.nodeName = host;
+    }
+    delete ep.deprecatedTopology;
+  }
+}
+
 const listWithMore = (list: string[], count: number): string => {
   if (count > 3) return `${list.join(',')} + ${count - 3} more...`;
   return list.join(',') || '<unset>';
@@ -32,6 +56,10 @@ export const endpointslices = builtin('discovery.k8s.io', 'v1', 'endpointslices'
       if (p.name === undefined || p.name === null) p.name = '';
       if (p.protocol === undefined || p.protocol === null) p.protocol = 'TCP';
     }
+  },
+  prepareForCreate: (obj) => dropTopologyOnV1(obj, null),
+  prepareForUpdate: (obj, old, ctx) => {
+    if (ctx.subresource === '') dropTopologyOnV1(obj, old);
   },
   validateObject: (obj) => validateSlice(obj),
   validateChange: (obj, old) => validateImmutable(obj.addressType, old.addressType, 'addressType'),

@@ -7,6 +7,8 @@ import type { ResourceDefinition } from '../../registry/types.js';
 import { builtin } from '../factory.js';
 import { col, int, o, since, str } from '../common/printers.js';
 import { legacyValidateEvent } from '../events/index.js';
+import { invalidRepr } from '../common/go-repr.js';
+import { goQuote } from '../../codec/go-format.js';
 
 function validateEventV1(ev: KubeObject): FieldError[] {
   const errs = legacyValidateEvent(ev, 'reportingController', 'regarding');
@@ -25,9 +27,57 @@ function validateEventV1(ev: KubeObject): FieldError[] {
   return errs;
 }
 
+/** %#v of a core.ObjectReference. */
+function goObjectReference(v: unknown): string {
+  const r = o(v);
+  const f = (k: string) => goQuote(str(r[k]));
+  return `core.ObjectReference{Kind:${f('kind')}, Namespace:${f('namespace')}, Name:${f('name')}, UID:${f('uid')}, APIVersion:${f('apiVersion')}, ResourceVersion:${f('resourceVersion')}, FieldPath:${f('fieldPath')}}`;
+}
+
+/** A metav1.Time / MicroTime as its String method prints it (UTC: `2006-01-02 15:04:05.999999999 +0000 UTC`). */
+function goTime(v: unknown): string {
+  const t = typeof v === 'string' ? Date.parse(v) : NaN;
+  if (Number.isNaN(t)) return '0001-01-01 00:00:00 +0000 UTC';
+  const iso = new Date(t).toISOString(); // millisecond precision
+  const frac = (typeof v === 'string' ? /\.(\d+)/.exec(v)?.[1] ?? '' : '').replace(/0+$/, '');
+  return `${iso.slice(0, 10)} ${iso.slice(11, 19)}${frac ? `.${frac}` : ''} +0000 UTC`;
+}
+
+/**
+ * ValidateEventUpdate for events.k8s.io/v1: everything but the series, metadata and the event's own
+ * bookkeeping is immutable; errors name the internal fields (involvedObject for regarding, message for
+ * note, ...) and print values as Go does.
+ */
+function validateEventV1Change(ev: KubeObject, old: KubeObject): FieldError[] {
+  const errs: FieldError[] = [];
+  const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+  const checks: [string, string, (v: unknown) => string][] = [
+    ['regarding', 'involvedObject', goObjectReference],
+    ['reason', 'reason', (v) => goQuote(str(v))],
+    ['note', 'message', (v) => goQuote(str(v))],
+    ['deprecatedSource', 'source', (v) => `core.EventSource{Component:${goQuote(str(o(v).component))}, Host:${goQuote(str(o(v).host))}}`],
+    ['deprecatedFirstTimestamp', 'firstTimestamp', goTime],
+    ['deprecatedLastTimestamp', 'lastTimestamp', goTime],
+    ['deprecatedCount', 'count', (v) => String(int(v))],
+    ['type', 'type', (v) => goQuote(str(v))],
+    ['eventTime', 'eventTime', goTime],
+    ['action', 'action', (v) => goQuote(str(v))],
+    ['related', 'related', (v) => (v === undefined || v === null ? 'null' : goObjectReference(v))],
+    ['reportingController', 'reportingController', (v) => goQuote(str(v))],
+    ['reportingInstance', 'reportingInstance', (v) => goQuote(str(v))],
+  ];
+  for (const [field, path, repr] of checks) {
+    if (!same((ev as Record<string, unknown>)[field], (old as Record<string, unknown>)[field])) {
+      errs.push(invalidRepr(path, repr((ev as Record<string, unknown>)[field]), 'field is immutable'));
+    }
+  }
+  return errs;
+}
+
 export const eventsV1 = builtin('events.k8s.io', 'v1', 'events', {
   allowCreateOnUpdate: true,
   validateObject: (obj, ctx) => (ctx.subresource === '' && !obj.metadata?.resourceVersion ? validateEventV1(obj) : legacyValidateEvent(obj, 'reportingController', 'regarding')),
+  validateChange: validateEventV1Change,
   selectableFields: (obj) => {
     const r = o(obj.regarding);
     return {

@@ -70,6 +70,10 @@ export function generateJobSelector(job: KubeObject): void {
   if (!('batch.kubernetes.io/controller-uid' in ml)) ml['batch.kubernetes.io/controller-uid'] = uid;
   sel.matchLabels = sortedMap(ml);
   if (spec.manualSelector === undefined || spec.manualSelector === null) spec.manualSelector = false;
+  // SetDefaults_Job runs again whenever the real server reads the job back: a job without labels shows its
+  // template's labels from its first read on (the create response included)
+  const meta = (job.metadata ??= {});
+  if (!meta.labels || Object.keys(meta.labels).length === 0) meta.labels = { ...(tmeta.labels as Record<string, string>) };
 }
 
 /** ValidateJobSpec for Jobs and (with `requireSelector` false) for CronJob job templates. */
@@ -161,10 +165,8 @@ export const jobs = builtin('batch', 'v1', 'jobs', {
   ...templateWarnings((obj) => o(obj.spec).template, 'spec.template', { nameUsedIn: 'Pod names and hostnames' }),
   default: defaultJob,
   prepareForCreate: (obj) => generateJobSelector(obj),
-  validateObject: (obj) => {
-    generateJobSelector(obj);
-    return validateJob(obj);
-  },
+  // the selector is generated on create only: a replace that leaves it out is refused, as on a real server
+  validateObject: (obj) => validateJob(obj),
   validateChange: validateJobChange,
   selectableFields: (obj) => ({ 'status.successful': String(int(o(obj.status).succeeded)) }),
   tableColumns: [

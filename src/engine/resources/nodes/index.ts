@@ -30,6 +30,33 @@ function validateNode(obj: KubeObject): FieldError[] {
   return errs;
 }
 
+/** The node's pod CIDRs as the internal type holds them (v1 podCIDR converts to a one-entry podCIDRs). */
+function podCIDRsOf(spec: Record<string, unknown>): string[] {
+  if (Array.isArray(spec.podCIDRs) && spec.podCIDRs.length) return (spec.podCIDRs as unknown[]).map(String);
+  return typeof spec.podCIDR === 'string' && spec.podCIDR ? [spec.podCIDR] : [];
+}
+
+/** ValidateNodeUpdate: podCIDRs and providerID may go from unset to set only; externalID never changes. */
+function validateNodeChange(obj: KubeObject, old: KubeObject): FieldError[] {
+  const errs: FieldError[] = [];
+  const spec = o(obj.spec);
+  const prev = o(old.spec);
+  const cidrs = podCIDRsOf(spec);
+  const oldCidrs = podCIDRsOf(prev);
+  const cidrMessage = 'node updates may not change podCIDR except from "" to valid';
+  if (oldCidrs.length) {
+    if (oldCidrs.length !== cidrs.length) errs.push(fieldErr.forbidden('spec.podCIDRs', cidrMessage));
+    else oldCidrs.forEach((c, i) => {
+      if (c !== cidrs[i]) errs.push(fieldErr.forbidden('spec.podCIDRs', cidrMessage));
+    });
+  }
+  if (str(prev.providerID) && str(prev.providerID) !== str(spec.providerID)) {
+    errs.push(fieldErr.forbidden('spec.providerID', 'node updates may not change providerID except from "" to valid'));
+  }
+  if (str(prev.externalID) !== str(spec.externalID)) errs.push(fieldErr.forbidden('spec.externalID', 'may not be updated'));
+  return errs;
+}
+
 function nodeStatus(obj: KubeObject): string {
   const status: string[] = [];
   const ready = a(o(obj.status).conditions).find((c) => c.type === 'Ready');
@@ -59,6 +86,7 @@ export const nodes = builtin('', 'v1', 'nodes', {
     if (obj.status !== undefined && st.allocatable === undefined && st.capacity !== undefined) st.allocatable = { ...o(st.capacity) };
   },
   validateObject: (obj) => validateNode(obj),
+  validateChange: validateNodeChange,
   selectableFields: (obj) => ({ 'spec.unschedulable': o(obj.spec).unschedulable === true ? 'true' : 'false' }),
   tableColumns: [
     col('Status', 'string', 'The status of the node', (obj) => nodeStatus(obj)),

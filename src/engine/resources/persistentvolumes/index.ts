@@ -46,6 +46,34 @@ function validatePV(obj: KubeObject): FieldError[] {
   return errs;
 }
 
+const goFieldName = (k: string) => k.charAt(0).toUpperCase() + k.slice(1);
+
+/**
+ * ValidatePersistentVolumeUpdate: the volume source never changes (the message carries a diff of the
+ * sources, written here in the spirit of cmp.Diff), nor does volumeMode.
+ */
+function validatePVChange(obj: KubeObject, old: KubeObject): FieldError[] {
+  const errs: FieldError[] = [];
+  const spec = o(obj.spec);
+  const prev = o(old.spec);
+  const source = (s: Record<string, unknown>) => Object.keys(s).filter((k) => !NOT_SOURCES.has(k)).sort();
+  const keys = [...new Set([...source(spec), ...source(prev)])].sort();
+  const changed = keys.filter((k) => JSON.stringify(spec[k] ?? null) !== JSON.stringify(prev[k] ?? null));
+  if (changed.length) {
+    const lines = ['  core.PersistentVolumeSource{'];
+    for (const k of changed) {
+      if (prev[k] !== undefined) lines.push(`- \t${goFieldName(k)}: ${JSON.stringify(prev[k])},`);
+      if (spec[k] !== undefined) lines.push(`+ \t${goFieldName(k)}: ${JSON.stringify(spec[k])},`);
+    }
+    lines.push('  }');
+    errs.push(fieldErr.forbidden('spec.persistentvolumesource', `spec.persistentvolumesource is immutable after creation\n${lines.join('\n')}\n`));
+  }
+  if (JSON.stringify(spec.volumeMode ?? null) !== JSON.stringify(prev.volumeMode ?? null)) {
+    errs.push(fieldErr.invalid('volumeMode', spec.volumeMode ?? null, 'field is immutable'));
+  }
+  return errs;
+}
+
 export const persistentvolumes = builtin('', 'v1', 'persistentvolumes', {
   default: (obj) => {
     const spec = (obj.spec = o(obj.spec));
@@ -58,6 +86,7 @@ export const persistentvolumes = builtin('', 'v1', 'persistentvolumes', {
     obj.status = { phase: 'Pending', lastPhaseTransitionTime: rfc3339(ctx.now) };
   },
   validateObject: (obj) => validatePV(obj),
+  validateChange: validatePVChange,
   tableColumns: [
     col('Capacity', 'string', "capacity is the description of the persistent volume's resources and capacity. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#capacity", (obj) => str(o(o(obj.spec).capacity).storage) || '0'),
     col('Access Modes', 'string', 'accessModes contains all ways the volume can be mounted. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#access-modes', (obj) => accessModesString(o(obj.spec).accessModes)),

@@ -1,5 +1,4 @@
-// Pods: SetDefaults_Pod/_PodSpec, the pod strategy's PrepareForCreate (status Pending + QoS class), the
-// effects of the default admission plugins a v1.33 server runs on pods (Priority, DefaultTolerationSeconds),
+// Pods: SetDefaults_Pod/_PodSpec, the pod strategy's PrepareForCreate (status Pending + QoS class),
 // ValidatePodCreate/Update (main checks), field selectors and the kubectl table.
 
 import { rfc3339 } from '../../env.js';
@@ -14,107 +13,11 @@ import { a, ageColumn, col, int, o, since, str } from '../common/printers.js';
 
 type Obj = Record<string, unknown>;
 
-/** Built-in classes the real apiserver creates at start-up (system-*). */
-const SYSTEM_PRIORITY_CLASSES: Record<string, number> = {
-  'system-node-critical': 2000001000,
-  'system-cluster-critical': 2000000000,
-};
-
-/** admission/priority: resolve spec.priority and spec.preemptionPolicy from the PriorityClass. */
-function admitPriority(pod: KubeObject, ctx: StrategyContext): void {
-  const spec = o(pod.spec);
-  const classes = ctx.list('scheduling.k8s.io', 'priorityclasses');
-  let priority = 0;
-  let preemption = 'PreemptLowerPriority';
-  const name = str(spec.priorityClassName);
-  if (!name) {
-    const global = classes.find((c) => (c as Obj).globalDefault === true);
-    if (global) {
-      spec.priorityClassName = global.metadata?.name;
-      priority = int((global as Obj).value);
-      preemption = str((global as Obj).preemptionPolicy) || 'PreemptLowerPriority';
-    }
-  } else {
-    const pc = classes.find((c) => c.metadata?.name === name);
-    if (pc) {
-      priority = int((pc as Obj).value);
-      preemption = str((pc as Obj).preemptionPolicy) || 'PreemptLowerPriority';
-    } else if (name in SYSTEM_PRIORITY_CLASSES) {
-      priority = SYSTEM_PRIORITY_CLASSES[name];
-    } else {
-      throw forbidden({ group: '', resource: 'pods' }, pod.metadata?.name ?? '', `no PriorityClass with name ${name} was found`);
-    }
-  }
-  if (typeof spec.priority === 'number' && spec.priority !== priority) {
-    throw forbidden({ group: '', resource: 'pods' }, pod.metadata?.name ?? '',
-      `the integer value of priority (${spec.priority}) must not be provided in pod spec; priority admission controller computed ${priority} from the given PriorityClass name`);
-  }
-  spec.priority = priority;
-  if (spec.preemptionPolicy !== undefined && spec.preemptionPolicy !== preemption) {
-    throw forbidden({ group: '', resource: 'pods' }, pod.metadata?.name ?? '',
-      `the string value of PreemptionPolicy (${String(spec.preemptionPolicy)}) must not be provided in pod spec; priority admission controller computed ${preemption} from the given PriorityClass name`);
-  }
-  spec.preemptionPolicy = preemption;
-}
-
-/** admission/defaulttolerationseconds: tolerate not-ready / unreachable nodes for 300s. */
-function admitDefaultTolerations(pod: KubeObject): void {
-  const spec = o(pod.spec);
-  const tolerations = Array.isArray(spec.tolerations) ? (spec.tolerations as Obj[]) : [];
-  const tolerates = (key: string) =>
-    tolerations.some((t) => (t.effect === 'NoExecute' || !t.effect) && (t.key === key || (!t.key && t.operator === 'Exists')));
-  const add: Obj[] = [];
-  for (const key of ['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable']) {
-    if (!tolerates(key)) add.push({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 });
-  }
-  if (add.length) spec.tolerations = [...tolerations, ...add];
-}
-
-/**
- * admission/limitranger: containers without requests/limits get the namespace's LimitRange defaults, and the
- * pod records what was set in the kubernetes.io/limit-ranger annotation.
- */
-function admitLimitRanger(pod: KubeObject, ctx: StrategyContext): void {
-  const ns = pod.metadata?.namespace;
-  if (!ns) return;
-  const defaults: { requests: Obj; limits: Obj } = { requests: {}, limits: {} };
-  for (const lr of ctx.list('', 'limitranges', ns)) {
-    for (const item of a(o(lr.spec).limits)) {
-      if (item.type !== 'Container') continue;
-      // SetDefaults_LimitRangeItem has already filled default/defaultRequest from max/default/min
-      Object.assign(defaults.limits, o(item.default));
-      Object.assign(defaults.requests, o(item.defaultRequest));
-    }
-  }
-  if (!Object.keys(defaults.limits).length && !Object.keys(defaults.requests).length) return;
-  const spec = o(pod.spec);
-  const notes: string[] = [];
-  const merge = (c: Obj, prefix: string) => {
-    const res = (c.resources = o(c.resources));
-    const limits = o(res.limits);
-    const requests = o(res.requests);
-    const setLimits: string[] = [];
-    const setRequests: string[] = [];
-    for (const [k, v] of Object.entries(defaults.limits)) if (!(k in limits)) { limits[k] = v; setLimits.push(k); }
-    for (const [k, v] of Object.entries(defaults.requests)) if (!(k in requests)) { requests[k] = v; setRequests.push(k); }
-    if (Object.keys(limits).length) res.limits = limits;
-    if (Object.keys(requests).length) res.requests = requests;
-    if (setRequests.length) notes.push(`${setRequests.sort().join(', ')} request for ${prefix} ${str(c.name)}`);
-    if (setLimits.length) notes.push(`${setLimits.sort().join(', ')} limit for ${prefix} ${str(c.name)}`);
-  };
-  for (const c of a(spec.initContainers)) merge(c, 'init container');
-  for (const c of a(spec.containers)) merge(c, 'container');
-  if (notes.length) {
-    const meta = (pod.metadata ??= {});
-    meta.annotations = { ...(meta.annotations ?? {}), 'kubernetes.io/limit-ranger': `LimitRanger plugin set: ${notes.join('; ')}` };
-  }
-}
-
 function podPrepareForCreate(pod: KubeObject, ctx: StrategyContext): void {
   if (!isPlainObject(pod.spec)) pod.spec = {};
   const spec = pod.spec as Obj;
-  // mutating admission runs before the strategy's PrepareForCreate (so the QoS class sees its effects)
-  admitLimitRanger(pod, ctx);
+  // mutating admission (src/engine/admission: LimitRanger, Priority, ...) has run before this, as in the
+  // real server, so the QoS class sees its effects
   const status: Obj = { phase: 'Pending', qosClass: podQOS(spec) };
   // a pod that still has scheduling gates carries PodScheduled=False/SchedulingGated
   if (Array.isArray(spec.schedulingGates) && spec.schedulingGates.length) {
@@ -123,8 +26,6 @@ function podPrepareForCreate(pod: KubeObject, ctx: StrategyContext): void {
   pod.status = status;
   // v1.33 populates metadata.generation for pods (1 on create, +1 per spec change)
   (pod.metadata ??= {}).generation = 1;
-  admitPriority(pod, ctx);
-  admitDefaultTolerations(pod);
 }
 
 function validatePod(pod: KubeObject): FieldError[] {

@@ -7,6 +7,21 @@ import { builtin } from '../factory.js';
 import { quotaStatus } from '../common/quota.js';
 import { parseQuantity } from '../common/quantity.js';
 import { ageColumn, col, o, str } from '../common/printers.js';
+import { invalidRepr } from '../common/go-repr.js';
+import { goQuote } from '../../codec/go-format.js';
+
+/** ValidateResourceQuotaUpdate: the set of scopes never changes (the value printed as Go's %#v of the slice). */
+function validateQuotaChange(obj: KubeObject, old: KubeObject): FieldError[] {
+  const scopes = o(obj.spec).scopes;
+  const list = Array.isArray(scopes) ? scopes.map(String) : [];
+  const prev = o(old.spec).scopes;
+  const oldList = Array.isArray(prev) ? prev.map(String) : [];
+  const a = new Set(list);
+  const b = new Set(oldList);
+  if (a.size === b.size && [...a].every((x) => b.has(x))) return [];
+  const repr = Array.isArray(scopes) ? `[]core.ResourceQuotaScope{${list.map(goQuote).join(', ')}}` : '[]core.ResourceQuotaScope(nil)';
+  return [invalidRepr('spec.scopes', repr, 'field is immutable')];
+}
 
 function validateQuota(obj: KubeObject): FieldError[] {
   const errs: FieldError[] = [];
@@ -44,6 +59,7 @@ export const resourcequotas = builtin('', 'v1', 'resourcequotas', {
     if (ctx.subresource === '') obj.status = quotaStatus(obj, ctx);
   },
   validateObject: (obj) => validateQuota(obj),
+  validateChange: validateQuotaChange,
   tableColumns: [
     col('Request', 'string', 'Request represents a minimum amount of cpu/memory that a container may consume.', (obj) => quotaColumn(obj, false)),
     col('Limit', 'string', 'Limits control the maximum amount of cpu/memory that a container may use independent of contention on the node.', (obj) => quotaColumn(obj, true)),

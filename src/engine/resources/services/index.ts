@@ -199,6 +199,18 @@ function prepareServiceCreate(obj: KubeObject, ctx: StrategyContext): void {
   obj.status = { loadBalancer: {} };
 }
 
+/**
+ * normalizeClusterIPs on update: a changed clusterIP with clusterIPs left as they were moves clusterIPs
+ * along (so that update validation reports the change on clusterIPs[0]); a cleared one clears them.
+ */
+function normalizeClusterIPs(spec: Obj, prev: Obj): void {
+  if (str(spec.clusterIP) === str(prev.clusterIP)) return;
+  const same = JSON.stringify(spec.clusterIPs ?? null) === JSON.stringify(prev.clusterIPs ?? null);
+  if (!same) return;
+  if (!str(spec.clusterIP)) delete spec.clusterIPs;
+  else spec.clusterIPs = [spec.clusterIP];
+}
+
 /** patchAllocatedValues: an update that omits allocated values keeps them. */
 function prepareServiceUpdate(obj: KubeObject, old: KubeObject, ctx: StrategyContext): void {
   const spec = (obj.spec = o(obj.spec));
@@ -208,6 +220,7 @@ function prepareServiceUpdate(obj: KubeObject, old: KubeObject, ctx: StrategyCon
     if ((!Array.isArray(spec.clusterIPs) || spec.clusterIPs.length === 0) && Array.isArray(prev.clusterIPs)) spec.clusterIPs = [...prev.clusterIPs];
     if (!spec.ipFamilyPolicy && prev.ipFamilyPolicy) spec.ipFamilyPolicy = prev.ipFamilyPolicy;
     if ((!Array.isArray(spec.ipFamilies) || spec.ipFamilies.length === 0) && Array.isArray(prev.ipFamilies)) spec.ipFamilies = [...prev.ipFamilies];
+    normalizeClusterIPs(spec, prev);
   } else if (spec.type !== 'ExternalName' && prev.type === 'ExternalName') {
     if (!isHeadless(spec)) allocateClusterIP(obj, ctx);
     initIPFamilies(spec, obj);
@@ -320,6 +333,20 @@ function validateServiceChange(obj: KubeObject, old: KubeObject): FieldError[] {
     });
   } else if (n.length === 0 && p.length > 0) {
     errs.push(invalidRepr('spec.clusterIPs[0]', goStringSlice(n), 'primary clusterIP can not be unset'));
+  }
+  // validateUpgradeDowngradeIPFamilies: a family may be added or released, not changed (the real check
+  // names index 0 whichever entry differs)
+  if (isHeadless(spec) === isHeadless(prev)) {
+    const nf = Array.isArray(spec.ipFamilies) ? (spec.ipFamilies as unknown[]).map(String) : [];
+    const pf = Array.isArray(prev.ipFamilies) ? (prev.ipFamilies as unknown[]).map(String) : [];
+    const families = `[]core.IPFamily{${nf.map((f) => JSON.stringify(f)).join(', ')}}`;
+    if (nf.length === pf.length) {
+      pf.forEach((f, i) => {
+        if (f !== nf[i]) errs.push(invalidRepr('spec.ipFamilies[0]', families, 'may not change once set'));
+      });
+    } else if (nf.length > pf.length && pf.length > 0 && nf[0] !== pf[0]) {
+      errs.push(invalidRepr('spec.ipFamilies[0]', families, 'may not change once set'));
+    }
   }
   return errs;
 }

@@ -6,6 +6,8 @@ import { defaultPolicy, validatePolicy } from '../common/admission-policy.js';
 import { a, ageColumn, col, o, str } from '../common/printers.js';
 
 export const validatingadmissionpolicies = builtin('admissionregistration.k8s.io', 'v1', 'validatingadmissionpolicies', {
+  // the real strategy refuses an update without a resourceVersion (AllowUnconditionalUpdate is false)
+  allowUnconditionalUpdate: false,
   default: defaultPolicy,
   validateObject: (obj) => validatePolicy(obj),
   tableColumns: [

@@ -7,6 +7,8 @@ import { formatLabelSelector } from '../common/labels.js';
 import { ageColumn, col, o, str } from '../common/printers.js';
 
 export const validatingadmissionpolicybindings = builtin('admissionregistration.k8s.io', 'v1', 'validatingadmissionpolicybindings', {
+  // the real strategy refuses an update without a resourceVersion (AllowUnconditionalUpdate is false)
+  allowUnconditionalUpdate: false,
   default: (obj) => defaultMatchResources(o(obj.spec).matchResources),
   validateObject: (obj) => validateBinding(obj),
   tableColumns: [

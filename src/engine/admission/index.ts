@@ -1,0 +1,25 @@
+// Mutating admission: the one entry the write path calls, after defaulting and before validation (the
+// real server's order: docs/design.md, request pipeline). Plugins run in the order of the real server's
+// default plugin list; each declares the operations it handles.
+
+import type { AdmissionAttributes, AdmissionResult, MutatingPlugin } from './types.js';
+import { limitRanger } from './limit-ranger.js';
+import { serviceAccount } from './service-account.js';
+import { taintNodesByCondition } from './taint-nodes-by-condition.js';
+import { priority } from './priority.js';
+import { defaultTolerationSeconds } from './default-toleration-seconds.js';
+
+export type { AdmissionAttributes, AdmissionResult, MutatingPlugin, Operation } from './types.js';
+
+/** The enabled mutating plugins, in the real server's order. */
+export const mutatingPlugins: readonly MutatingPlugin[] = [limitRanger, serviceAccount, taintNodesByCondition, priority, defaultTolerationSeconds];
+
+export function mutatingAdmission(attrs: AdmissionAttributes, plugins: readonly MutatingPlugin[] = mutatingPlugins): AdmissionResult {
+  const warnings: string[] = [];
+  for (const p of plugins) {
+    if (!p.operations.includes(attrs.operation)) continue;
+    const w = p.admit(attrs);
+    if (w) warnings.push(...w);
+  }
+  return { object: attrs.object, warnings };
+}
