@@ -73,6 +73,8 @@ export interface TestClient {
   server: ReturnType<typeof createApiServer>;
   req<T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<TestResponse<T>>;
   raw(method: string, path: string, body?: string | Uint8Array, headers?: Record<string, string>): Promise<Response>;
+  /** Lets the engine's controllers finish what they can do now (without moving the clock). */
+  settle(): Promise<void>;
 }
 
 export async function testClient(storage: Storage, opts: Partial<ApiServerOptions> & { env?: FakeEnv } = {}): Promise<TestClient> {
@@ -85,6 +87,12 @@ export async function testClient(storage: Storage, opts: Partial<ApiServerOption
     env,
     server,
     raw,
+    async settle() {
+      for (let i = 0; i < 30; i++) {
+        await server.engine.controllers?.idle();
+        await new Promise((r) => setImmediate(r));
+      }
+    },
     async req(method, path, body, headers = {}) {
       const h = { ...headers };
       let payload: string | undefined;

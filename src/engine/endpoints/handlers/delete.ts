@@ -109,14 +109,15 @@ function scopeGate(scope: Scope): boolean {
 export async function handleDelete(scope: Scope): Promise<Response> {
   const { def, core, info } = scope;
   const opts = await parseDeleteOptions(scope);
+  const warnings = def.strategy.warningsOnDelete?.(opts) ?? [];
   const out = await core.store.delete(def, info.namespace, info.name, opts);
-  if (!out.deleted && !opts.dryRun && def.group === '' && def.plural === 'namespaces') core.namespaceDeleted(info.name);
   // handlers/delete.go: 200, or 202 when the object is not gone yet and orphanDependents=false was asked
   const code = !out.deleted && opts.orphanDependents === false ? 202 : 200;
-  // pending (finalizers, namespaces): the object as marked; removed: the object for stores that return it,
-  // else finalizeDelete's Status (no code in it; kind is the resource)
-  if (!out.deleted || RETURNS_OBJECT.has(`${def.group}/${def.plural}`)) {
-    return respond(code, out.object, { negotiated: plain(scope), pretty: scope.pretty });
+  // marked (finalizers, grace period, namespaces): the object as marked; removed (or a graceful deletion
+  // already pending): the object for stores that return it, else finalizeDelete's Status (no code in it;
+  // kind is the resource)
+  if (!out.finalized || RETURNS_OBJECT.has(`${def.group}/${def.plural}`)) {
+    return respond(code, out.object, { negotiated: plain(scope), pretty: scope.pretty, warnings });
   }
   const details: Record<string, unknown> = { name: out.object.metadata?.name ?? info.name };
   if (def.group) details.group = def.group;
@@ -125,6 +126,7 @@ export async function handleDelete(scope: Scope): Promise<Response> {
   return respond(code, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details }, {
     negotiated: plain(scope),
     pretty: scope.pretty,
+    warnings,
   });
 }
 
@@ -147,7 +149,7 @@ export async function handleDeleteCollection(scope: Scope): Promise<Response> {
   const deleted = [];
   for (const o of items) {
     try {
-      const out = await core.store.delete(def, info.namespace || o.metadata?.namespace || '', o.metadata!.name!, { dryRun: opts.dryRun, gracePeriodSeconds: opts.gracePeriodSeconds });
+      const out = await core.store.delete(def, info.namespace || o.metadata?.namespace || '', o.metadata!.name!, { ...opts });
       deleted.push(out.object);
     } catch {
       // already gone
