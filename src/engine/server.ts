@@ -16,6 +16,8 @@ export interface ApiServerOptions {
   host?: 'node' | 'service-worker' | 'page' | 'test';
   /** The controllers the engine's controller manager runs (default: namespace controller, garbage collector). */
   controllers?: ControllerSpec[];
+  /** How long after the engine serves its controllers start (default 1000 ms, on the injected timers). */
+  controllerStartDelayMs?: number;
 }
 
 export interface HandleOptions {

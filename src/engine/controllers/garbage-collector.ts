@@ -236,8 +236,8 @@ export const garbageCollector: ControllerSpec = {
       update: () => resync.add('all'),
       delete: () => resync.add('all'),
     });
-    resync.add('all');
+    const first = ctx.env.timers.setTimeout(() => resync.add('all'), 0);
 
-    return { name: 'garbage-collector-controller' };
+    return { name: 'garbage-collector-controller', stop: () => ctx.env.timers.clearTimeout(first) };
   },
 };

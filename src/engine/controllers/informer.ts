@@ -43,8 +43,12 @@ export class Informer {
     this.synced = new Promise((r) => (this.markSynced = r));
   }
 
+  /** Starts in a task of its own (a timer of 0 ms), so that a manager starting many informers yields to its host. */
   start(): void {
-    void this.loop();
+    this.retryTimer = this.env.timers.setTimeout(() => {
+      this.retryTimer = undefined;
+      void this.loop();
+    }, 0);
   }
 
   stop(): void {

@@ -62,6 +62,7 @@ export class ControllerManager {
   ) {}
 
   start(): void {
+    if (this.stopped || this.controllers.length) return;
     for (const spec of this.specs) {
       const client = new ApiClient(this.opts.handle, this.opts.base, { serviceAccount: spec.serviceAccount }, this.opts.mark);
       const ctx: ControllerContext = {

@@ -70,6 +70,7 @@ class Engine implements EngineCore {
   bookmarkIntervalMs = 60_000;
   crds!: CrdController;
   controllers: ControllerManager | undefined;
+  private controllerStartTimer: unknown;
   /** Requests built by the controller manager (their identity headers are trusted). */
   private readonly internalRequests = new WeakSet<Request>();
   private readonly basePath: string;
@@ -110,7 +111,13 @@ class Engine implements EngineCore {
       { handle, env: this.env, base: `http://localhost${this.basePath}`, mark: (r) => void this.internalRequests.add(r) },
       specs,
     );
-    this.controllers.start();
+    // like a kube-controller-manager that starts once the API server answers and it holds its leader lease:
+    // a moment after the engine serves, so that starting its informers does not compete with the first requests
+    const manager = this.controllers;
+    this.controllerStartTimer = this.env.timers.setTimeout(() => {
+      this.controllerStartTimer = undefined;
+      if (!this.closed) manager.start();
+    }, this.opts.controllerStartDelayMs ?? 1000);
   }
 
   isInternal(request: Request): boolean {
@@ -171,6 +178,7 @@ class Engine implements EngineCore {
 
   async close(): Promise<void> {
     this.closed = true;
+    if (this.controllerStartTimer !== undefined) this.env.timers.clearTimeout(this.controllerStartTimer);
     this.controllers?.stop();
     if (this.compactTimer !== undefined) this.env.timers.clearTimeout(this.compactTimer);
     this.watch?.closeAll();
