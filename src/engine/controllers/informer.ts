@@ -133,7 +133,7 @@ export class Informer {
     const decoder = new TextDecoder();
     let buf = '';
     for (;;) {
-      let chunk: ReadableStreamReadResult<Uint8Array>;
+      let chunk: Awaited<ReturnType<typeof reader.read>>;
       try {
         chunk = await reader.read();
       } catch {

@@ -22,7 +22,7 @@ export async function collectEvents(c: TestClient, path: string): Promise<EventL
   let buf = '';
   void (async () => {
     for (;;) {
-      let r: ReadableStreamReadResult<Uint8Array>;
+      let r: Awaited<ReturnType<typeof reader.read>>;
       try {
         r = await reader.read();
       } catch {
