@@ -221,6 +221,18 @@ describe('garbage collector', () => {
     expect((await c.req('GET', `${CM}/mixed`)).body.metadata.ownerReferences).toEqual([ref(owner)]);
   });
 
+  it('resumes after a restart: dependents left dangling while no collector ran are deleted by the next engine', async () => {
+    const quiet = createMemoryStorage();
+    const off = await testClient(quiet, { controllers: [] });
+    const owner = (await off.req('POST', D, dep('web'))).body;
+    await off.req('POST', CM, cm('left', { ownerReferences: [ref(owner)] }));
+    await off.req('DELETE', `${D}/web`);
+    expect((await off.req('GET', `${CM}/left`)).status).toBe(200);
+    const next = await testClient(quiet, { env: fakeEnv(off.env.clock.now()) });
+    await next.settle();
+    expect((await next.req('GET', `${CM}/left`)).status).toBe(404);
+  });
+
   it('a cluster-scoped owner of namespaced dependents', async () => {
     const owner = (await c.req('POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'owner' }, rules: [] })).body;
     await c.req('POST', CM, cm('child', { ownerReferences: [ref(owner)] }));
