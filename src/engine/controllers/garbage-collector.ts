@@ -63,8 +63,17 @@ export const garbageCollector: ControllerSpec = {
 
     const dependentsOf = (uid: string) => [...nodes.values()].filter((n) => n.owners.some((r) => r.uid === uid));
 
-    const attempt = ctx.queue<string>(attemptToDelete);
-    const orphan = ctx.queue<string>(orphanDependents);
+    // like the real collector, no decision before every monitor has listed (a partial graph could orphan
+    // too little or delete what an unseen owner still holds)
+    const allSynced = () => Promise.all([...monitors.values()].map((m) => m.synced));
+    const attempt = ctx.queue<string>(async (uid) => {
+      await allSynced();
+      await attemptToDelete(uid);
+    });
+    const orphan = ctx.queue<string>(async (uid) => {
+      await allSynced();
+      await orphanDependents(uid);
+    });
     const resync = ctx.queue<string>(syncMonitors);
 
     function upsert(obj: KubeObject, resource: DiscoveredResource, old?: KubeObject): void {

@@ -53,6 +53,8 @@ export class Informer {
 
   stop(): void {
     this.stopped = true;
+    // nobody waits forever for an informer that will not list any more
+    this.markSynced();
     if (this.retryTimer !== undefined) this.env.timers.clearTimeout(this.retryTimer);
     void this.reader?.cancel().catch(() => undefined);
   }
@@ -84,6 +86,7 @@ export class Informer {
     if (this.stopped) return false;
     if (r.status === 404) {
       this.stopped = true;
+      this.markSynced();
       this.onGone?.();
       return false;
     }

@@ -233,6 +233,20 @@ describe('garbage collector', () => {
     expect((await next.req('GET', `${CM}/left`)).status).toBe(404);
   });
 
+  it('resumes after a restart: an owner left with the orphan finalizer is finished with its whole graph seen first', async () => {
+    const quiet = createMemoryStorage();
+    const off = await testClient(quiet, { controllers: [] });
+    const owner = (await off.req('POST', D, dep('web'))).body;
+    await off.req('POST', CM, cm('kept', { ownerReferences: [ref(owner)] }));
+    await off.req('DELETE', `${D}/web`, { propagationPolicy: 'Orphan' });
+    const next = await testClient(quiet, { env: fakeEnv(off.env.clock.now()) });
+    await next.settle();
+    expect((await next.req('GET', `${D}/web`)).status).toBe(404);
+    const kept = await next.req('GET', `${CM}/kept`);
+    expect(kept.status).toBe(200);
+    expect(kept.body.metadata.ownerReferences).toBeUndefined();
+  });
+
   it('a cluster-scoped owner of namespaced dependents', async () => {
     const owner = (await c.req('POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'owner' }, rules: [] })).body;
     await c.req('POST', CM, cm('child', { ownerReferences: [ref(owner)] }));
