@@ -356,3 +356,29 @@ describe('ownerReferences validation (ValidateOwnerReferences)', () => {
     expect(two.body.details.causes[0].message).toMatch(/Only one reference can have Controller set to true\. Found "true" in references for ConfigMap\/a and ConfigMap\/b$/);
   });
 });
+
+describe('ignoreStoreReadErrorWithClusterBreakingPotential (no object here is unreadable)', () => {
+  it('with AllowUnsafeMalformedObjectDeletion off the option is ignored: a normal delete', async () => {
+    await c.req('POST', CM, cm('x'));
+    const r = await c.req('DELETE', `${CM}/x?ignoreStoreReadErrorWithClusterBreakingPotential=true`);
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ kind: 'Status', status: 'Success' });
+  });
+
+  it('with the gate on, a readable object is refused (422), and so is deletecollection', async () => {
+    const g = await testClient(createMemoryStorage(), { controllers: [], featureGates: { AllowUnsafeMalformedObjectDeletion: true } });
+    await g.req('POST', D, dep('web'));
+    const r = await g.req('DELETE', `${D}/web`, { ignoreStoreReadErrorWithClusterBreakingPotential: true });
+    expect(r.body).toEqual({
+      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
+      message: 'deployments.apps "web" is invalid: ignoreStoreReadErrorWithClusterBreakingPotential: Invalid value: true: is exclusively used to delete corrupt object(s), try again by removing this option',
+      reason: 'Invalid',
+      details: { name: 'web', group: 'apps', kind: 'deployments', causes: [{ reason: 'FieldValueInvalid', message: 'Invalid value: true: is exclusively used to delete corrupt object(s), try again by removing this option', field: 'ignoreStoreReadErrorWithClusterBreakingPotential' }] },
+      code: 422,
+    });
+    expect((await g.req('GET', `${D}/web`)).status).toBe(200);
+    const dc = await g.req('DELETE', `${CM}?ignoreStoreReadErrorWithClusterBreakingPotential=true`);
+    expect(dc.status).toBe(422);
+    expect(dc.body.message).toBe('DeleteOptions.meta.k8s.io "" is invalid: ignoreStoreReadErrorWithClusterBreakingPotential: Invalid value: true: is not allowed with DELETECOLLECTION, try again after removing the option');
+  });
+});
