@@ -1,6 +1,7 @@
 // createApiServer: the whole HTTP API as a function of its storage (DESIGN.md 1).
 import type { Env } from './env.js';
 import type { Storage } from './storage/interface.js';
+import type { ControllerSpec } from './controllers/manager.js';
 
 export interface ApiServerOptions {
   storage: Storage;
@@ -13,6 +14,10 @@ export interface ApiServerOptions {
   featureGates?: Record<string, boolean>;
   /** Which host runs the engine; gzip is only offered on 'node' (DESIGN.md 2). */
   host?: 'node' | 'service-worker' | 'page' | 'test';
+  /** The controllers the engine's controller manager runs (default: namespace controller, garbage collector). */
+  controllers?: ControllerSpec[];
+  /** How long after the engine serves its controllers start (default 1000 ms, on the injected timers). */
+  controllerStartDelayMs?: number;
 }
 
 export interface HandleOptions {

@@ -11,6 +11,7 @@ import { Store, normalizeLayout } from '../registry/store.js';
 import type { ResourceDefinition, Verb } from '../registry/types.js';
 import { builtinDefinitions, builtinResources } from '../resources/index.js';
 import { CrdController, withCrdBehaviour } from '../apiextensions/controller.js';
+import { ControllerManager, defaultControllers } from '../controllers/index.js';
 import type { ApiServer, ApiServerOptions, HandleOptions } from '../server.js';
 import { WatchHub } from '../watch/hub.js';
 import { canonicalGroup } from '../util/spelling.js';
@@ -69,6 +70,10 @@ class Engine implements EngineCore {
   readonly historyWindowMs: number;
   bookmarkIntervalMs = 60_000;
   crds!: CrdController;
+  controllers: ControllerManager | undefined;
+  private controllerStartTimer: unknown;
+  /** Requests built by the controller manager (their identity headers are trusted). */
+  private readonly internalRequests = new WeakSet<Request>();
   private readonly basePath: string;
   private compactTimer: unknown;
   private closed = false;
@@ -93,11 +98,31 @@ class Engine implements EngineCore {
     if (state.revision === 0) await this.seed();
     this.crds = new CrdController(state, this.registry, () => this.watch, this.env, builtinDefinitions);
     this.crds.start();
-    // namespaces left terminating when the engine stopped are finalized now
-    for (const item of state.list(objectKey('', 'namespaces', '', '').slice(0, -1))) {
-      if (item.object.metadata?.deletionTimestamp) this.namespaceDeleted(item.object.metadata.name!);
-    }
     this.scheduleCompaction();
+  }
+
+  /**
+   * The controller manager (namespace controller, garbage collector...): API clients of this engine, started
+   * once it serves; they resume from stored state (their informers list everything first).
+   */
+  startControllers(handle: (request: Request) => Promise<Response>): void {
+    const specs = this.opts.controllers ?? defaultControllers;
+    if (this.closed || specs.length === 0) return;
+    this.controllers = new ControllerManager(
+      { handle, env: this.env, base: `http://localhost${this.basePath}`, mark: (r) => void this.internalRequests.add(r) },
+      specs,
+    );
+    // like a kube-controller-manager that starts once the API server answers and it holds its leader lease:
+    // a moment after the engine serves, so that starting its informers does not compete with the first requests
+    const manager = this.controllers;
+    this.controllerStartTimer = this.env.timers.setTimeout(() => {
+      this.controllerStartTimer = undefined;
+      if (!this.closed) manager.start();
+    }, this.opts.controllerStartDelayMs ?? 1000);
+  }
+
+  isInternal(request: Request): boolean {
+    return this.internalRequests.has(request);
   }
 
   private async seed(): Promise<void> {
@@ -152,18 +177,10 @@ class Engine implements EngineCore {
     await this.store.state.compact(this.env.clock.now() - this.historyWindowMs);
   }
 
-  namespaceDeleted(name: string): void {
-    // the namespace controller: delete the content, then the namespace, after this request returns
-    this.env.timers.setTimeout(() => {
-      void this.store.finalizeNamespace(name).then(() => {
-        const ns = this.store.state.get(objectKey('', 'namespaces', '', name));
-        if (ns?.object.metadata?.deletionTimestamp) this.env.timers.setTimeout(() => this.namespaceDeleted(name), 200);
-      });
-    }, 0);
-  }
-
   async close(): Promise<void> {
     this.closed = true;
+    if (this.controllerStartTimer !== undefined) this.env.timers.clearTimeout(this.controllerStartTimer);
+    this.controllers?.stop();
     if (this.compactTimer !== undefined) this.env.timers.clearTimeout(this.compactTimer);
     this.watch?.closeAll();
     await this.opts.storage.close();
@@ -315,7 +332,7 @@ class Engine implements EngineCore {
     if (info.rest.length > 0) throw notFoundPath();
     const verb = info.verb;
     if (info.subresource) {
-      const allowed: Verb[] = ['get', 'update', 'patch'];
+      const allowed: Verb[] = info.subresource === 'finalize' ? ['update'] : ['get', 'update', 'patch'];
       if (!allowed.includes(verb as Verb)) throw methodNotSupported({ group: def.group, resource: `${def.plural}/${info.subresource}` }, verbAction(verb));
     } else if (!def.verbs.includes(verb as Verb)) {
       throw methodNotSupported({ group: def.group, resource: def.plural }, verbAction(verb));
@@ -375,6 +392,7 @@ class Engine implements EngineCore {
   private subresourceServed(def: ResourceDefinition, sub: string): boolean {
     if (sub === 'status') return !!def.subresources.status;
     if (sub === 'scale') return !!def.subresources.scale;
+    if (sub === 'finalize') return !!def.subresources.finalize;
     return false;
   }
 }
@@ -446,19 +464,21 @@ export function notFoundPath(): StatusError {
 
 export function createApiServer(options: ApiServerOptions): ApiServer & { engine: Engine } {
   const engine = new Engine(options.env, options);
-  const ready = engine.start();
+  const started = engine.start();
+  const handle = async (request: Request, handleOptions?: HandleOptions): Promise<Response> => {
+    try {
+      await started;
+    } catch (e) {
+      return respondError(e);
+    }
+    return engine.handle(request, handleOptions);
+  };
+  const ready = started.then(() => engine.startControllers(handle));
   ready.catch(() => undefined);
   return {
     engine,
     ready,
-    async handle(request: Request, options?: HandleOptions): Promise<Response> {
-      try {
-        await ready;
-      } catch (e) {
-        return respondError(e);
-      }
-      return engine.handle(request, options);
-    },
+    handle,
     close: async () => {
       await ready.catch(() => undefined);
       await engine.close();

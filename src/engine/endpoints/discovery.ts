@@ -77,6 +77,9 @@ function resourceEntries(def: ResourceDefinition): Record<string, unknown>[] {
       verbs: ['get', 'patch', 'update'],
     });
   }
+  if (def.subresources.finalize) {
+    out.push({ name: `${def.plural}/finalize`, singularName: '', namespaced: def.namespaced, kind: def.kind, verbs: ['update'] });
+  }
   if (def.subresources.status) {
     out.push({ name: `${def.plural}/status`, singularName: '', namespaced: def.namespaced, kind: def.kind, verbs: ['get', 'patch', 'update'] });
   }
@@ -123,6 +126,9 @@ function discoveryResource(def: ResourceDefinition): Record<string, unknown> {
   const subs: Record<string, unknown>[] = [];
   if (def.subresources.scale) {
     subs.push({ subresource: 'scale', responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, verbs: ['get', 'patch', 'update'] });
+  }
+  if (def.subresources.finalize) {
+    subs.push({ subresource: 'finalize', responseKind: { group: '', version: '', kind: def.kind }, verbs: ['update'] });
   }
   if (def.subresources.status) {
     subs.push({ subresource: 'status', responseKind: { group: '', version: '', kind: def.kind }, verbs: ['get', 'patch', 'update'] });

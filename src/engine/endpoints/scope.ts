@@ -22,8 +22,8 @@ export interface EngineCore {
   featureGates: Record<string, boolean>;
   host: 'node' | 'service-worker' | 'page' | 'test';
   historyWindowMs: number;
-  /** Called after a namespace was marked for deletion: the namespace controller's work. */
-  namespaceDeleted(name: string): void;
+  /** True for a request built in-process by the engine's controller manager (a trusted identity). */
+  isInternal?(request: Request): boolean;
   /** Called after writes to customresourcedefinitions so serving can follow. */
   onCustomResourceDefinitionChange?(): void;
 }

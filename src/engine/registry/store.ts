@@ -7,7 +7,6 @@ import { rfc3339 } from '../env.js';
 import {
   GoRepr,
   OBJECT_MODIFIED,
-  StatusError,
   alreadyExists,
   badRequest,
   conflict,
@@ -33,7 +32,9 @@ import { fieldErrorString } from '../errors.js';
 import type { ResourceRegistry } from './resources.js';
 import { ClusterState, WriteConflict } from './state.js';
 import { mutatingAdmission } from '../admission/index.js';
-import { groupVersion, type ResourceDefinition, type StrategyContext } from './types.js';
+import { groupVersion, type ResourceDefinition, type StoreDeleteOptions, type StrategyContext } from './types.js';
+import { admitNamespaceLifecycle } from '../admission/namespace-lifecycle.js';
+import { beforeDelete, gcFinalizers, markAsDeleting, shouldDeleteDuringUpdate } from './delete.js';
 
 /** Built-in resources whose strategies set metadata.generation (custom resources always do). */
 const GENERATION_TRACKED = new Set([
@@ -106,6 +107,11 @@ export interface DeleteOutcome {
   object: KubeObject;
   /** False when the object was only marked (finalizers or graceful deletion pending). */
   deleted: boolean;
+  /**
+   * The answer is the store's finalizeDelete (a Success Status unless the kind returns the deleted object):
+   * true when the object was removed, or when a graceful deletion was already pending.
+   */
+  finalized: boolean;
 }
 
 export interface Preconditions {
@@ -177,20 +183,12 @@ export class Store {
     return this.state.get(this.key(def, namespace, name))?.object;
   }
 
-  /** Namespace must exist (NamespaceLifecycle admission) and not be terminating for creates. */
-  checkNamespace(def: ResourceDefinition, namespace: string, forCreate: boolean): void {
-    if (!def.namespaced) return;
-    const ns = this.state.get(objectKey('', 'namespaces', '', namespace));
-    if (!ns) throw notFound({ group: '', resource: 'namespaces' }, namespace);
-    if (forCreate && ns.object.metadata?.deletionTimestamp) {
-      throw new StatusError({
-        kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
-        message: `${qualifiedOf(def)} is forbidden: unable to create new content in namespace ${namespace} because it is being terminated`,
-        reason: 'Forbidden',
-        details: { group: def.group || undefined, kind: def.plural, causes: [{ reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }] },
-        code: 403,
-      });
-    }
+  /** NamespaceLifecycle admission on create: the namespace exists and is not terminating. */
+  checkNamespace(def: ResourceDefinition, namespace: string, obj?: KubeObject): void {
+    admitNamespaceLifecycle({
+      operation: 'CREATE', group: def.group, resource: def.plural, namespaced: def.namespaced, namespace, name: '', object: obj,
+      lookupNamespace: (n) => this.state.get(objectKey('', 'namespaces', '', n))?.object,
+    });
   }
 
   private generationTracked(def: ResourceDefinition): boolean {
@@ -210,7 +208,7 @@ export class Store {
     const meta: ObjectMeta = (obj.metadata = isPlainObject(obj.metadata) ? (obj.metadata as ObjectMeta) : {});
     if (def.namespaced) meta.namespace = namespace;
     else delete meta.namespace;
-    this.checkNamespace(def, namespace, true);
+    this.checkNamespace(def, namespace, obj);
 
     // rest.BeforeCreate: system fields are the server's
     delete meta.deletionTimestamp;
@@ -345,10 +343,12 @@ export class Store {
     if (!meta.uid) meta.uid = oldMeta.uid;
     meta.creationTimestamp = oldMeta.creationTimestamp;
     meta.resourceVersion = oldMeta.resourceVersion;
+    // rest.BeforeUpdate: an update never removes or changes a deletion timestamp or grace period (setting
+    // one on a live object fails validation: the fields are immutable)
     if (oldMeta.deletionTimestamp) meta.deletionTimestamp = oldMeta.deletionTimestamp;
-    else delete meta.deletionTimestamp;
-    if (oldMeta.deletionGracePeriodSeconds !== undefined) meta.deletionGracePeriodSeconds = oldMeta.deletionGracePeriodSeconds;
-    else delete meta.deletionGracePeriodSeconds;
+    if (oldMeta.deletionGracePeriodSeconds !== undefined && oldMeta.deletionGracePeriodSeconds !== null && (meta.deletionGracePeriodSeconds === undefined || meta.deletionGracePeriodSeconds === null)) {
+      meta.deletionGracePeriodSeconds = oldMeta.deletionGracePeriodSeconds;
+    }
     if (oldMeta.generation !== undefined) meta.generation = oldMeta.generation;
     else delete meta.generation;
     if (def.namespaced) meta.namespace = namespace;
@@ -386,10 +386,11 @@ export class Store {
     if (sameIgnoringRV(final, old)) return { object: this.view(def, stored), created: false, warnings };
     if (opts.dryRun) return { object: this.view(def, final), created: false, warnings };
 
-    // finalizers emptied on a terminating object: the object goes away
-    if (final.metadata?.deletionTimestamp && !(final.metadata.finalizers?.length)) {
-      const events = await this.commitOne({ kind: 'delete', key: this.key(def, namespace, name), expectRevision: revision }, def, name);
-      return { object: this.view(def, events[0].object), created: false, warnings };
+    // finalizers emptied on a terminating object (ShouldDeleteDuringUpdate): the object goes away, and the
+    // answer is the object as requested
+    if (shouldDeleteDuringUpdate(def, final, old)) {
+      await this.commitOne({ kind: 'delete', key: this.key(def, namespace, name), expectRevision: revision }, def, name);
+      return { object: this.view(def, final), created: false, warnings };
     }
     const events = await this.commitOne(
       { kind: 'put', key: this.key(def, namespace, name), object: final, expectRevision: revision },
@@ -399,92 +400,71 @@ export class Store {
     return { object: this.view(def, events[0].object), created: false, warnings };
   }
 
-  /** Deletes one object, honouring preconditions and finalizers. */
-  async delete(
-    def: ResourceDefinition,
-    namespace: string,
-    name: string,
-    opts: { dryRun: boolean; preconditions?: Preconditions; gracePeriodSeconds?: number },
-  ): Promise<DeleteOutcome> {
-    return this.state.exclusive(() => this.deleteLocked(def, namespace, name, opts));
+  /**
+   * Deletes one object as the generic store does [K8S store.go Delete]: preconditions and graceful deletion
+   * (rest.BeforeDelete), the garbage collector's finalizers from the propagation policy, then either marks
+   * the object (deletionTimestamp; it stays while finalizers or a grace period remain) or removes it.
+   */
+  async delete(def: ResourceDefinition, namespace: string, name: string, opts: StoreDeleteOptions): Promise<DeleteOutcome> {
+    return this.state.exclusive(() => this.deleteLocked(def, namespace, name, { ...opts }));
   }
 
-  private async deleteLocked(
-    def: ResourceDefinition,
-    namespace: string,
-    name: string,
-    opts: { dryRun: boolean; preconditions?: Preconditions; gracePeriodSeconds?: number },
-  ): Promise<DeleteOutcome> {
+  private async deleteLocked(def: ResourceDefinition, namespace: string, name: string, options: StoreDeleteOptions): Promise<DeleteOutcome> {
     const key = this.key(def, namespace, name);
     const item = this.state.get(key);
     if (!item) throw notFound(this.gr(def), name);
-    const meta = item.object.metadata ?? {};
-    const pre = opts.preconditions;
-    // rest.BeforeDelete checks the preconditions first; its Conflict names the kind (and group)
-    const byKind = { group: def.group, resource: def.kind };
-    if (pre?.uid !== undefined && pre.uid !== meta.uid) {
-      throw conflict(byKind, name, `the UID in the precondition (${pre.uid}) does not match the UID in record (${meta.uid ?? ''}). The object might have been deleted and then recreated`);
-    }
-    if (pre?.resourceVersion !== undefined && pre.resourceVersion !== meta.resourceVersion) {
-      throw conflict(byKind, name, `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${meta.resourceVersion ?? ''}). The object might have been modified`);
-    }
     const now = this.env.clock.now();
-    const finalizers = meta.finalizers ?? [];
-    const isNamespace = def.group === '' && def.plural === 'namespaces';
-    if (finalizers.length > 0 || isNamespace) {
-      // graceful path: mark for deletion, finalizers (or the namespace controller) remove it later
-      if (meta.deletionTimestamp) return { object: this.present(def, item.object), deleted: false };
-      const marked = clone(item.object);
-      marked.metadata!.deletionTimestamp = rfc3339(now);
-      marked.metadata!.deletionGracePeriodSeconds = 0;
-      if (isNamespace) marked.status = { ...(isPlainObject(marked.status) ? marked.status : {}), phase: 'Terminating' };
-      if (opts.dryRun) return { object: this.present(def, marked), deleted: false };
-      const events = await this.commitOne({ kind: 'put', key, object: normalizeLayout(marked), expectRevision: item.revision }, def, name);
-      return { object: this.present(def, events[0].object), deleted: false };
+    const put = async (obj: KubeObject): Promise<KubeObject> => {
+      const next = normalizeLayout(obj);
+      // GuaranteedUpdate writes nothing when nothing changed
+      if (deepEqual(next, item.object)) return this.present(def, item.object);
+      if (options.dryRun) return this.present(def, next);
+      const events = await this.commitOne({ kind: 'put', key, object: next, expectRevision: item.revision }, def, name);
+      return this.present(def, events[0].object);
+    };
+    const generic = () => this.genericDelete(def, key, name, item.object, item.revision, options, now, put);
+    if (def.strategy.restDelete) {
+      return def.strategy.restDelete({ def, name, current: this.present(def, item.object), options, now, put, generic });
     }
-    if (opts.dryRun) return { object: this.present(def, item.object), deleted: true };
-    const events = await this.commitOne({ kind: 'delete', key, expectRevision: item.revision }, def, name);
-    return { object: this.present(def, events[0].object), deleted: true };
+    return generic();
   }
 
-  /** Removes a namespace's content and then the namespace (what the namespace controller does). */
-  async finalizeNamespace(name: string): Promise<void> {
-    for (const def of this.resources.all()) {
-      if (!def.namespaced) continue;
-      const storage = this.resources.storageDefinition(def.group, def.plural);
-      if (storage !== def) continue;
-      for (const item of this.state.list(namespacePrefix(def.group, def.plural, name))) {
-        try {
-          await this.state.exclusive(async () => {
-            const cur = this.state.get(item.key);
-            if (!cur) return;
-            if (cur.object.metadata?.finalizers?.length) {
-              if (cur.object.metadata.deletionTimestamp) return;
-              const marked = clone(cur.object);
-              marked.metadata!.deletionTimestamp = rfc3339(this.env.clock.now());
-              marked.metadata!.deletionGracePeriodSeconds = 0;
-              await this.state.commit([{ kind: 'put', key: item.key, object: marked, expectRevision: cur.revision }], this.env.clock.now());
-              return;
-            }
-            await this.state.commit([{ kind: 'delete', key: item.key, expectRevision: cur.revision }], this.env.clock.now());
-          });
-        } catch {
-          // the next pass will retry
-        }
+  private async genericDelete(
+    def: ResourceDefinition,
+    key: string,
+    name: string,
+    stored: KubeObject,
+    revision: number,
+    options: StoreDeleteOptions,
+    now: number,
+    put: (obj: KubeObject) => Promise<KubeObject>,
+  ): Promise<DeleteOutcome> {
+    const obj = clone(stored);
+    const { graceful, pending } = beforeDelete(def, obj, options, now);
+    // a graceful deletion already under way: nothing changes (finalizers cannot be changed through options now)
+    if (pending) return { object: this.present(def, stored), deleted: false, finalized: true };
+    const meta = obj.metadata!;
+    const gc = gcFinalizers(def, meta, options);
+    let out: KubeObject | undefined;
+    if (graceful || (meta.finalizers ?? []).length > 0 || gc.changed) {
+      if (gc.changed) meta.finalizers = gc.finalizers;
+      const pendingFinalizers = (meta.finalizers ?? []).length > 0;
+      if (!graceful && pendingFinalizers) {
+        markAsDeleting(meta, now);
+        return { object: await put(obj), deleted: false, finalized: false };
+      }
+      if (graceful) {
+        out = await put(obj);
+        if (pendingFinalizers || (options.gracePeriodSeconds ?? 0) > 0) return { object: out, deleted: false, finalized: false };
+        if (options.dryRun) return { object: out, deleted: true, finalized: true };
       }
     }
-    const remaining = this.resources
-      .all()
-      .filter((d) => d.namespaced)
-      .some((d) => this.state.list(namespacePrefix(d.group, d.plural, name)).length > 0);
-    if (remaining) return;
-    await this.state.exclusive(async () => {
-      const key = objectKey('', 'namespaces', '', name);
-      const cur = this.state.get(key);
-      if (!cur || !cur.object.metadata?.deletionTimestamp) return;
-      if (cur.object.metadata.finalizers?.length) return;
-      await this.state.commit([{ kind: 'delete', key, expectRevision: cur.revision }], this.env.clock.now());
-    });
+    if (options.dryRun) return { object: this.present(def, stored), deleted: true, finalized: true };
+    const cur = this.state.get(key);
+    if (!cur) throw notFound(this.gr(def), name);
+    const events = await this.commitOne({ kind: 'delete', key, expectRevision: cur.revision }, def, name);
+    void revision;
+    return { object: this.present(def, events[0].object), deleted: true, finalized: true };
   }
 
   private async commitOne(op: WriteOp, def: ResourceDefinition, name: string): Promise<HistoryEvent[]> {
@@ -532,9 +512,6 @@ function storageKey(def: ResourceDefinition, namespace: string, name: string): s
   return `/registry/${res}/${def.namespaced ? `${namespace}/` : ''}${name}`;
 }
 
-function qualifiedOf(def: ResourceDefinition): string {
-  return def.group ? `${def.plural}.${def.group}` : def.plural;
-}
 
 /** Anything but metadata and status changed (the generation rule of most strategies and of custom resources). */
 export function specChanged(a: KubeObject, b: KubeObject): boolean {

@@ -55,7 +55,46 @@ export interface ResourceStrategy {
   allowUnconditionalUpdate?: boolean;
   /** Field-selector fields beyond metadata.name / metadata.namespace, e.g. {"spec.nodeName": ...}. */
   selectableFields?(obj: KubeObject): Record<string, string>;
+  /**
+   * RESTGracefulDeleteStrategy.CheckGracefulDelete: the grace period (seconds) of a graceful delete, or
+   * undefined when the kind deletes at once. Kinds without the hook are not graceful.
+   */
+  checkGracefulDelete?(obj: KubeObject, options: { gracePeriodSeconds?: number }): number | undefined;
+  /** GarbageCollectionDeleteStrategy.DefaultGarbageCollectionPolicy (default: DeleteDependents, i.e. background). */
+  defaultGarbageCollectionPolicy?: GarbageCollectionPolicy;
+  /** Warnings of a delete request (REST.Delete of jobs warns about the orphaning default). */
+  warningsOnDelete?(options: StoreDeleteOptions): string[];
+  /** Extra condition for removing an object on the update that empties its finalizers (namespaces: spec.finalizers too). */
+  shouldDeleteDuringUpdate?(obj: KubeObject): boolean;
+  /** The kind's own REST delete (namespaces), replacing the generic store's; see registry/delete.ts. */
+  restDelete?: RestDeleteHook;
 }
+
+export type GarbageCollectionPolicy = 'DeleteDependents' | 'OrphanDependents' | 'Unsupported';
+
+/** Options of one delete as the store sees them (metav1.DeleteOptions, validated). */
+export interface StoreDeleteOptions {
+  dryRun: boolean;
+  gracePeriodSeconds?: number;
+  propagationPolicy?: string;
+  orphanDependents?: boolean;
+  preconditions?: { uid?: string; resourceVersion?: string };
+}
+
+/** What a kind's own delete may use: the stored object and the generic store's primitives, under the write lock. */
+export interface RestDeleteContext {
+  def: ResourceDefinition;
+  name: string;
+  current: KubeObject;
+  options: StoreDeleteOptions;
+  now: number;
+  /** Writes `obj` as the new state (or answers it under dry run). */
+  put(obj: KubeObject): Promise<KubeObject>;
+  /** The generic store's delete of the same object. */
+  generic(): Promise<{ object: KubeObject; deleted: boolean; finalized: boolean }>;
+}
+
+export type RestDeleteHook = (ctx: RestDeleteContext) => Promise<{ object: KubeObject; deleted: boolean; finalized: boolean }>;
 
 export interface ResourceDefinition {
   group: string; // '' for core
@@ -68,7 +107,7 @@ export interface ResourceDefinition {
   categories?: string[];
   namespaced: boolean;
   verbs: Verb[];
-  subresources: { status?: boolean; scale?: ScaleSubresource };
+  subresources: { status?: boolean; scale?: ScaleSubresource; finalize?: boolean };
   /** Root schema of the kind (usually a $ref into `definitions`). */
   schema: Schema;
   definitions: SchemaRegistry;

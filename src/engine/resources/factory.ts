@@ -42,6 +42,11 @@ export interface BuiltinBehaviour {
   allowCreateOnUpdate?: boolean;
   allowUnconditionalUpdate?: boolean;
   selectableFields?: ResourceStrategy['selectableFields'];
+  checkGracefulDelete?: ResourceStrategy['checkGracefulDelete'];
+  defaultGarbageCollectionPolicy?: ResourceStrategy['defaultGarbageCollectionPolicy'];
+  shouldDeleteDuringUpdate?: ResourceStrategy['shouldDeleteDuringUpdate'];
+  restDelete?: ResourceStrategy['restDelete'];
+  warningsOnDelete?: ResourceStrategy['warningsOnDelete'];
   tableColumns?: TableColumn[];
   preferred?: boolean;
   deprecated?: string;
@@ -98,6 +103,11 @@ function strategyOf(f: BuiltinResourceFacts, b: BuiltinBehaviour): ResourceStrat
   if (b.warningsOnCreate) s.warningsOnCreate = b.warningsOnCreate;
   if (b.warningsOnUpdate) s.warningsOnUpdate = b.warningsOnUpdate;
   if (b.selectableFields) s.selectableFields = b.selectableFields;
+  if (b.checkGracefulDelete) s.checkGracefulDelete = b.checkGracefulDelete;
+  if (b.defaultGarbageCollectionPolicy) s.defaultGarbageCollectionPolicy = b.defaultGarbageCollectionPolicy;
+  if (b.shouldDeleteDuringUpdate) s.shouldDeleteDuringUpdate = b.shouldDeleteDuringUpdate;
+  if (b.restDelete) s.restDelete = b.restDelete;
+  if (b.warningsOnDelete) s.warningsOnDelete = b.warningsOnDelete;
   return s;
 }
 

@@ -73,11 +73,13 @@ export interface TestClient {
   server: ReturnType<typeof createApiServer>;
   req<T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<TestResponse<T>>;
   raw(method: string, path: string, body?: string | Uint8Array, headers?: Record<string, string>): Promise<Response>;
+  /** Lets the engine's controllers finish what they can do now (timers due now run; the clock does not move). */
+  settle(): Promise<void>;
 }
 
 export async function testClient(storage: Storage, opts: Partial<ApiServerOptions> & { env?: FakeEnv } = {}): Promise<TestClient> {
   const env = opts.env ?? fakeEnv();
-  const server = createApiServer({ storage, env, host: 'test', ...opts });
+  const server = createApiServer({ storage, env, host: 'test', controllerStartDelayMs: 0, ...opts });
   await server.ready;
   const raw = (method: string, path: string, body?: string | Uint8Array, headers: Record<string, string> = {}) =>
     server.handle(new Request(`http://127.0.0.1${path}`, { method, body: body instanceof Uint8Array ? new Uint8Array(body) : body, headers }));
@@ -85,6 +87,14 @@ export async function testClient(storage: Storage, opts: Partial<ApiServerOption
     env,
     server,
     raw,
+    async settle() {
+      for (let i = 0; i < 30; i++) {
+        // timers due now (an informer starting, a queue key due) run; the clock does not move
+        await env.advance(0);
+        await server.engine.controllers?.idle();
+        await new Promise((r) => setImmediate(r));
+      }
+    },
     async req(method, path, body, headers = {}) {
       const h = { ...headers };
       let payload: string | undefined;

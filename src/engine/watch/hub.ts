@@ -39,6 +39,8 @@ export interface WatchRequest {
   bookmarkIntervalMs: number;
   timeoutMs: number;
   signal?: AbortSignal;
+  /** Opened by the engine's own controllers: not counted among clients' watches. */
+  internal?: boolean;
 }
 
 /**
@@ -54,15 +56,18 @@ export interface WatchHandle {
 }
 
 export class WatchHub {
-  private readonly active = new Set<{ prefix: string; close: () => void }>();
+  private readonly active = new Set<{ prefix: string; close: () => void; internal: boolean }>();
 
   constructor(
     private readonly state: ClusterState,
     private readonly env: Env,
   ) {}
 
+  /** Open watches of clients (the engine's controllers' own watches are not counted). */
   get count(): number {
-    return this.active.size;
+    let n = 0;
+    for (const w of this.active) if (!w.internal) n++;
+    return n;
   }
 
   /** Ends every watch whose prefix starts with `prefix` (e.g. when a CRD is deleted). */
@@ -82,7 +87,7 @@ export class WatchHub {
     let unsubscribe: (() => void) | undefined;
     let timeoutTimer: TimerHandle | undefined;
     let bookmarkTimer: TimerHandle | undefined;
-    const entry = { prefix: req.prefix, close: () => close() };
+    const entry = { prefix: req.prefix, close: () => close(), internal: req.internal === true };
     // queued events allowed: the initial state and backlog delivered at start, plus WATCH_QUEUE_LIMIT
     let queueLimit = WATCH_QUEUE_LIMIT;
 

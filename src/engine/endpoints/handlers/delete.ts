@@ -17,6 +17,8 @@ export interface DeleteOptionsParsed {
   propagationPolicy?: string;
   orphanDependents?: boolean;
   preconditions?: Preconditions;
+  /** ignoreStoreReadErrorWithClusterBreakingPotential=true with the AllowUnsafeMalformedObjectDeletion gate on. */
+  ignoreStoreReadError?: boolean;
 }
 
 const POLICIES = ['Foreground', 'Background', 'Orphan', 'nil'];
@@ -77,9 +79,8 @@ export async function parseDeleteOptions(scope: Scope): Promise<DeleteOptionsPar
   }
   const dry = validateDryRun(Array.isArray(src.dryRun) ? src.dryRun.map(String) : []);
   errs.push(...dry.errs);
-  if (src.ignoreStoreReadErrorWithClusterBreakingPotential === true && !scopeGate(scope)) {
-    errs.push(fieldErr.forbidden('ignoreStoreReadErrorWithClusterBreakingPotential', 'not allowed unless AllowUnsafeMalformedObjectDeletion is enabled'));
-  }
+  // handlers/delete.go: with AllowUnsafeMalformedObjectDeletion off the option is dropped (ignored)
+  const ignoreStoreReadError = src.ignoreStoreReadErrorWithClusterBreakingPotential === true && scopeGate(scope);
   if (errs.length) throw invalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', errs);
   const pre = src.preconditions;
   let preconditions: Preconditions | undefined;
@@ -91,7 +92,7 @@ export async function parseDeleteOptions(scope: Scope): Promise<DeleteOptionsPar
   let gracePeriodSeconds = typeof src.gracePeriodSeconds === 'number' ? src.gracePeriodSeconds : undefined;
   // rest.BeforeDelete: negative values are treated as 1s
   if (gracePeriodSeconds !== undefined && gracePeriodSeconds < 0) gracePeriodSeconds = 1;
-  return { dryRun: dry.dryRun, gracePeriodSeconds, propagationPolicy: p, orphanDependents, preconditions };
+  return { dryRun: dry.dryRun, gracePeriodSeconds, propagationPolicy: p, orphanDependents, preconditions, ...(ignoreStoreReadError ? { ignoreStoreReadError } : {}) };
 }
 
 function goKind(v: unknown): string {
@@ -109,14 +110,21 @@ function scopeGate(scope: Scope): boolean {
 export async function handleDelete(scope: Scope): Promise<Response> {
   const { def, core, info } = scope;
   const opts = await parseDeleteOptions(scope);
+  if (opts.ignoreStoreReadError) {
+    // the corrupt-object deleter: nothing stored here is unreadable, so the option is always refused
+    throw invalid({ group: def.group, kind: def.plural }, info.name, [
+      fieldErr.invalid('ignoreStoreReadErrorWithClusterBreakingPotential', true, 'is exclusively used to delete corrupt object(s), try again by removing this option'),
+    ]);
+  }
+  const warnings = def.strategy.warningsOnDelete?.(opts) ?? [];
   const out = await core.store.delete(def, info.namespace, info.name, opts);
-  if (!out.deleted && !opts.dryRun && def.group === '' && def.plural === 'namespaces') core.namespaceDeleted(info.name);
   // handlers/delete.go: 200, or 202 when the object is not gone yet and orphanDependents=false was asked
   const code = !out.deleted && opts.orphanDependents === false ? 202 : 200;
-  // pending (finalizers, namespaces): the object as marked; removed: the object for stores that return it,
-  // else finalizeDelete's Status (no code in it; kind is the resource)
-  if (!out.deleted || RETURNS_OBJECT.has(`${def.group}/${def.plural}`)) {
-    return respond(code, out.object, { negotiated: plain(scope), pretty: scope.pretty });
+  // marked (finalizers, grace period, namespaces): the object as marked; removed (or a graceful deletion
+  // already pending): the object for stores that return it, else finalizeDelete's Status (no code in it;
+  // kind is the resource)
+  if (!out.finalized || RETURNS_OBJECT.has(`${def.group}/${def.plural}`)) {
+    return respond(code, out.object, { negotiated: plain(scope), pretty: scope.pretty, warnings });
   }
   const details: Record<string, unknown> = { name: out.object.metadata?.name ?? info.name };
   if (def.group) details.group = def.group;
@@ -125,6 +133,7 @@ export async function handleDelete(scope: Scope): Promise<Response> {
   return respond(code, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details }, {
     negotiated: plain(scope),
     pretty: scope.pretty,
+    warnings,
   });
 }
 
@@ -137,6 +146,11 @@ export async function handleDeleteCollection(scope: Scope): Promise<Response> {
   // (DeleteCollection lists with the caller's options, then follows `continue` page by page), a malformed
   // or expired continue token or resourceVersion fails that first list, so nothing is deleted.
   const opts = await parseDeleteOptions(scope);
+  if (opts.ignoreStoreReadError) {
+    throw invalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', [
+      fieldErr.invalid('ignoreStoreReadErrorWithClusterBreakingPotential', true, 'is not allowed with DELETECOLLECTION, try again after removing the option'),
+    ]);
+  }
   const lq = parseListQuery(scope);
   let page = await readListAsync(scope, lq);
   const items = [...page.items];
@@ -147,7 +161,7 @@ export async function handleDeleteCollection(scope: Scope): Promise<Response> {
   const deleted = [];
   for (const o of items) {
     try {
-      const out = await core.store.delete(def, info.namespace || o.metadata?.namespace || '', o.metadata!.name!, { dryRun: opts.dryRun, gracePeriodSeconds: opts.gracePeriodSeconds });
+      const out = await core.store.delete(def, info.namespace || o.metadata?.namespace || '', o.metadata!.name!, { ...opts });
       deleted.push(out.object);
     } catch {
       // already gone

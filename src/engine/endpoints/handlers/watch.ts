@@ -58,7 +58,9 @@ export async function handleWatch(scope: Scope): Promise<Response> {
   const sie = sieRaw !== null && boolParam(sieRaw);
   const bookmarks = boolParam(query.get('allowWatchBookmarks'));
   // the real server: minRequestTimeout (30 min) * (1 + rand) when no timeoutSeconds is given
-  const timeoutMs = watchTimeoutMs(query, 1800_000 + core.env.ids.int(1800) * 1000);
+  let timeoutMs = watchTimeoutMs(query, 0);
+  // (drawn only when needed, so that clients giving a timeout do not move the id sequence)
+  if (timeoutMs === 0) timeoutMs = 1800_000 + core.env.ids.int(1800) * 1000;
   const rv = lq.resourceVersion;
   const requested = parseRevision(rv);
   let startRevision: number;
@@ -121,6 +123,7 @@ export async function handleWatch(scope: Scope): Promise<Response> {
     return bytes;
   };
   const handle = core.watch.open({
+    internal: core.isInternal?.(scope.request) ?? false,
     prefix,
     startRevision,
     initial,

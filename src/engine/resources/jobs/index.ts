@@ -162,6 +162,12 @@ function jobStatusWord(job: KubeObject): string {
 }
 
 export const jobs = builtin('batch', 'v1', 'jobs', {
+  // batch/v1 keeps the old default: a Job's pods are orphaned unless the client asks otherwise
+  defaultGarbageCollectionPolicy: 'OrphanDependents',
+  warningsOnDelete: (options) =>
+    options.propagationPolicy === undefined && options.orphanDependents === undefined
+      ? ['child pods are preserved by default when jobs are deleted; set propagationPolicy=Background to remove them or set propagationPolicy=Orphan to suppress this warning']
+      : [],
   ...templateWarnings((obj) => o(obj.spec).template, 'spec.template', { nameUsedIn: 'Pod names and hostnames' }),
   default: defaultJob,
   prepareForCreate: (obj) => generateJobSelector(obj),

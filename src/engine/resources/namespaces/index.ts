@@ -2,9 +2,11 @@
 // the namespace strategy (spec.finalizers gets "kubernetes" on create and changes only through /finalize),
 // validation, field selectors and the printer.
 
-import { fieldErr, type FieldError } from '../../errors.js';
-import type { KubeObject } from '../../object.js';
-import type { ResourceDefinition } from '../../registry/types.js';
+import { rfc3339 } from '../../env.js';
+import { conflict, fieldErr, type FieldError } from '../../errors.js';
+import { clone, type KubeObject } from '../../object.js';
+import type { ResourceDefinition, RestDeleteContext } from '../../registry/types.js';
+import { admitNamespaceLifecycle } from '../../admission/namespace-lifecycle.js';
 import { isQualifiedName, nameIsDNSLabel } from '../../util/validation.js';
 import { builtin } from '../factory.js';
 import { ageColumn, col, o, str } from '../common/printers.js';
@@ -32,7 +34,56 @@ function validateNamespaceFinalizers(obj: KubeObject): FieldError[] {
   return errs;
 }
 
+/**
+ * The namespace registry's own delete [K8S pkg/registry/core/namespace/storage]: the first delete only marks
+ * the namespace (deletionTimestamp, phase Terminating, orphan/foregroundDeletion finalizers from the options)
+ * and the namespace controller empties it; while spec.finalizers remain a delete answers the namespace as it
+ * is; after that the generic store's delete applies.
+ */
+async function deleteNamespace(ctx: RestDeleteContext): Promise<{ object: KubeObject; deleted: boolean; finalized: boolean }> {
+  const ns = clone(ctx.current);
+  const meta = (ns.metadata ??= {});
+  const opts = ctx.options;
+  const pre = (opts.preconditions ??= {});
+  const gr = { group: '', resource: 'namespaces' };
+  if (pre.uid === undefined) pre.uid = meta.uid ?? '';
+  else if (pre.uid !== meta.uid) {
+    throw conflict(gr, ctx.name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${meta.uid ?? ''}`);
+  }
+  if (pre.resourceVersion !== undefined && pre.resourceVersion !== meta.resourceVersion) {
+    throw conflict(gr, ctx.name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${meta.resourceVersion ?? ''}`);
+  }
+  admitNamespaceLifecycle({ operation: 'DELETE', group: '', resource: 'namespaces', namespaced: false, namespace: '', name: ctx.name, lookupNamespace: () => undefined });
+  if (!meta.deletionTimestamp) {
+    meta.deletionTimestamp = rfc3339(ctx.now);
+    ns.status = { ...o(ns.status), phase: 'Terminating' };
+    const current = new Set(meta.finalizers ?? []);
+    const want: [string, boolean][] = [
+      ['orphan', opts.orphanDependents !== undefined ? opts.orphanDependents : opts.propagationPolicy !== undefined ? opts.propagationPolicy === 'Orphan' : current.has('orphan')],
+      ['foregroundDeletion', opts.orphanDependents !== undefined ? !opts.orphanDependents : opts.propagationPolicy !== undefined ? opts.propagationPolicy === 'Foreground' : current.has('foregroundDeletion')],
+    ];
+    let changed = false;
+    for (const [f, on] of want) {
+      if (current.has(f) !== on) changed = true;
+      if (on) current.add(f);
+      else current.delete(f);
+    }
+    if (changed) meta.finalizers = [...current];
+    return { object: await ctx.put(ns), deleted: false, finalized: false };
+  }
+  // prior to the final removal, spec.finalizers must be empty
+  const fins = o(ns.spec).finalizers;
+  if (Array.isArray(fins) && fins.length > 0) return { object: ctx.current, deleted: false, finalized: false };
+  return ctx.generic();
+}
+
 export const namespaces = builtin('', 'v1', 'namespaces', {
+  restDelete: deleteNamespace,
+  // the namespace goes on the update that leaves both spec.finalizers and metadata.finalizers empty
+  shouldDeleteDuringUpdate: (obj) => {
+    const fins = o(obj.spec).finalizers;
+    return !Array.isArray(fins) || fins.length === 0;
+  },
   nameValidator: nameIsDNSLabel,
   default: defaultNamespace,
   prepareForCreate: (obj) => {
@@ -59,3 +110,6 @@ export const namespaces = builtin('', 'v1', 'namespaces', {
   selectableFields: (obj) => ({ 'status.phase': str(o(obj.status).phase) }),
   tableColumns: [col('Status', 'string', 'The status of the namespace', (obj) => str(o(obj.status).phase)), ageColumn()],
 }) satisfies ResourceDefinition;
+
+// PUT /api/v1/namespaces/{name}/finalize: spec.finalizers changes only there
+namespaces.subresources.finalize = true;

@@ -114,7 +114,22 @@ function podRowParts(pod: KubeObject, now: number): { ready: string; reason: str
   return { ready: `${ready}/${total}`, reason, restarts: restartsStr };
 }
 
+/**
+ * The pod strategy's CheckGracefulDelete: every pod delete is graceful; the period comes from the options,
+ * else spec.terminationGracePeriodSeconds (else 0); an unscheduled or terminated pod gets 0 (removed at once).
+ */
+export function podGracePeriod(pod: KubeObject, options: { gracePeriodSeconds?: number }): number {
+  const spec = o(pod.spec);
+  let period = options.gracePeriodSeconds ?? (typeof spec.terminationGracePeriodSeconds === 'number' ? spec.terminationGracePeriodSeconds : 0);
+  if (!str(spec.nodeName)) period = 0;
+  const phase = str(o(pod.status).phase);
+  if (phase === 'Failed' || phase === 'Succeeded') period = 0;
+  if (period < 0) period = 1;
+  return period;
+}
+
 export const pods = builtin('', 'v1', 'pods', {
+  checkGracefulDelete: podGracePeriod,
   default: (obj) => defaultPod(obj),
   prepareForCreate: podPrepareForCreate,
   prepareForUpdate: (obj, old, ctx) => {
