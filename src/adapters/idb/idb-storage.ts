@@ -99,7 +99,7 @@ export interface IdbStorageOptions {
   onClose?: (reason: 'versionchange' | 'terminated') => void;
 }
 
-export async function openIdbStorage(opts: IdbStorageOptions): Promise<Storage> {
+export async function openIdbStorage(opts: IdbStorageOptions): Promise<Storage & RequestJournal> {
   const factory = opts.indexedDB ?? (globalThis as { indexedDB?: IDBFactory }).indexedDB;
   if (!factory) {
     throw new Error('openIdbStorage: no IndexedDB in this environment (in Node, import "fake-indexeddb/auto")');
