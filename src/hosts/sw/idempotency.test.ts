@@ -19,7 +19,7 @@ function post(body: unknown, key?: string): Request {
   return new Request(CM, { method: 'POST', headers, body: JSON.stringify(body) });
 }
 
-const cm = (metadata: Record<string, unknown>) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata, data: { a: '1' } });
+const cm = (metadata: Record<string, string>) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata, data: { a: '1' } });
 
 async function names(e: ReturnType<typeof engines>): Promise<string[]> {
   const res = await e.handle(route, new Request(CM));
