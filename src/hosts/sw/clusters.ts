@@ -124,8 +124,8 @@ interface Running {
   retired: boolean;
   closed: boolean;
   /**
-   * The keyed write request being served (write requests of a cluster are served one at a time when its
-   * storage keeps a request journal): its first storage write is made with writeFor. See idempotency.ts.
+   * The keyed write request being served (the write requests of a cluster are served one at a time): its
+   * first storage write of the object it addresses is made with writeFor. See idempotency.ts.
    */
   tag?: { write: IdempotentWrite; revision?: number };
 }
