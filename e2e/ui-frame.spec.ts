@@ -150,6 +150,8 @@ test('create, apply, patch and delete through the buttons', async ({ page }, tes
   expect((await shellFetch(page, `${CM}/frame-crud`)).status).toBe(200);
   await page.getByLabel('Dry run').uncheck();
   await page.getByRole('button', { name: 'Delete', exact: true }).click();
+  // a real delete asks first (e2e/ui-safety.spec.ts covers the dialog)
+  await page.getByRole('dialog', { name: 'Delete ConfigMap default/frame-crud?' }).getByRole('button', { name: 'Delete' }).click();
   await expect.poll(async () => (await shellFetch(page, `${CM}/frame-crud`)).status).toBe(404);
 
   // multi-document YAML: both documents, one after the other; an unknown kind is reported as kubectl does
@@ -315,7 +317,10 @@ test('a share link round-trips the editor text and settings; without one the las
   await setEditor(page, 'session: text\n');
   await page.waitForTimeout(600);
   const tab = await context.newPage();
-  await openFrame(tab, url.slice(url.indexOf('/', 8)));
+  // the link would replace the session's own text: it asks first (e2e/ui-safety.spec.ts covers Cancel)
+  await openShell(tab, url.slice(url.indexOf('/', 8)));
+  await tab.getByRole('dialog', { name: 'Open the shared scenario?' }).getByRole('button', { name: 'Replace' }).click();
+  await expect(tab.locator('[data-testid="monaco"][data-ready="true"]')).toBeVisible({ timeout: 30_000 });
   await expect.poll(() => editorText(tab)).toBe(text);
   await expect(tab.getByLabel('Field manager')).toHaveValue('sharer');
   await tab.close();

@@ -90,12 +90,40 @@ export function connect(): Promise<ApiConnection> {
   return connection;
 }
 
-/** Sends `path` (e.g. `/api/v1/namespaces`) to the current cluster's API. */
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** Delays before the retries of a write that met a network error (the worker restarts in between). */
+const WRITE_RETRY_DELAYS_MS = [50, 250, 1000];
+
+function newRequestId(): string {
+  return crypto.randomUUID();
+}
+
+/**
+ * Sends `path` (e.g. `/api/v1/namespaces`) to the current cluster's API. Every write carries an
+ * `Idempotency-Key` (kept when the caller set one): the hosts record it with the write (src/hosts/sw/
+ * idempotency.ts), so a request delivered twice takes effect once, and a write that met a network error
+ * (e.g. the service worker was stopped while it ran) is retried with the same key and answered with the
+ * outcome of the delivery that was stored, if any.
+ */
 export async function apiFetch(path: string, init?: RequestInit): Promise<Response> {
   const conn = await connect();
   const url = conn.baseUrl + (path.startsWith('/') ? path : `/${path}`);
-  if (conn.mode === 'page' && pageHost) return pageHost.fetch(url, init);
-  return fetch(url, init);
+  const send = (i?: RequestInit) => (conn.mode === 'page' && pageHost ? pageHost.fetch(url, i) : fetch(url, i));
+  const method = (init?.method ?? 'GET').toUpperCase();
+  if (!WRITE_METHODS.has(method)) return send(init);
+  const headers = new Headers(init?.headers);
+  if (!headers.has('Idempotency-Key')) headers.set('Idempotency-Key', newRequestId());
+  const keyed = { ...init, headers };
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await send(keyed);
+    } catch (err) {
+      // only a network error (TypeError) is retried; an abort or a body that cannot be sent again is not
+      const retriable = err instanceof TypeError && !init?.signal?.aborted && !(init?.body instanceof ReadableStream);
+      if (!retriable || attempt >= WRITE_RETRY_DELAYS_MS.length) throw err;
+      await new Promise((resolve) => setTimeout(resolve, WRITE_RETRY_DELAYS_MS[attempt]));
+    }
+  }
 }
 
 /** GET `path` as JSON; throws with the Status message on an error response. */

@@ -5,6 +5,7 @@ import { createRoot } from 'react-dom/client';
 import { apiFetch, connect } from './api.js';
 import { App, initialTheme } from './app.js';
 import { PlaygroundStore } from './playground.js';
+import { ErrorBoundary } from './error-boundary.js';
 import { editorSettings, editorText } from './editor/state.js';
 import './styles.css';
 
@@ -31,6 +32,8 @@ const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
 createRoot(container).render(
   <StrictMode>
-    <App connection={connect()} store={store} />
+    <ErrorBoundary>
+      <App connection={connect()} store={store} />
+    </ErrorBoundary>
   </StrictMode>,
 );

@@ -3,7 +3,7 @@ import { IDBFactory } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import type { Storage } from '../../engine/storage/interface.js';
 import { storageConformanceCases } from '../../engine/storage/testing/index.js';
-import { openIdbStorage } from './idb-storage.js';
+import { IDB_STORAGE_VERSION, openIdbStorage } from './idb-storage.js';
 
 let seq = 0;
 const names = new WeakMap<Storage, string>();
@@ -67,7 +67,7 @@ describe('openIdbStorage: connections and lifecycle', () => {
     const s = await openIdbStorage({ name: 'upgraded', onClose: (r) => reasons.push(r) });
     await s.write([{ kind: 'put', key: '/core/pods/d/a', object: pod('a') }], 1);
     let blocked = false;
-    const upgrade = indexedDB.open('upgraded', 2);
+    const upgrade = indexedDB.open('upgraded', IDB_STORAGE_VERSION + 1);
     upgrade.onblocked = () => {
       blocked = true;
     };
@@ -75,7 +75,7 @@ describe('openIdbStorage: connections and lifecycle', () => {
       upgrade.onsuccess = () => resolve(upgrade.result);
       upgrade.onerror = () => reject(upgrade.error);
     });
-    expect(db.version).toBe(2);
+    expect(db.version).toBe(IDB_STORAGE_VERSION + 1);
     expect(blocked).toBe(false);
     expect(reasons).toEqual(['versionchange']);
     await expect(s.revision()).rejects.toThrow(
@@ -84,9 +84,9 @@ describe('openIdbStorage: connections and lifecycle', () => {
     db.close();
     await s.close();
     await expect(s.get('/core/pods/d/a')).rejects.toThrow('storage: IndexedDB storage "upgraded" is closed');
-    // Version 2 is newer than this code's schema.
+    // That version is newer than this code's schema.
     await expect(openIdbStorage({ name: 'upgraded' })).rejects.toThrow(
-      'openIdbStorage: database "upgraded" has a newer schema than version 1 (written by a newer app; reload)',
+      `openIdbStorage: database "upgraded" has a newer schema than version ${IDB_STORAGE_VERSION} (written by a newer app; reload)`,
     );
   });
 
@@ -140,6 +140,43 @@ describe('openIdbStorage: atomicity when IndexedDB refuses a value', () => {
     expect(await s.revision()).toBe(0);
     expect(await s.list('')).toEqual([]);
     expect(await s.events(0)).toEqual([]);
+    await s.close();
+  });
+});
+
+describe('openIdbStorage: request journal (version 2)', () => {
+  const cm = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'd' } });
+
+  it('a version 1 database is upgraded in place: its objects stay, and request ids can be recorded', async () => {
+    const v1 = indexedDB.open('from-v1', 1);
+    v1.onupgradeneeded = () => {
+      const db = v1.result;
+      db.createObjectStore('objects', { keyPath: 'key' });
+      db.createObjectStore('history', { keyPath: 'revision' }).createIndex('time', 'time');
+      const meta = db.createObjectStore('meta');
+      meta.put(1, 'revision');
+    };
+    const old = await new Promise<IDBDatabase>((resolve, reject) => {
+      v1.onsuccess = () => resolve(v1.result);
+      v1.onerror = () => reject(v1.error);
+    });
+    old.close();
+    const s = await openIdbStorage({ name: 'from-v1' });
+    expect(await s.revision()).toBe(1);
+    const r = await s.writeFor({ id: 'req-1', request: 'POST /x' }, [{ kind: 'put', key: '/core/configmaps/d/a', object: cm('a') }], 7);
+    expect(r).toMatchObject({ ok: true, revision: 2 });
+    expect(await s.requestRecord('req-1')).toMatchObject({ id: 'req-1', request: 'POST /x', revision: 2, time: 7, events: [{ type: 'ADDED', key: '/core/configmaps/d/a' }] });
+    await s.close();
+  });
+
+  it('a write whose precondition fails records no request id', async () => {
+    const s = await openIdbStorage({ name: 'journal-precondition' });
+    await s.write([{ kind: 'put', key: '/core/configmaps/d/a', object: cm('a') }], 1);
+    const r = await s.writeFor({ id: 'req-x', request: 'POST /x' }, [{ kind: 'put', key: '/core/configmaps/d/a', object: cm('a'), expectRevision: 0 }], 2);
+    expect(r).toMatchObject({ ok: false, reason: 'exists' });
+    expect(await s.requestRecord('req-x')).toBeUndefined();
+    await s.recordResponse('req-x', { status: 201, headers: [], body: '' }); // nothing to complete: stays absent
+    expect(await s.requestRecord('req-x')).toBeUndefined();
     await s.close();
   });
 });

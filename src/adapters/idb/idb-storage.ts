@@ -1,10 +1,17 @@
 // IndexedDB Storage backend (service worker, page, and Node with fake-indexeddb). The only module of the
 // project that imports `idb`.
 //
-// Database layout (version 1):
-//   objects  keyPath 'key'        StoredObject {key, object, revision}
-//   history  keyPath 'revision'   one record per committed revision {revision, time, events}; index 'time'
-//   meta     out-of-line keys     'revision' -> number, 'compactedRevision' -> number
+// Database layout (version 2):
+//   objects   keyPath 'key'        StoredObject {key, object, revision}
+//   history   keyPath 'revision'   one record per committed revision {revision, time, events}; index 'time'
+//   meta      out-of-line keys     'revision' -> number, 'compactedRevision' -> number
+//   requests  keyPath 'id'         (v2) client writes already applied, by the client's request id
+//                                  {id, request, revision, time, events, response?}; index 'time'
+//
+// The requests store makes a client's write take effect once: a write made for a request id records that id
+// in the same transaction as the objects (writeFor), so a request delivered again (a browser re-dispatches a
+// fetch to a restarted service worker; a client retries after a network error) finds it and is answered
+// with the first outcome instead of being applied twice. Records age out with the history (compact).
 //
 // Every write is one readwrite transaction over objects + history + meta: it reads the revision and the
 // current records, checks preconditions, then stores the objects, the history record and the new
@@ -27,7 +34,7 @@ import {
 } from '../../engine/storage/interface.js';
 import { assertNumberArg, assertValidWrite, planWrite, prefixEnd } from '../memory/write-plan.js';
 
-export const IDB_STORAGE_VERSION = 1;
+export const IDB_STORAGE_VERSION = 2;
 
 interface HistoryRecord {
   revision: number;
@@ -35,10 +42,46 @@ interface HistoryRecord {
   events: HistoryEvent[];
 }
 
+/** The response a client was given for a recorded request (what a repeated delivery is answered with). */
+export interface RecordedResponse {
+  status: number;
+  headers: [string, string][];
+  body: string;
+}
+
+/** A client write that took effect, by its request id. */
+export interface RequestRecord {
+  id: string;
+  /** `METHOD path?query` of the request, so that an id reused for another request is recognised. */
+  request: string;
+  /** Revision of the write made for it, and that write's events. */
+  revision: number;
+  time: number;
+  events: HistoryEvent[];
+  /** Set once the response has been produced (a worker stopped right after the commit leaves it unset). */
+  response?: RecordedResponse;
+}
+
+/** Idempotent writes: implemented by storages that can record request ids with their writes. */
+export interface RequestJournal {
+  /** Like write(), also recording `request` as done by this write, in the same transaction. */
+  writeFor(request: { id: string; request: string }, ops: WriteOp[], time: number): Promise<WriteResult>;
+  /** The record of a request id, if a write was made for it (and not yet aged out). */
+  requestRecord(id: string): Promise<RequestRecord | undefined>;
+  /** Stores the response given for a recorded request id. */
+  recordResponse(id: string, response: RecordedResponse): Promise<void>;
+}
+
+export function isRequestJournal(s: unknown): s is RequestJournal {
+  const j = s as Partial<RequestJournal> | null;
+  return typeof j?.writeFor === 'function' && typeof j.requestRecord === 'function' && typeof j.recordResponse === 'function';
+}
+
 interface StorageDB extends DBSchema {
   objects: { key: string; value: StoredObject };
   history: { key: number; value: HistoryRecord; indexes: { time: number } };
   meta: { key: 'revision' | 'compactedRevision'; value: number };
+  requests: { key: string; value: RequestRecord; indexes: { time: number } };
 }
 
 export interface IdbStorageOptions {
@@ -56,7 +99,7 @@ export interface IdbStorageOptions {
   onClose?: (reason: 'versionchange' | 'terminated') => void;
 }
 
-export async function openIdbStorage(opts: IdbStorageOptions): Promise<Storage> {
+export async function openIdbStorage(opts: IdbStorageOptions): Promise<Storage & RequestJournal> {
   const factory = opts.indexedDB ?? (globalThis as { indexedDB?: IDBFactory }).indexedDB;
   if (!factory) {
     throw new Error('openIdbStorage: no IndexedDB in this environment (in Node, import "fake-indexeddb/auto")');
@@ -72,6 +115,9 @@ export async function openIdbStorage(opts: IdbStorageOptions): Promise<Storage> 
       const history = db.createObjectStore('history', { keyPath: 'revision' });
       history.createIndex('time', 'time');
       db.createObjectStore('meta');
+    }
+    if (ev.oldVersion < 2) {
+      db.createObjectStore('requests', { keyPath: 'id' }).createIndex('time', 'time');
     }
   });
   request.addEventListener('blocked', () => opts.onBlocked?.());
@@ -92,7 +138,7 @@ export async function openIdbStorage(opts: IdbStorageOptions): Promise<Storage> 
 
 type Lost = 'closed' | 'versionchange' | 'terminated';
 
-class IdbStorage implements Storage {
+class IdbStorage implements Storage, RequestJournal {
   private lost: Lost | undefined;
 
   constructor(
@@ -147,13 +193,17 @@ class IdbStorage implements Storage {
     return db.getAll('objects', range);
   }
 
-  async write(ops: WriteOp[], time: number): Promise<WriteResult> {
+  write(ops: WriteOp[], time: number): Promise<WriteResult> {
+    return this.writeFor(undefined, ops, time);
+  }
+
+  async writeFor(request: { id: string; request: string } | undefined, ops: WriteOp[], time: number): Promise<WriteResult> {
     const db = this.use();
     assertValidWrite(ops, time);
     // An empty transaction changes nothing and, as in etcd, does not advance the revision.
     if (ops.length === 0) return { ok: true, revision: await this.revision(), events: [] };
 
-    const tx = db.transaction(['objects', 'history', 'meta'], 'readwrite');
+    const tx = db.transaction(['objects', 'history', 'meta', 'requests'], 'readwrite');
     const done = tx.done;
     done.catch(() => {}); // observed below; keeps an abort from surfacing as an unhandled rejection
     const objects = tx.objectStore('objects');
@@ -180,6 +230,10 @@ class IdbStorage implements Storage {
       for (const k of plan.deletes) requests.push(objects.delete(k));
       requests.push(tx.objectStore('history').put({ revision: plan.revision, time, events: plan.events }));
       requests.push(meta.put(plan.revision, 'revision'));
+      if (request) {
+        const record: RequestRecord = { id: request.id, request: request.request, revision: plan.revision, time, events: plan.events };
+        requests.push(tx.objectStore('requests').put(record));
+      }
     } catch (err) {
       // e.g. DataCloneError thrown synchronously by put: without the abort, the requests already issued
       // would commit on their own and break atomicity.
@@ -190,6 +244,18 @@ class IdbStorage implements Storage {
     await Promise.all([...requests, done]);
     // IndexedDB stored structured clones, so the planned events are the caller's to keep.
     return { ok: true, revision: plan.revision, events: plan.events };
+  }
+
+  async requestRecord(id: string): Promise<RequestRecord | undefined> {
+    return this.use().get('requests', id);
+  }
+
+  async recordResponse(id: string, response: RecordedResponse): Promise<void> {
+    const tx = this.use().transaction('requests', 'readwrite');
+    const store = tx.objectStore('requests');
+    const record = await store.get(id);
+    if (record) await store.put({ ...record, response });
+    await tx.done;
   }
 
   async events(after: number): Promise<HistoryEvent[]> {
@@ -211,18 +277,23 @@ class IdbStorage implements Storage {
   async compact(beforeTime: number): Promise<number> {
     const db = this.use();
     assertNumberArg('compact(beforeTime)', beforeTime);
-    const tx = db.transaction(['history', 'meta'], 'readwrite');
+    const tx = db.transaction(['history', 'meta', 'requests'], 'readwrite');
     const done = tx.done;
     done.catch(() => {});
     const history = tx.objectStore('history');
     const meta = tx.objectStore('meta');
+    const requests = tx.objectStore('requests');
     let compacted: number;
     let last: number;
+    let oldRequests: string[];
     try {
-      const [c, oldRevisions] = await Promise.all([
+      const [c, oldRevisions, oldIds] = await Promise.all([
         meta.get('compactedRevision'),
         history.index('time').getAllKeys(IDBKeyRange.upperBound(beforeTime, true)),
+        // request records live as long as the history: a client repeats a request within seconds
+        requests.index('time').getAllKeys(IDBKeyRange.upperBound(beforeTime, true)),
       ]);
+      oldRequests = oldIds as string[];
       compacted = c ?? 0;
       // Drop only the unbroken run compacted+1, compacted+2, ... of old revisions, so that history keeps
       // holding exactly the revisions after the compacted one even if the clock ever went backwards.
@@ -236,11 +307,12 @@ class IdbStorage implements Storage {
       abortQuietly(tx);
       throw err;
     }
+    const pruned = oldRequests.map((id) => requests.delete(id));
     if (last > compacted) {
-      await Promise.all([history.delete(IDBKeyRange.upperBound(last)), meta.put(last, 'compactedRevision'), done]);
+      await Promise.all([...pruned, history.delete(IDBKeyRange.upperBound(last)), meta.put(last, 'compactedRevision'), done]);
       return last;
     }
-    await done;
+    await Promise.all([...pruned, done]);
     return compacted;
   }
 

@@ -16,7 +16,8 @@ import type { Storage } from '../../engine/storage/interface.js';
 import { createApiServer, type ApiServer } from '../../engine/server.js';
 import { badRequest, internalError, type StatusError } from '../../engine/errors.js';
 import { systemEnv } from '../../adapters/system-env.js';
-import { openIdbStorage } from '../../adapters/idb/idb-storage.js';
+import { isRequestJournal, openIdbStorage, type RequestJournal } from '../../adapters/idb/idb-storage.js';
+import { idempotentWrite, isWriteMethod, recordable, replay, writeMatches, type IdempotentWrite } from './idempotency.js';
 
 /** Cluster names are DNS labels, so they are safe in URLs and database names. */
 export const CLUSTER_NAME_PATTERN = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
@@ -122,10 +123,15 @@ interface Running {
   inflight: number;
   retired: boolean;
   closed: boolean;
+  /**
+   * The keyed write request being served (the write requests of a cluster are served one at a time): its
+   * first storage write of the object it addresses is made with writeFor. See idempotency.ts.
+   */
+  tag?: { write: IdempotentWrite; revision?: number };
 }
 
 /** Wraps a storage so that the host sees the revisions the engine loads and commits. */
-function observe(inner: Storage, run: Pick<Running, 'known' | 'writing' | 'stale'>, loading: () => boolean, committed: (revision: number) => void): Storage {
+function observe(inner: Storage, run: Pick<Running, 'known' | 'writing' | 'stale' | 'tag'>, loading: () => boolean, committed: (revision: number) => void): Storage {
   return {
     async revision() {
       const r = await inner.revision();
@@ -138,7 +144,10 @@ function observe(inner: Storage, run: Pick<Running, 'known' | 'writing' | 'stale
     async write(ops, time) {
       run.writing++;
       try {
-        const result = await inner.write(ops, time);
+        const tag = run.tag;
+        const forRequest = tag && tag.revision === undefined && isRequestJournal(inner) && writeMatches(tag.write, ops);
+        const result = forRequest ? await (inner as Storage & RequestJournal).writeFor(tag.write, ops, time) : await inner.write(ops, time);
+        if (forRequest && result.ok && result.events.length > 0) tag.revision = result.revision;
         if (result.ok && result.events.length > 0) {
           if (result.revision !== run.known + 1) run.stale = true;
           if (result.revision > run.known) run.known = result.revision;
@@ -214,7 +223,7 @@ export function createClusterEngines(options: ClusterEnginesOptions): ClusterEng
 
   async function start(route: ClusterRoute, lost: () => void): Promise<Running> {
     const raw = await openStorage(route.cluster, lost);
-    const tracked = { known: 0, writing: 0, stale: false };
+    const tracked: Pick<Running, 'known' | 'writing' | 'stale' | 'tag'> = { known: 0, writing: 0, stale: false };
     let loading = true;
     const storage = observe(raw, tracked, () => loading, (revision) => {
       post({ type: 'wrote', cluster: route.cluster, revision, from: self });
@@ -272,12 +281,31 @@ export function createClusterEngines(options: ClusterEnginesOptions): ClusterEng
     return run;
   }
 
+  /** Per cluster: the write request being served (write requests are served one at a time, see idempotency.ts). */
+  const writeQueues = new Map<string, Promise<unknown>>();
+
+  function oneAtATime<T>(cluster: string, fn: () => Promise<T>): Promise<T> {
+    const previous = writeQueues.get(cluster) ?? Promise.resolve();
+    const next = previous.then(fn, fn);
+    const settled = next.catch(() => undefined);
+    writeQueues.set(cluster, settled);
+    void settled.then(() => {
+      if (writeQueues.get(cluster) === settled) writeQueues.delete(cluster);
+    });
+    return next;
+  }
+
   async function handle(route: ClusterRoute & { invalid?: true }, request: Request): Promise<Response> {
     if (route.invalid) {
       return statusResponse(
         badRequest(`invalid cluster name "${route.cluster}": must be a lowercase DNS label (${CLUSTER_NAME_PATTERN.source})`),
       );
     }
+    if (isWriteMethod(request.method)) return oneAtATime(route.cluster, () => serve(route, request));
+    return serve(route, request);
+  }
+
+  async function serve(route: ClusterRoute, request: Request): Promise<Response> {
     let run: Running;
     try {
       run = await current(route);
@@ -286,12 +314,43 @@ export function createClusterEngines(options: ClusterEnginesOptions): ClusterEng
     }
     run.inflight++;
     try {
-      return await run.server.handle(request);
+      const keyed = isRequestJournal(run.storage) ? idempotentWrite(request, route.basePath) : undefined;
+      if (keyed && 'error' in keyed) return statusResponse(badRequest(keyed.error));
+      if (!keyed) return await run.server.handle(request);
+      return await serveOnce(run, run.storage as Storage & RequestJournal, keyed.write, request);
     } catch (err) {
       return statusResponse(internalError(messageOf(err)));
     } finally {
       run.inflight--;
       if (run.retired) closeWhenIdle(run);
+    }
+  }
+
+  /** Serves a keyed write, or answers with the outcome recorded for its key. */
+  async function serveOnce(run: Running, journal: RequestJournal, write: IdempotentWrite, request: Request): Promise<Response> {
+    const prior = await journal.requestRecord(write.id);
+    if (prior) {
+      if (prior.request !== write.request) {
+        return statusResponse(badRequest(`Idempotency-Key "${write.id}" was already used for another request (${prior.request})`));
+      }
+      return replay(prior, write);
+    }
+    const tag: NonNullable<Running['tag']> = { write };
+    run.tag = tag;
+    let res: Response;
+    try {
+      res = await run.server.handle(request);
+    } finally {
+      if (run.tag === tag) run.tag = undefined;
+    }
+    if (tag.revision === undefined) return res;
+    // The write is stored: nothing from here on may turn it into an error.
+    try {
+      const { response, recorded } = await recordable(res);
+      await journal.recordResponse(write.id, recorded).catch(() => undefined);
+      return response;
+    } catch {
+      return res;
     }
   }
 

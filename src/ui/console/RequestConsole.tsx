@@ -6,6 +6,9 @@ import { usePlayground, usePlaygroundStore, type LoggedRequest, type PlaygroundS
 import { findDocument, jsonOrUndefined, replaceDocument, splitDocuments, toYaml } from '../editor/actions.js';
 import { editorText } from '../editor/state.js';
 import { toCurl } from './curl.js';
+import { confirmDialog } from '../confirm/dialog.js';
+import { collectionContents, deleteTarget, namespaceContents } from '../confirm/impact.js';
+import { DiscoveryCache } from '../editor/discovery.js';
 import { adoptFields, dropFields, parseConflicts, withForce, withoutQuery, type FieldConflict } from './conflicts.js';
 
 function splitPath(path: string): { pathname: string; query: string } {
@@ -150,6 +153,46 @@ export interface RawPreset {
   seq: number;
 }
 
+const consoleDiscovery = new WeakMap<PlaygroundStore, DiscoveryCache>();
+
+/** Before a raw DELETE (not a dry run): names what will go and asks. False when the user keeps it. */
+export async function confirmRawDelete(store: PlaygroundStore, path: string): Promise<boolean> {
+  if (/[?&]dryRun=/.test(path)) return true;
+  const fetchJson = async (p: string) => {
+    const res = await store.fetch(p, { headers: { Accept: 'application/json' } }, 'confirm');
+    if (!res.ok) throw new Error(`${res.status} from ${p}`);
+    return res.json() as Promise<unknown>;
+  };
+  const target = deleteTarget(path);
+  const note = 'This cannot be undone.';
+  if (!target) return confirmDialog({ title: `Send DELETE ${path}?`, lines: [path], note, confirmLabel: 'Delete' });
+  if (target.kind === 'object') {
+    const where = target.namespace ? `${target.namespace}/` : '';
+    return confirmDialog({ title: `Delete ${target.resource} ${where}${target.name}?`, lines: [`${target.resource} ${where}${target.name}`], note, confirmLabel: 'Delete' });
+  }
+  if (target.kind === 'namespace') {
+    let discovery = consoleDiscovery.get(store);
+    if (!discovery) consoleDiscovery.set(store, (discovery = new DiscoveryCache(fetchJson)));
+    const inside = await namespaceContents(await discovery.get(), target.name, fetchJson).catch(() => undefined);
+    const lines = [`Namespace ${target.name}`];
+    if (!inside) lines.push('  and everything in it');
+    else if (inside.lines.length === 0) lines.push('  and everything in it: no objects now');
+    else lines.push(`  and everything in it (${inside.total} object${inside.total === 1 ? '' : 's'}):`, ...inside.lines.map((l) => `  ${l}`));
+    return confirmDialog({ title: `Delete namespace ${target.name}?`, lines, note, confirmLabel: 'Delete', maxLines: 40 });
+  }
+  const scope = target.namespace ? `in namespace ${target.namespace}` : 'in every namespace';
+  const members = await collectionContents(path, fetchJson).catch(() => undefined);
+  if (!members) {
+    return confirmDialog({ title: `Delete every ${target.resource} ${scope} that this request selects?`, lines: [path], note, confirmLabel: 'Delete all' });
+  }
+  return confirmDialog({
+    title: `Delete ${members.total} ${target.resource} ${scope}?`,
+    lines: members.total === 0 ? ['none match now'] : members.lines,
+    note,
+    confirmLabel: 'Delete all',
+  });
+}
+
 function RawRequest({ preset }: { preset?: RawPreset }) {
   const store = usePlaygroundStore();
   const ids = { method: useId(), path: useId(), headers: useId(), body: useId() };
@@ -171,6 +214,10 @@ function RawRequest({ preset }: { preset?: RawPreset }) {
     setBusy(true);
     setError('');
     try {
+      if (method === 'DELETE' && !(await confirmRawDelete(store, path))) {
+        setError('DELETE cancelled: nothing was sent.');
+        return;
+      }
       const h = new Headers();
       for (const line of headers.split('\n')) {
         const colon = line.indexOf(':');

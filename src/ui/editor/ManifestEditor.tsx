@@ -20,6 +20,8 @@ import { combinedSchema, kindSchemas, openApiDocumentUrls, type JsonSchema } fro
 import { editorLoaded, editorSettings, editorText, type EditorSettings } from './state.js';
 import type { ShortcutAction } from './monaco-view.js';
 import { parseConflicts } from '../console/conflicts.js';
+import { confirmDialog } from '../confirm/dialog.js';
+import { editorDeleteImpact } from '../confirm/impact.js';
 
 const MonacoView = lazy(() => import('./monaco-view.js'));
 
@@ -69,6 +71,26 @@ function statusSummary(res: Response, body: unknown, what: string): ActionResult
     return { ok: true, text: `${res.status} ${what}${rv}` };
   }
   return { ok: false, text: `${res.status} ${what}: ${b?.message ?? res.statusText}` };
+}
+
+/**
+ * Before a Delete that is not a dry run: names each object that will go (a namespace with everything in
+ * it, a CRD with its custom resources) and asks. False when the user keeps them.
+ */
+export async function confirmEditorDelete(store: PlaygroundStore, text: string): Promise<boolean> {
+  const docs = splitDocuments(text)
+    .filter((d) => !d.error && d.value)
+    .map((d) => d.value);
+  if (docs.length === 0) return true; // nothing to delete: the action reports why
+  const index = await discoveryFor(store).get();
+  const fetchCount = async (path: string) => {
+    const res = await store.fetch(path, { headers: { Accept: 'application/json' } }, 'confirm');
+    if (!res.ok) throw new Error(`${res.status} from ${path}`);
+    return res.json() as Promise<unknown>;
+  };
+  const { title, lines } = await editorDeleteImpact(index, docs, fetchCount);
+  if (lines.length === 0) return true; // no document names an object: each request fails on its own
+  return confirmDialog({ title, lines, note: 'This cannot be undone.', confirmLabel: 'Delete' });
 }
 
 const ACTION_VERB: Record<EditorAction, string> = { create: 'created', replace: 'replaced', apply: 'applied', patch: 'patched', delete: 'deleted' };
@@ -182,6 +204,10 @@ export function ManifestEditor() {
       setBusy(true);
       const current = editorSettings.get();
       try {
+        if (action === 'delete' && !current.dryRun && !(await confirmEditorDelete(store, editorText.get()))) {
+          setResults([{ ok: true, text: 'Delete cancelled: nothing was deleted.' }]);
+          return;
+        }
         const out = await runAction(store, action, editorText.get(), current);
         setResults(out);
         if (action === 'apply' || current.fieldManager) {

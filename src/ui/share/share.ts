@@ -2,10 +2,44 @@
 // `#scenario/<base64url(deflate-raw(JSON))>`. Older forms keep decoding: `#yaml/<base64url(UTF-8)>`
 // (uncompressed text only). Without a fragment the last local session (localStorage) is restored.
 // Pure: the fragment, storage value and compression streams are passed in or are web standards.
+//
+// A link is untrusted input: it is decoded within a budget (the fragment's length, and the unpacked size,
+// checked while the data is inflated in small steps, so a decompression bomb is stopped early instead of
+// exhausting the tab's memory), and every way it can be wrong is named in a ShareLinkError.
 
 export const SCENARIO_PREFIX = '#scenario/';
 const LEGACY_PREFIXES = ['#yaml/'];
 export const SESSION_KEY = 'kube-playground:session';
+
+/** Longest fragment decoded (characters after the prefix); longer links are refused unread. */
+export const MAX_LINK_CHARS = 1_000_000;
+/** Largest unpacked scenario (bytes of JSON, or of text for the legacy form). */
+export const MAX_SCENARIO_BYTES = 4 * 1024 * 1024;
+/** Compressed bytes fed to the inflater at a time: one step can unpack to at most ~1 MiB (deflate's 1032:1). */
+const INFLATE_STEP = 1024;
+
+export type ShareLinkProblem = 'too-long' | 'base64' | 'compression' | 'too-large' | 'encoding' | 'json' | 'shape';
+
+/** Why a share link cannot be opened; `message` is shown to the user. */
+export class ShareLinkError extends Error {
+  constructor(
+    readonly problem: ShareLinkProblem,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface DecodeBudget {
+  maxLinkChars: number;
+  maxScenarioBytes: number;
+}
+
+const DEFAULT_BUDGET: DecodeBudget = { maxLinkChars: MAX_LINK_CHARS, maxScenarioBytes: MAX_SCENARIO_BYTES };
+
+function sizeText(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(bytes % (1024 * 1024) ? 1 : 0)} MiB` : `${Math.ceil(bytes / 1024)} KiB`;
+}
 
 export interface Scenario {
   /** the manifest editor's text */
@@ -20,7 +54,8 @@ export function toBase64Url(bytes: Uint8Array): string {
   return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
-export function fromBase64Url(s: string): Uint8Array {
+export function fromBase64Url(s: string): Uint8Array<ArrayBuffer> {
+  if (!/^[A-Za-z0-9_-]*$/.test(s) || s.length % 4 === 1) throw new ShareLinkError('base64', 'the link is not valid base64url');
   const b64 = s.replace(/-/g, '+').replace(/_/g, '/');
   const bin = atob(b64 + '='.repeat((4 - (b64.length % 4)) % 4));
   const out = new Uint8Array(bin.length);
@@ -33,6 +68,56 @@ async function pipe(bytes: Uint8Array, stream: CompressionStream | Decompression
   return new Uint8Array(await out.arrayBuffer());
 }
 
+/**
+ * Inflates deflate-raw `bytes` into at most `max` bytes. The input goes in small steps and the output is
+ * counted as it comes, so that data unpacking past the budget is stopped after about one step's output.
+ */
+export async function inflateBounded(bytes: Uint8Array<ArrayBuffer>, max: number): Promise<Uint8Array> {
+  const ds = new DecompressionStream('deflate-raw');
+  const writer = ds.writable.getWriter();
+  const reader = ds.readable.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  let tooLarge = false;
+  const reading = (async () => {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done || !value) return;
+      total += value.byteLength;
+      if (total > max) {
+        tooLarge = true;
+        await reader.cancel().catch(() => undefined);
+        return;
+      }
+      chunks.push(value);
+    }
+  })();
+  reading.catch(() => undefined);
+  const writing = (async () => {
+    for (let off = 0; off < bytes.length && !tooLarge; off += INFLATE_STEP) {
+      await writer.ready;
+      if (tooLarge) break;
+      await writer.write(bytes.slice(off, off + INFLATE_STEP));
+    }
+    if (tooLarge) await writer.abort().catch(() => undefined);
+    else await writer.close();
+  })();
+  writing.catch(() => undefined);
+  try {
+    await Promise.all([writing, reading]);
+  } catch {
+    if (!tooLarge) throw new ShareLinkError('compression', "the link's data is not valid compressed (deflate) data");
+  }
+  if (tooLarge) throw new ShareLinkError('too-large', `the scenario in the link unpacks to more than ${sizeText(max)}`);
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}
+
 /** Only the settings that differ from `defaults`. */
 export function changedSettings<T extends Record<string, string | boolean>>(settings: T, defaults: T): Partial<T> {
   const out: Partial<T> = {};
@@ -40,32 +125,80 @@ export function changedSettings<T extends Record<string, string | boolean>>(sett
   return out;
 }
 
-/** The fragment (with its `#`) for a scenario. */
-export async function encodeScenario(s: Scenario): Promise<string> {
-  const json = JSON.stringify(Object.keys(s.settings).length ? { t: s.text, s: s.settings } : { t: s.text });
-  const packed = await pipe(new TextEncoder().encode(json), new CompressionStream('deflate-raw'));
-  return SCENARIO_PREFIX + toBase64Url(packed);
+/** The fragment (with its `#`) for a scenario; throws a ShareLinkError when it is too large to be opened. */
+export async function encodeScenario(s: Scenario, budget: DecodeBudget = DEFAULT_BUDGET): Promise<string> {
+  const json = new TextEncoder().encode(JSON.stringify(Object.keys(s.settings).length ? { t: s.text, s: s.settings } : { t: s.text }));
+  if (json.byteLength > budget.maxScenarioBytes) {
+    throw new ShareLinkError('too-large', `the editor text is too large to share (more than ${sizeText(budget.maxScenarioBytes)})`);
+  }
+  const packed = toBase64Url(await pipe(json, new CompressionStream('deflate-raw')));
+  if (packed.length > budget.maxLinkChars) {
+    throw new ShareLinkError('too-long', `the share link would be too long (${packed.length} characters; at most ${budget.maxLinkChars})`);
+  }
+  return SCENARIO_PREFIX + packed;
+}
+
+/** Whether a fragment is meant to be a share link (one of the known prefixes). */
+export function isShareLink(hash: string): boolean {
+  return hash.startsWith(SCENARIO_PREFIX) || LEGACY_PREFIXES.some((p) => hash.startsWith(p));
+}
+
+function payloadOf(hash: string, prefix: string, budget: DecodeBudget): Uint8Array<ArrayBuffer> {
+  const data = hash.slice(prefix.length);
+  if (data.length > budget.maxLinkChars) {
+    throw new ShareLinkError('too-long', `the link is too long (${data.length} characters; at most ${budget.maxLinkChars})`);
+  }
+  return fromBase64Url(data);
+}
+
+/**
+ * The scenario in a fragment: undefined when the fragment is no share link; throws a ShareLinkError
+ * saying what is wrong with a share link that cannot be opened.
+ */
+export async function readScenario(hash: string, budget: DecodeBudget = DEFAULT_BUDGET): Promise<Scenario | undefined> {
+  if (hash.startsWith(SCENARIO_PREFIX)) {
+    const raw = await inflateBounded(payloadOf(hash, SCENARIO_PREFIX, budget), budget.maxScenarioBytes);
+    let v: unknown;
+    try {
+      v = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(raw));
+    } catch {
+      throw new ShareLinkError('json', 'the scenario in the link is not valid JSON');
+    }
+    const o = v as { t?: unknown; s?: unknown } | null;
+    if (typeof o !== 'object' || o === null || Array.isArray(o) || typeof o.t !== 'string') {
+      throw new ShareLinkError('shape', 'the scenario in the link has no editor text');
+    }
+    if (o.s !== undefined && (typeof o.s !== 'object' || o.s === null || Array.isArray(o.s))) {
+      throw new ShareLinkError('shape', "the scenario in the link has settings that are not an object");
+    }
+    const settings: Scenario['settings'] = {};
+    for (const [k, val] of Object.entries((o.s ?? {}) as Record<string, unknown>)) {
+      if (typeof val === 'string' || typeof val === 'boolean') settings[k] = val;
+    }
+    return { text: o.t, settings };
+  }
+  for (const prefix of LEGACY_PREFIXES) {
+    if (!hash.startsWith(prefix)) continue;
+    const bytes = payloadOf(hash, prefix, budget);
+    if (bytes.byteLength > budget.maxScenarioBytes) {
+      throw new ShareLinkError('too-large', `the text in the link is larger than ${sizeText(budget.maxScenarioBytes)}`);
+    }
+    try {
+      return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes), settings: {} };
+    } catch {
+      throw new ShareLinkError('encoding', 'the text in the link is not valid UTF-8');
+    }
+  }
+  return undefined;
 }
 
 /** The scenario in a fragment, or undefined (no scenario there, or it does not decode). */
-export async function decodeScenario(hash: string): Promise<Scenario | undefined> {
+export async function decodeScenario(hash: string, budget: DecodeBudget = DEFAULT_BUDGET): Promise<Scenario | undefined> {
   try {
-    if (hash.startsWith(SCENARIO_PREFIX)) {
-      const raw = await pipe(fromBase64Url(hash.slice(SCENARIO_PREFIX.length)), new DecompressionStream('deflate-raw'));
-      const v = JSON.parse(new TextDecoder().decode(raw)) as { t?: unknown; s?: unknown };
-      if (typeof v.t !== 'string') return undefined;
-      const settings = v.s && typeof v.s === 'object' && !Array.isArray(v.s) ? (v.s as Scenario['settings']) : {};
-      return { text: v.t, settings };
-    }
-    for (const prefix of LEGACY_PREFIXES) {
-      if (hash.startsWith(prefix)) {
-        return { text: new TextDecoder('utf-8', { fatal: true }).decode(fromBase64Url(hash.slice(prefix.length))), settings: {} };
-      }
-    }
+    return await readScenario(hash, budget);
   } catch {
     return undefined;
   }
-  return undefined;
 }
 
 /** The session kept in localStorage (JSON of a Scenario), or undefined. */
@@ -87,13 +220,18 @@ export async function initialScenario(
   hash: string,
   stored: string | null,
   fallback: Scenario,
+  budget: DecodeBudget = DEFAULT_BUDGET,
 ): Promise<{ scenario: Scenario; source: ScenarioSource; warning?: string }> {
-  const fromLink = await decodeScenario(hash);
-  if (fromLink) return { scenario: fromLink, source: 'link' };
+  let warning: string | undefined;
+  try {
+    const fromLink = await readScenario(hash, budget);
+    if (fromLink) return { scenario: fromLink, source: 'link' };
+  } catch (err) {
+    const why = err instanceof ShareLinkError ? err.message : 'it could not be decoded';
+    warning = `The shared link could not be opened: ${why}.`;
+  }
   const session = parseSession(stored);
-  const broken = hash.startsWith(SCENARIO_PREFIX) || LEGACY_PREFIXES.some((p) => hash.startsWith(p));
-  const warning = broken ? 'The shared link could not be decoded; the last session is shown instead.' : undefined;
-  if (session) return { scenario: session, source: 'session', warning };
+  if (session) return { scenario: session, source: 'session', warning: warning && `${warning} The last session is shown instead.` };
   return { scenario: fallback, source: 'default', warning };
 }
 
