@@ -1,6 +1,7 @@
 // createApiServer: the whole HTTP API as a function of its storage (DESIGN.md 1).
 import type { Env } from './env.js';
 import type { Storage } from './storage/interface.js';
+import type { AuthOptions } from './auth/index.js';
 
 export interface ApiServerOptions {
   storage: Storage;
@@ -13,6 +14,8 @@ export interface ApiServerOptions {
   featureGates?: Record<string, boolean>;
   /** Which host runs the engine; gzip is only offered on 'node' (DESIGN.md 2). */
   host?: 'node' | 'service-worker' | 'page' | 'test';
+  /** Who may act: anonymous requests, static tokens, the bootstrap RBAC policy (auth/index.ts). */
+  auth?: AuthOptions;
 }
 
 export interface HandleOptions {

@@ -40,6 +40,11 @@ import { handleScale } from './handlers/scale.js';
 import { PLAYGROUND_CEL_PATH, evaluatePlaygroundCel } from './playground-cel.js';
 import { decodeBody } from '../codec/decode.js';
 import { readLimitedBody } from '../codec/read-body.js';
+import { authenticate, authorize, createClusterAuth, impersonate, requestAttributes, startAuthControllers, type ClusterAuth, type UserInfo } from '../auth/index.js';
+import type { Controller } from '../auth/aggregation.js';
+import { authEndpointKind, handleAuthEndpoint } from '../auth/endpoints.js';
+import { guardEscalation } from '../auth/escalation.js';
+import { requestAuthorization } from '../auth/request-checks.js';
 
 const INITIAL_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
@@ -68,6 +73,8 @@ class Engine implements EngineCore {
   readonly historyWindowMs: number;
   bookmarkIntervalMs = 60_000;
   crds!: CrdController;
+  auth!: ClusterAuth;
+  private controllers: Controller[] = [];
   private readonly basePath: string;
   private compactTimer: unknown;
   private closed = false;
@@ -92,6 +99,10 @@ class Engine implements EngineCore {
     if (state.revision === 0) await this.seed();
     this.crds = new CrdController(state, this.registry, () => this.watch, this.env, builtinDefinitions);
     this.crds.start();
+    this.auth = createClusterAuth(state, this.env);
+    if (this.opts.auth?.bootstrapPolicy ?? this.host !== 'test') {
+      this.controllers = await startAuthControllers(state, this.env, (req, user) => this.handle(req, {}, user), this.basePath);
+    }
     // namespaces left terminating when the engine stopped are finalized now
     for (const item of state.list(objectKey('', 'namespaces', '', '').slice(0, -1))) {
       if (item.object.metadata?.deletionTimestamp) this.namespaceDeleted(item.object.metadata.name!);
@@ -163,6 +174,7 @@ class Engine implements EngineCore {
 
   async close(): Promise<void> {
     this.closed = true;
+    for (const c of this.controllers) c.stop();
     if (this.compactTimer !== undefined) this.env.timers.clearTimeout(this.compactTimer);
     this.watch?.closeAll();
     await this.opts.storage.close();
@@ -175,7 +187,8 @@ class Engine implements EngineCore {
     return undefined;
   }
 
-  async handle(request: Request, options: HandleOptions = {}): Promise<Response> {
+  /** The whole API; `as` is the identity of the engine's own clients (post-start hooks, controllers). */
+  async handle(request: Request, options: HandleOptions = {}, as?: UserInfo): Promise<Response> {
     const url = new URL(request.url);
     // Route on the raw target when the host has it: the URL parser has resolved `%2e%2e`, `.` and `\`.
     const target = options.target === undefined ? undefined : splitTarget(options.target);
@@ -191,14 +204,18 @@ class Engine implements EngineCore {
         return respond(200, evaluatePlaygroundCel(body), { pretty });
       }
       if (!SERVED_METHODS.has(method)) this.refuseMethod(path, query);
+      const info = requestInfo(method, path, query);
+      // the filter chain (docs: request pipeline): authentication -> impersonation -> authorization
+      const requester = as ?? authenticate(request, this.opts.auth ?? {}, this.auth.tokenChecker);
+      const user = impersonate(request.headers, requester, this.auth.authorizer);
+      authorize(this.auth.authorizer, requestAttributes(user, info, path, query));
       const nonResource = this.nonResource(method, path, query, pretty);
       if (nonResource) return nonResource;
-      const info = requestInfo(method, path, query);
       if (!info.isResourceRequest) {
         if (info.discovery) return this.discovery(info.discovery, request, pretty);
         throw notFoundPath();
       }
-      return await this.resource(info, request, url, query, pretty);
+      return await this.resource(info, request, url, query, pretty, user);
     } catch (e) {
       return respondError(e, { pretty });
     }
@@ -295,9 +312,15 @@ class Engine implements EngineCore {
     return respond(200, apiResourceList(this.registry, group, d.version, d.group), { pretty });
   }
 
-  private async resource(info: ResourceRequestInfo, request: Request, url: URL, query: URLSearchParams, pretty: boolean): Promise<Response> {
-    const def = this.registry.lookup(info.group, info.version, info.resource);
-    if (!def) throw notFoundPath();
+  private async resource(info: ResourceRequestInfo, request: Request, url: URL, query: URLSearchParams, pretty: boolean, user: UserInfo): Promise<Response> {
+    const virtual = authEndpointKind(info);
+    if (virtual) {
+      if (info.verb !== 'create') throw methodNotAllowedRoute();
+      return handleAuthEndpoint(virtual, info, { request, user, authorizer: this.auth.authorizer, state: this.store.state, tokens: this.auth.tokens, env: this.env, pretty });
+    }
+    const served = this.registry.lookup(info.group, info.version, info.resource);
+    if (!served) throw notFoundPath();
+    const def = guardEscalation(served, info, user, this.auth.authorizer);
     if (info.subresource && !this.subresourceServed(def, info.subresource)) throw notFoundPath();
     // no route has segments past the subresource
     if (info.rest.length > 0) throw notFoundPath();
@@ -334,6 +357,7 @@ class Engine implements EngineCore {
       pretty,
       negotiated,
       userAgent: request.headers.get('User-Agent') ?? '',
+      auth: requestAuthorization(user, info, this.auth.authorizer),
     };
     if (def.namespaced && info.namespace === '' && !['list', 'watch', 'deletecollection'].includes(verb)) {
       if (verb === 'create') throw badRequest('the server could not find the requested resource');

@@ -17,6 +17,8 @@ export interface DeleteOptionsParsed {
   propagationPolicy?: string;
   orphanDependents?: boolean;
   preconditions?: Preconditions;
+  /** ignoreStoreReadErrorWithClusterBreakingPotential (honoured only with AllowUnsafeMalformedObjectDeletion). */
+  ignoreStoreReadError?: boolean;
 }
 
 const POLICIES = ['Foreground', 'Background', 'Orphan', 'nil'];
@@ -91,7 +93,8 @@ export async function parseDeleteOptions(scope: Scope): Promise<DeleteOptionsPar
   let gracePeriodSeconds = typeof src.gracePeriodSeconds === 'number' ? src.gracePeriodSeconds : undefined;
   // rest.BeforeDelete: negative values are treated as 1s
   if (gracePeriodSeconds !== undefined && gracePeriodSeconds < 0) gracePeriodSeconds = 1;
-  return { dryRun: dry.dryRun, gracePeriodSeconds, propagationPolicy: p, orphanDependents, preconditions };
+  const ignoreStoreReadError = scopeGate(scope) && src.ignoreStoreReadErrorWithClusterBreakingPotential === true;
+  return { dryRun: dry.dryRun, gracePeriodSeconds, propagationPolicy: p, orphanDependents, preconditions, ...(ignoreStoreReadError ? { ignoreStoreReadError } : {}) };
 }
 
 function goKind(v: unknown): string {
@@ -109,6 +112,8 @@ function scopeGate(scope: Scope): boolean {
 export async function handleDelete(scope: Scope): Promise<Response> {
   const { def, core, info } = scope;
   const opts = await parseDeleteOptions(scope);
+  // an unsafe delete also needs the `unsafe-delete-ignore-read-errors` verb
+  if (opts.ignoreStoreReadError) scope.auth?.unsafeDelete();
   const out = await core.store.delete(def, info.namespace, info.name, opts);
   if (!out.deleted && !opts.dryRun && def.group === '' && def.plural === 'namespaces') core.namespaceDeleted(info.name);
   // handlers/delete.go: 200, or 202 when the object is not gone yet and orphanDependents=false was asked
