@@ -4,8 +4,9 @@
 // subresource `serviceaccounts/token`. Each answers as the real registry's REST Create does.
 
 import { rfc3339, type Env } from '../env.js';
-import { badRequest, fieldErr, invalid, notFound, requestEntityTooLarge, type FieldError } from '../errors.js';
+import { GoRepr, badRequest, fieldErr, invalid, notFound, requestEntityTooLarge, type FieldError } from '../errors.js';
 import { decodeProtobufObject } from '../codec/protobuf/decode.js';
+import { goQuote } from '../codec/go-format.js';
 import { MAX_BODY_BYTES } from '../endpoints/scope.js';
 import { isPlainObject } from '../object.js';
 import { decodeBody } from '../codec/decode.js';
@@ -102,10 +103,12 @@ function validateSpec(spec: Record<string, unknown>, kind: Kind, namespace: stri
   const errs: FieldError[] = [];
   const ra = spec.resourceAttributes;
   const nra = spec.nonResourceAttributes;
-  if (ra && nra) errs.push(fieldErr.invalid('spec.nonResourceAttributes', nra, 'cannot be specified in combination with resourceAttributes'));
-  if (!ra && !nra) errs.push(fieldErr.invalid('spec.resourceAttributes', null, 'exactly one of nonResourceAttributes or resourceAttributes must be specified'));
+  // field.Invalid prints a nil pointer as "null" and a struct with %#v
+  const goNra = () => { const n = obj(nra) ?? {}; return new GoRepr(`authorization.NonResourceAttributes{Path:${goQuote(str(n.path))}, Verb:${goQuote(str(n.verb))}}`); };
+  if (ra && nra) errs.push(fieldErr.invalid('spec.nonResourceAttributes', goNra(), 'cannot be specified in combination with resourceAttributes'));
+  if (!ra && !nra) errs.push(fieldErr.invalid('spec.resourceAttributes', 'null', 'exactly one of nonResourceAttributes or resourceAttributes must be specified'));
   if (kind === 'LocalSubjectAccessReview') {
-    if (nra) errs.push(fieldErr.invalid('spec.nonResourceAttributes', nra, 'disallowed on this kind of request'));
+    if (nra) errs.push(fieldErr.invalid('spec.nonResourceAttributes', goNra(), 'disallowed on this kind of request'));
     const ns = str(obj(ra)?.namespace);
     if (ra && ns !== namespace) errs.push(fieldErr.invalid('spec.resourceAttributes.namespace', ns, 'must match metadata.namespace'));
   }
