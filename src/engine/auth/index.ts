@@ -22,8 +22,9 @@ export type { UserInfo } from './user.js';
 export interface AuthOptions extends AuthenticationOptions {
   /**
    * Create and reconcile the bootstrap RBAC policy at start and run its controllers (ClusterRole
-   * aggregation, the `default` service accounts). Default: on, except for the test host, whose tests
-   * count revisions from an empty cluster.
+   * aggregation, the `default` service accounts). Default: on in the browser hosts; the Node host's
+   * `npm run serve` turns it on; off for engines embedded in tests, which count revisions from an empty
+   * cluster.
    */
   bootstrapPolicy?: boolean;
 }

@@ -100,7 +100,7 @@ class Engine implements EngineCore {
     this.crds = new CrdController(state, this.registry, () => this.watch, this.env, builtinDefinitions);
     this.crds.start();
     this.auth = createClusterAuth(state, this.env);
-    if (this.opts.auth?.bootstrapPolicy ?? this.host !== 'test') {
+    if (this.opts.auth?.bootstrapPolicy ?? (this.host === 'service-worker' || this.host === 'page')) {
       this.controllers = await startAuthControllers(state, this.env, (req, user) => this.handle(req, {}, user), this.basePath);
     }
     // namespaces left terminating when the engine stopped are finalized now

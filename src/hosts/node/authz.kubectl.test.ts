@@ -20,7 +20,7 @@ suite('kubectl (authorization)', () => {
   let k: KubectlEnv;
   beforeAll(async () => {
     const staticTokens = parseTokenFile('jane-secret,jane,1001,"devs,qa"\n');
-    k = await startKubectlEnv(found.path!, { auth: { staticTokens } }, { tls });
+    k = await startKubectlEnv(found.path!, { auth: { staticTokens, bootstrapPolicy: true } }, { tls });
   });
   afterAll(async () => {
     await k?.close();
