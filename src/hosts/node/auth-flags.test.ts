@@ -3,20 +3,21 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { authOptionsFromArgs, withCertificateAuthority } from './auth-flags.js';
+import { takeAuthFlags, withCertificateAuthority } from './auth-flags.js';
 import { kubeconfig } from './http-host.js';
 
-describe('authOptionsFromArgs', () => {
-  it('--anonymous and --token-file', () => {
+describe('takeAuthFlags', () => {
+  it('--anonymous and --token-file; other arguments are left for the host', () => {
     const dir = mkdtempSync(join(tmpdir(), 'auth-flags-'));
     const file = join(dir, 'tokens.csv');
     writeFileSync(file, 'abc,jane,7,"devs"\n');
-    expect(authOptionsFromArgs(['node', 'main', '--anonymous', '--token-file', file])).toEqual({
-      anonymous: true,
-      staticTokens: [{ token: 'abc', user: 'jane', uid: '7', groups: ['devs'] }],
+    expect(takeAuthFlags(['--port', '1', '--anonymous', '--token-file', file, '--data=x'])).toEqual({
+      auth: { anonymous: true, staticTokens: [{ token: 'abc', user: 'jane', uid: '7', groups: ['devs'] }] },
+      rest: ['--port', '1', '--data=x'],
     });
-    expect(authOptionsFromArgs(['node', 'main', '--anonymous=false'])).toEqual({ anonymous: false });
-    expect(authOptionsFromArgs(['node', 'main', '--port', '1'])).toEqual({});
+    expect(takeAuthFlags(['--anonymous=false'])).toEqual({ auth: { anonymous: false }, rest: [] });
+    expect(() => takeAuthFlags(['--token-file'])).toThrow('--token-file needs a value');
+    expect(() => takeAuthFlags(['--tls-cert-file', file])).toThrow('--tls-cert-file and --tls-private-key-file go together');
   });
 
   it('an HTTPS kubeconfig trusts the certificate and carries the token', () => {

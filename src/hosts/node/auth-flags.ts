@@ -1,7 +1,8 @@
-// The Node host's authentication flags, kept apart from main.ts: `--anonymous` (requests without
-// credentials act as system:anonymous, as kube-apiserver with anonymous auth; default: the cluster
-// administrator) and `--token-file FILE` (static bearer tokens, kube-apiserver's CSV format
-// `token,user,uid,"group1,group2"`).
+// The Node host's authentication flags, taken out of the command line before cli.ts parses the rest
+// (their usage text is in cli.ts): `--anonymous` (requests without credentials act as system:anonymous,
+// as kube-apiserver with anonymous auth; default: the cluster administrator), `--token-file FILE` (static
+// bearer tokens, kube-apiserver's CSV format `token,user,uid,"group1,group2"`), and
+// `--tls-cert-file FILE --tls-private-key-file FILE` (HTTPS).
 
 import { readFileSync } from 'node:fs';
 import type { AuthOptions } from '../../engine/auth/index.js';
@@ -68,14 +69,3 @@ export function withCertificateAuthority(kubeconfigText: string, certFile: strin
     .replace(/^(    server: https:.*)$/m, `$1\n    certificate-authority: ${certFile}`)
     .replace(/^  user: \{\}$/m, `  user:\n    token: ${token}`);
 }
-
-export const AUTH_FLAGS_USAGE = `
-Who may act:
-  --anonymous          requests without credentials act as system:anonymous (group
-                       system:unauthenticated), as kube-apiserver with anonymous authentication; by
-                       default they act as the cluster administrator (kubernetes-admin, system:masters)
-  --token-file FILE    static bearer tokens, one per line: token,user,uid,"group1,group2"
-  --tls-cert-file FILE, --tls-private-key-file FILE
-                       serve HTTPS (kubectl sends bearer tokens only over TLS); the kubeconfig then
-                       trusts the certificate and carries a token of the cluster administrator
-`;

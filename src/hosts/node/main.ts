@@ -10,7 +10,7 @@ import { openFileStorage } from '../../adapters/file/file-storage.js';
 import { systemEnv } from '../../adapters/system-env.js';
 import { kubeconfig, startHttpHost } from './http-host.js';
 import { USAGE, parseArgs, type ServeOptions } from './cli.js';
-import { AUTH_FLAGS_USAGE, adminStaticToken, takeAuthFlags, withCertificateAuthority, type AuthFlags } from './auth-flags.js';
+import { adminStaticToken, takeAuthFlags, withCertificateAuthority, type AuthFlags } from './auth-flags.js';
 
 async function main(): Promise<void> {
   let opts: ServeOptions;
@@ -19,11 +19,11 @@ async function main(): Promise<void> {
     flags = takeAuthFlags(process.argv.slice(2));
     opts = parseArgs(flags.rest);
   } catch (e) {
-    process.stderr.write(`${(e as Error).message}\n\n${USAGE}${AUTH_FLAGS_USAGE}`);
+    process.stderr.write(`${(e as Error).message}\n\n${USAGE}`);
     process.exit(2);
   }
   if (opts.help) {
-    process.stdout.write(`${USAGE}${AUTH_FLAGS_USAGE}`);
+    process.stdout.write(USAGE);
     return;
   }
   // over HTTPS the kubeconfig carries a static token of the default administrator
