@@ -381,6 +381,12 @@ describe('escalation prevention', () => {
     expect((await c.req('POST', `${RBAC}/namespaces/default/roles`, { metadata: { name: 'fine' }, rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get'] }] }, as('jane'))).status).toBe(201);
   });
 
+  it('names the resolution errors of the requester\'s own bindings', async () => {
+    await c.req('POST', `${RBAC}/clusterrolebindings`, { metadata: { name: 'dangling' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'gone' }, subjects: [{ kind: 'User', name: 'jane' }] });
+    const r = await c.req('POST', `${RBAC}/clusterroles`, { metadata: { name: 'x' }, rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }] }, as('jane'));
+    expect(r.body.message).toBe('clusterroles.rbac.authorization.k8s.io "x" is forbidden: user "jane" (groups=["system:authenticated"]) is attempting to grant RBAC permissions not currently held:\n{APIGroups:[""], Resources:["pods"], Verbs:["get"]}; resolution errors: [clusterroles.rbac.authorization.k8s.io "gone" not found]');
+  });
+
   it('the escalate verb lifts the check; bind lets a user bind a role it does not hold', async () => {
     const admin = { metadata: { name: 'admin-ish' }, rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }] };
     expect((await c.req('POST', `${RBAC}/clusterroles`, admin, as('jane'))).status).toBe(403);

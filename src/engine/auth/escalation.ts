@@ -10,7 +10,7 @@ import type { ResourceDefinition } from '../registry/types.js';
 import type { ResourceRequestInfo } from '../endpoints/request-info.js';
 import { resourceAttributes, type PolicyRule } from './attributes.js';
 import { forbiddenStatus, type ClusterAuthorizer } from './authorize.js';
-import { compactRules, compactString, covers, goStrings, rulesOf } from './rbac.js';
+import { aggregate, compactRules, compactString, covers, goStrings, rulesOf } from './rbac.js';
 import { SYSTEM_MASTERS, type UserInfo } from './user.js';
 
 const GROUP = 'rbac.authorization.k8s.io';
@@ -23,7 +23,9 @@ export function confirmNoEscalation(authz: ClusterAuthorizer, user: UserInfo, na
   if (covered) return undefined;
   const lines = [...new Set(compactRules(missing).map(compactString))].sort();
   let msg = `user ${goQuote(user.name)} (groups=${goStrings(user.groups)}) is attempting to grant RBAC permissions not currently held:\n${lines.join('\n')}`;
-  if (owner.errors.length) msg += `; resolution errors: [${owner.errors.join(' ')}]`;
+  // the registries' rule resolver reads through the stores: their NotFound names the plural resource
+  const errors = owner.errors.map((e) => e.replace(/^(cluster)?role\.rbac\.authorization\.k8s\.io /, (m) => m.replace('role.', 'roles.')));
+  if (errors.length) msg += `; resolution errors: [${aggregate(errors)}]`;
   return msg;
 }
 
@@ -47,7 +49,6 @@ export function guardEscalation(def: ResourceDefinition, info: ResourceRequestIn
   // EscalationAllowed: system:masters may do anything
   if (user.groups.includes(SYSTEM_MASTERS)) return def;
   const namespace = info.namespace;
-  const gr = { group: GROUP, resource: def.plural };
   const forbid = (name: string | undefined, message: string): StatusError => forbiddenStatus(GROUP, def.plural, name ?? '', message);
 
   if (def.plural === 'roles' || def.plural === 'clusterroles') {
@@ -87,7 +88,6 @@ export function guardEscalation(def: ResourceDefinition, info: ResourceRequestIn
       const err = confirmNoEscalation(authz, user, namespace, resolved.rules);
       if (err) throw forbid(obj.metadata?.name, err);
     };
-    void gr;
     return withChecks(def, check);
   }
   return def;

@@ -2,7 +2,6 @@
 // -Extra-<key> headers, each checked with the `impersonate` verb on users / serviceaccounts / groups /
 // uids / userextras for the authenticated requester; the first refusal is the real 403.
 
-import { goQuote } from '../codec/go-format.js';
 import { StatusError } from '../errors.js';
 import type { Attributes, Authorizer } from './attributes.js';
 import { forbiddenError } from './authorize.js';
@@ -121,4 +120,3 @@ export function impersonate(headers: Headers, requester: UserInfo, authorizer: A
   return user;
 }
 
-export { goQuote };
