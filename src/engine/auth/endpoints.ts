@@ -4,10 +4,10 @@
 // subresource `serviceaccounts/token`. Each answers as the real registry's REST Create does.
 
 import { rfc3339, type Env } from '../env.js';
-import { GoRepr, badRequest, fieldErr, invalid, notFound, requestEntityTooLarge, type FieldError } from '../errors.js';
+import { GoRepr, badRequest, fieldErr, invalid, notFound, type FieldError } from '../errors.js';
 import { decodeProtobufObject } from '../codec/protobuf/decode.js';
 import { goQuote } from '../codec/go-format.js';
-import { MAX_BODY_BYTES } from '../endpoints/scope.js';
+import { readLimitedBody } from '../codec/read-body.js';
 import { isPlainObject } from '../object.js';
 import { decodeBody } from '../codec/decode.js';
 import { objectKey } from '../registry/keys.js';
@@ -51,8 +51,7 @@ export function authEndpointKind(info: ResourceRequestInfo): Kind | undefined {
 
 async function readObject(ctx: AuthEndpointContext, kind: string, group: string): Promise<Record<string, unknown>> {
   const ct = bodyMediaType(ctx.request.headers.get('Content-Type'));
-  const bytes = new Uint8Array(await ctx.request.arrayBuffer());
-  if (bytes.byteLength > MAX_BODY_BYTES) throw requestEntityTooLarge(`limit is ${MAX_BODY_BYTES}`);
+  const bytes = await readLimitedBody(ctx.request);
   // kubectl's typed clients send protobuf
   const value = ct.full === 'application/vnd.kubernetes.protobuf'
     ? decodeProtobufObject(bytes, { expectKind: kind, expectApiVersion: `${group}/v1` }).object
