@@ -2,6 +2,7 @@
 import type { Env } from './env.js';
 import type { Storage } from './storage/interface.js';
 import type { ControllerSpec } from './controllers/manager.js';
+import type { AuthOptions } from './auth/index.js';
 
 export interface ApiServerOptions {
   storage: Storage;
@@ -18,6 +19,8 @@ export interface ApiServerOptions {
   controllers?: ControllerSpec[];
   /** How long after the engine serves its controllers start (default 1000 ms, on the injected timers). */
   controllerStartDelayMs?: number;
+  /** Who may act: anonymous requests, static tokens, the bootstrap RBAC policy (auth/index.ts). */
+  auth?: AuthOptions;
 }
 
 export interface HandleOptions {

@@ -283,3 +283,26 @@ describe('controller runtime', () => {
     expect(c.server.engine.watch.count).toBe(0);
   });
 });
+
+describe('the controllers under the bootstrap RBAC policy (as in the browser hosts)', () => {
+  it('act as their service accounts, which the bootstrap roles allow: a namespace empties and goes, an orphan is collected', async () => {
+    const rbac = await testClient(createMemoryStorage(), { auth: { bootstrapPolicy: true } });
+    await rbac.settle();
+    const step = async (ms: number) => {
+      await rbac.settle();
+      await rbac.env.advance(ms);
+      await rbac.settle();
+    };
+    expect((await rbac.req('GET', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/system:controller:namespace-controller')).status).toBe(200);
+    await rbac.req('POST', NS, { metadata: { name: 'gone' } });
+    expect((await rbac.req('POST', `${NS}/gone/configmaps`, cm('a'))).status).toBe(201);
+    const owner = (await rbac.req('POST', `${NS}/default/configmaps`, cm('owner'))).body;
+    await rbac.req('POST', `${NS}/default/configmaps`, cm('dependent', { ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.metadata.uid }] }));
+    await rbac.req('DELETE', `${NS}/gone`);
+    await rbac.req('DELETE', `${NS}/default/configmaps/owner`);
+    await step(6000);
+    await step(1000);
+    expect((await rbac.req('GET', `${NS}/gone`)).status).toBe(404);
+    expect((await rbac.req('GET', `${NS}/default/configmaps/dependent`)).status).toBe(404);
+  });
+});

@@ -42,6 +42,12 @@ import { handleScale } from './handlers/scale.js';
 import { PLAYGROUND_CEL_PATH, evaluatePlaygroundCel } from './playground-cel.js';
 import { decodeBody } from '../codec/decode.js';
 import { readLimitedBody } from '../codec/read-body.js';
+import { authenticate, authorize, createClusterAuth, impersonate, requestAttributes, startAuthControllers, type ClusterAuth, type UserInfo } from '../auth/index.js';
+import type { Controller } from '../auth/aggregation.js';
+import { authEndpointKind, handleAuthEndpoint } from '../auth/endpoints.js';
+import { guardEscalation } from '../auth/escalation.js';
+import { requestAuthorization } from '../auth/request-checks.js';
+import { ALL_AUTHENTICATED, APISERVER_USER, serviceAccountGroups } from '../auth/user.js';
 
 const INITIAL_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
@@ -74,6 +80,12 @@ class Engine implements EngineCore {
   private controllerStartTimer: unknown;
   /** Requests built by the controller manager (their identity headers are trusted). */
   private readonly internalRequests = new WeakSet<Request>();
+  auth!: ClusterAuth;
+  /** Whether the bootstrap RBAC policy (roles and bindings, the controllers' among them) is kept in this cluster. */
+  get bootstrapPolicy(): boolean {
+    return this.opts.auth?.bootstrapPolicy ?? (this.host === 'service-worker' || this.host === 'page');
+  }
+  private authControllers: Controller[] = [];
   private readonly basePath: string;
   private compactTimer: unknown;
   private closed = false;
@@ -98,6 +110,10 @@ class Engine implements EngineCore {
     if (state.revision === 0) await this.seed();
     this.crds = new CrdController(state, this.registry, () => this.watch, this.env, builtinDefinitions);
     this.crds.start();
+    this.auth = createClusterAuth(state, this.env);
+    if (this.bootstrapPolicy) {
+      this.authControllers = await startAuthControllers(state, this.env, (req, user) => this.handle(req, {}, user), this.basePath);
+    }
     this.scheduleCompaction();
   }
 
@@ -119,6 +135,18 @@ class Engine implements EngineCore {
       this.controllerStartTimer = undefined;
       if (!this.closed) manager.start();
     }, this.opts.controllerStartDelayMs ?? 1000);
+  }
+
+  /** The service-account user of a request the controller manager built (X-Remote-User), else undefined. */
+  private controllerRequester(request: Request): UserInfo | undefined {
+    if (!this.internalRequests.has(request)) return undefined;
+    const name = request.headers.get('X-Remote-User') ?? '';
+    const m = /^system:serviceaccount:([^:]+):([^:]+)$/.exec(name);
+    if (!m) return undefined;
+    // without the bootstrap policy no role grants the controllers anything: they then act with the API
+    // server's own loopback identity, as a cluster whose controller manager holds admin credentials
+    if (!this.bootstrapPolicy) return APISERVER_USER;
+    return { name, groups: [...serviceAccountGroups(m[1]), ALL_AUTHENTICATED] };
   }
 
   isInternal(request: Request): boolean {
@@ -181,6 +209,7 @@ class Engine implements EngineCore {
     this.closed = true;
     if (this.controllerStartTimer !== undefined) this.env.timers.clearTimeout(this.controllerStartTimer);
     this.controllers?.stop();
+    for (const c of this.authControllers) c.stop();
     if (this.compactTimer !== undefined) this.env.timers.clearTimeout(this.compactTimer);
     this.watch?.closeAll();
     await this.opts.storage.close();
@@ -193,7 +222,8 @@ class Engine implements EngineCore {
     return undefined;
   }
 
-  async handle(request: Request, options: HandleOptions = {}): Promise<Response> {
+  /** The whole API; `as` is the identity of the engine's own clients (post-start hooks, controllers). */
+  async handle(request: Request, options: HandleOptions = {}, as?: UserInfo): Promise<Response> {
     const url = new URL(request.url);
     // Route on the raw target when the host has it: the URL parser has resolved `%2e%2e`, `.` and `\`.
     const target = options.target === undefined ? undefined : splitTarget(options.target);
@@ -209,18 +239,23 @@ class Engine implements EngineCore {
         return respond(200, evaluatePlaygroundCel(body), { pretty });
       }
       if (!SERVED_METHODS.has(method)) this.refuseMethod(path, query);
+      const info = requestInfo(method, path, query);
+      // the filter chain (docs: request pipeline): authentication -> impersonation -> authorization
+      // the controller manager's own requests carry their service account (trusted only for requests it built)
+      const requester = as ?? this.controllerRequester(request) ?? authenticate(request, this.opts.auth ?? {}, this.auth.tokenChecker);
+      const user = impersonate(request.headers, requester, this.auth.authorizer);
+      authorize(this.auth.authorizer, requestAttributes(user, info, path, query));
       const nonResource = this.nonResource(method, path, query, pretty);
       if (nonResource) return nonResource;
-      const info = requestInfo(method, path, query);
       if (!info.isResourceRequest) {
         if (info.discovery) return this.discovery(info.discovery, request, pretty);
         throw notFoundPath();
       }
       const def = this.registry.lookup(info.group, info.version, info.resource);
-      if (!def?.deprecated) return await this.resource(info, request, url, query, pretty);
+      if (!def?.deprecated) return await this.resource(info, request, url, query, pretty, user);
       let res: Response;
       try {
-        res = await this.resource(info, request, url, query, pretty);
+        res = await this.resource(info, request, url, query, pretty, user);
       } catch (e) {
         res = respondError(e, { pretty });
       }
@@ -324,9 +359,15 @@ class Engine implements EngineCore {
     return respond(200, apiResourceList(this.registry, group, d.version, d.group), { pretty });
   }
 
-  private async resource(info: ResourceRequestInfo, request: Request, url: URL, query: URLSearchParams, pretty: boolean): Promise<Response> {
-    const def = this.registry.lookup(info.group, info.version, info.resource);
-    if (!def) throw notFoundPath();
+  private async resource(info: ResourceRequestInfo, request: Request, url: URL, query: URLSearchParams, pretty: boolean, user: UserInfo): Promise<Response> {
+    const virtual = authEndpointKind(info);
+    if (virtual) {
+      if (info.verb !== 'create') throw methodNotAllowedRoute();
+      return handleAuthEndpoint(virtual, info, { request, user, authorizer: this.auth.authorizer, state: this.store.state, tokens: this.auth.tokens, env: this.env, pretty });
+    }
+    const served = this.registry.lookup(info.group, info.version, info.resource);
+    if (!served) throw notFoundPath();
+    const def = guardEscalation(served, info, user, this.auth.authorizer);
     if (info.subresource && !this.subresourceServed(def, info.subresource)) throw notFoundPath();
     // no route has segments past the subresource
     if (info.rest.length > 0) throw notFoundPath();
@@ -363,6 +404,7 @@ class Engine implements EngineCore {
       pretty,
       negotiated,
       userAgent: request.headers.get('User-Agent') ?? '',
+      auth: requestAuthorization(user, info, this.auth.authorizer),
     };
     if (def.namespaced && info.namespace === '' && !['list', 'watch', 'deletecollection'].includes(verb)) {
       if (verb === 'create') throw badRequest('the server could not find the requested resource');

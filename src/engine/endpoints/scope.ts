@@ -13,6 +13,7 @@ import { goQuote } from '../codec/go-format.js';
 import type { ResourceRequestInfo } from './request-info.js';
 import { bodyMediaType, type BodyFormat, type Negotiated } from './negotiation/media.js';
 import type { WatchHub } from '../watch/hub.js';
+import type { RequestAuthorization } from '../auth/request-checks.js';
 
 export interface EngineCore {
   env: Env;
@@ -39,6 +40,8 @@ export interface Scope {
   pretty: boolean;
   negotiated: Negotiated;
   userAgent: string;
+  /** Who is acting, and the handlers' extra authorization checks (create-on-update, unsafe delete). */
+  auth?: RequestAuthorization;
 }
 
 /** The real server's limit on request bodies (3 MiB). */

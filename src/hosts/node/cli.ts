@@ -21,6 +21,13 @@ Options:
                        does; by default a write carrying an Origin header must come from this server's
                        own origin (http://<the Host it was addressed by>); clients that send no Origin
                        (kubectl, curl, client libraries) are not affected; repeatable
+  --anonymous          requests without credentials act as system:anonymous (group
+                       system:unauthenticated), as kube-apiserver with anonymous authentication; by
+                       default they act as the cluster administrator (kubernetes-admin, system:masters)
+  --token-file FILE    static bearer tokens, one per line: token,user,uid,"group1,group2"
+  --tls-cert-file FILE, --tls-private-key-file FILE
+                       serve HTTPS (kubectl sends bearer tokens only over TLS); the kubeconfig then
+                       trusts the certificate and carries a token of the cluster administrator
   -h, --help           print this help and exit
 
 Then:

@@ -12,7 +12,8 @@
 //   given with --allow-origin. curl, kubectl and client libraries send no Origin and are not affected;
 //   browsers send one with every cross-site write, `no-cors` included.
 
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import { gzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import type { ApiServer } from '../../engine/server.js';
@@ -36,6 +37,8 @@ export interface HttpHostOptions {
   allowHosts?: readonly string[];
   /** Origins (`scheme://host[:port]`) whose pages may write, besides this host's own. */
   allowOrigins?: readonly string[];
+  /** Serve HTTPS with this certificate and key (kubectl sends bearer tokens only over TLS). */
+  tls?: { cert: string; key: string };
 }
 
 /** Splits a Host header (or an allow-list entry) into its lowercased name and port. */
@@ -252,8 +255,9 @@ async function writeResponse(res: ServerResponse, response: Response, acceptsGzi
 export async function startHttpHost(api: ApiServer, opts: HttpHostOptions = {}): Promise<HttpHost> {
   const host = opts.host ?? '127.0.0.1';
   const compression = opts.compression ?? true;
+  const scheme = opts.tls ? 'https' : 'http';
   const sockets = new Set<import('node:net').Socket>();
-  const server = createServer((req, res) => {
+  const listener: RequestListener = (req, res) => {
     const refused = refusal(req, opts);
     if (refused !== undefined) {
       const body = forbiddenStatus(refused);
@@ -271,7 +275,7 @@ export async function startHttpHost(api: ApiServer, opts: HttpHostOptions = {}):
     }
     const abort = new AbortController();
     res.on('close', () => abort.abort());
-    const origin = `http://${req.headers.host ?? `${host}`}`;
+    const origin = `${scheme}://${req.headers.host ?? `${host}`}`;
     void (async () => {
       try {
         const request = await toRequest(req, origin, abort.signal);
@@ -284,7 +288,8 @@ export async function startHttpHost(api: ApiServer, opts: HttpHostOptions = {}):
         res.end(String(e));
       }
     })();
-  });
+  };
+  const server: Server = opts.tls ? (createTlsServer({ cert: opts.tls.cert, key: opts.tls.key }, listener) as unknown as Server) : createServer(listener);
   server.on('connection', (s) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
@@ -297,7 +302,7 @@ export async function startHttpHost(api: ApiServer, opts: HttpHostOptions = {}):
   return {
     server,
     port,
-    url: `http://${host}:${port}`,
+    url: `${scheme}://${host}:${port}`,
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();

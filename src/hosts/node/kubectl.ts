@@ -6,8 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMemoryStorage } from '../../adapters/memory/memory-storage.js';
 import { systemEnv } from '../../adapters/system-env.js';
-import { createApiServer } from '../../engine/server.js';
+import { createApiServer, type ApiServerOptions } from '../../engine/server.js';
 import { kubeconfig, startHttpHost, type HttpHost } from './http-host.js';
+import { adminStaticToken, withCertificateAuthority } from './auth-flags.js';
 
 export function findKubectl(): { path?: string; why: string } {
   const candidates = [process.env.KUBECTL, '/usr/lib/google-cloud-sdk/bin/kubectl.1.33', 'kubectl'].filter(Boolean) as string[];
@@ -35,13 +36,21 @@ export interface KubectlEnv {
   close(): Promise<void>;
 }
 
-export async function startKubectlEnv(kubectlPath: string): Promise<KubectlEnv> {
-  const api = createApiServer({ storage: createMemoryStorage(), env: systemEnv(), host: 'node' });
+export async function startKubectlEnv(
+  kubectlPath: string,
+  apiOptions: Partial<ApiServerOptions> = {},
+  hostOptions: { tls?: { cert: string; key: string; certFile: string } } = {},
+): Promise<KubectlEnv> {
+  // over HTTPS the kubeconfig carries a static token of the default administrator
+  const admin = adminStaticToken();
+  if (hostOptions.tls) apiOptions = { ...apiOptions, auth: { ...apiOptions.auth, staticTokens: [...(apiOptions.auth?.staticTokens ?? []), admin] } };
+  const api = createApiServer({ storage: createMemoryStorage(), env: systemEnv(), host: 'node', ...apiOptions });
   await api.ready;
-  const host = await startHttpHost(api, { port: 0 });
+  const host = await startHttpHost(api, { port: 0, tls: hostOptions.tls });
   const dir = mkdtempSync(join(tmpdir(), 'kubectl-suite-'));
   const kubeconfigPath = join(dir, 'kubeconfig');
-  writeFileSync(kubeconfigPath, kubeconfig(host.url));
+  const config = kubeconfig(host.url);
+  writeFileSync(kubeconfigPath, hostOptions.tls ? withCertificateAuthority(config, hostOptions.tls.certFile, admin.token) : config);
   const env = { ...process.env, KUBECONFIG: kubeconfigPath, HOME: dir, KUBECACHEDIR: join(dir, 'cache') };
   return {
     host,

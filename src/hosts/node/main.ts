@@ -10,11 +10,14 @@ import { openFileStorage } from '../../adapters/file/file-storage.js';
 import { systemEnv } from '../../adapters/system-env.js';
 import { kubeconfig, startHttpHost } from './http-host.js';
 import { USAGE, parseArgs, type ServeOptions } from './cli.js';
+import { adminStaticToken, takeAuthFlags, withCertificateAuthority, type AuthFlags } from './auth-flags.js';
 
 async function main(): Promise<void> {
   let opts: ServeOptions;
+  let flags: AuthFlags;
   try {
-    opts = parseArgs(process.argv.slice(2));
+    flags = takeAuthFlags(process.argv.slice(2));
+    opts = parseArgs(flags.rest);
   } catch (e) {
     process.stderr.write(`${(e as Error).message}\n\n${USAGE}`);
     process.exit(2);
@@ -23,13 +26,18 @@ async function main(): Promise<void> {
     process.stdout.write(USAGE);
     return;
   }
+  // over HTTPS the kubeconfig carries a static token of the default administrator
+  const admin = adminStaticToken();
+  const auth = { bootstrapPolicy: true, ...flags.auth };
+  if (flags.tls) auth.staticTokens = [...(auth.staticTokens ?? []), admin];
   const kubeconfigPath = resolve(opts.kubeconfig);
   const storage: Storage = opts.data ? await openFileStorage({ dir: resolve(opts.data) }) : createMemoryStorage();
-  const api = createApiServer({ storage, env: systemEnv(), host: 'node' });
+  const api = createApiServer({ storage, env: systemEnv(), host: 'node', auth });
   await api.ready;
-  const host = await startHttpHost(api, { port: opts.port, allowHosts: opts.allowHosts, allowOrigins: opts.allowOrigins });
+  const host = await startHttpHost(api, { port: opts.port, allowHosts: opts.allowHosts, allowOrigins: opts.allowOrigins, tls: flags.tls });
   mkdirSync(dirname(kubeconfigPath), { recursive: true });
-  writeFileSync(kubeconfigPath, kubeconfig(host.url, `playground-${opts.cluster}`));
+  const config = kubeconfig(host.url, `playground-${opts.cluster}`);
+  writeFileSync(kubeconfigPath, flags.tls ? withCertificateAuthority(config, resolve(flags.tls.certFile), admin.token) : config);
   process.stdout.write(
     `Kubernetes API playground (v1.33) serving cluster "${opts.cluster}" at ${host.url}\n` +
       (opts.data ? `data kept in ${resolve(opts.data)}\n` : 'data kept in memory (use --data DIR to keep it across restarts)\n') +

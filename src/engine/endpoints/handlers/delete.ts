@@ -17,7 +17,7 @@ export interface DeleteOptionsParsed {
   propagationPolicy?: string;
   orphanDependents?: boolean;
   preconditions?: Preconditions;
-  /** ignoreStoreReadErrorWithClusterBreakingPotential=true with the AllowUnsafeMalformedObjectDeletion gate on. */
+  /** ignoreStoreReadErrorWithClusterBreakingPotential (honoured only with AllowUnsafeMalformedObjectDeletion). */
   ignoreStoreReadError?: boolean;
 }
 
@@ -110,7 +110,9 @@ function scopeGate(scope: Scope): boolean {
 export async function handleDelete(scope: Scope): Promise<Response> {
   const { def, core, info } = scope;
   const opts = await parseDeleteOptions(scope);
+  // an unsafe delete also needs the `unsafe-delete-ignore-read-errors` verb (authorization comes first)
   if (opts.ignoreStoreReadError) {
+    scope.auth?.unsafeDelete();
     // the corrupt-object deleter: nothing stored here is unreadable, so the option is always refused
     throw invalid({ group: def.group, kind: def.plural }, info.name, [
       fieldErr.invalid('ignoreStoreReadErrorWithClusterBreakingPotential', true, 'is exclusively used to delete corrupt object(s), try again by removing this option'),

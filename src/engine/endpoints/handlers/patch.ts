@@ -118,6 +118,8 @@ export async function handlePatch(scope: Scope): Promise<Response> {
         obj = patchCurrent(scope, current!, decoded, opts.fieldValidation, warnings);
       }
       checkNamespaceAndName(scope, obj);
+      // an apply that creates also needs the `create` verb
+      if (!current) scope.auth?.createOnUpdate();
       return obj;
     },
     {

@@ -22,7 +22,11 @@ export async function handleUpdate(scope: Scope): Promise<Response> {
   if (info.namespace && meta.namespace && meta.namespace !== info.namespace) {
     throw badRequest(`the namespace of the object (${meta.namespace}) does not match the namespace on the request (${info.namespace})`);
   }
-  const out = await core.store.update(def, info.namespace, info.name, info.subresource, () => desired, {
+  const out = await core.store.update(def, info.namespace, info.name, info.subresource, (current) => {
+    // a PUT that creates also needs the `create` verb
+    if (!current) scope.auth?.createOnUpdate();
+    return desired;
+  }, {
     dryRun: opts.dryRun,
     createOnMissing: info.subresource === '' && def.strategy.allowCreateOnUpdate === true,
     finalize: recordUpdate(scope, opts.fieldManager, info.subresource),
