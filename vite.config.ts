@@ -94,6 +94,9 @@ export default defineConfig({
   plugins: [react(), serviceWorkerPlugin()],
   build: {
     target: 'es2022',
+    // Monaco's core is one ~4 MB chunk by design (loaded after the first paint): no size warning for it
+    chunkSizeWarningLimit: 4500,
+    manifest: 'build-manifest.json', // the chunks the service worker keeps for offline use (src/hosts/sw/app-cache.ts)
     rolldownOptions: {
       input: {
         main: fileURLToPath(new URL('./index.html', import.meta.url)),

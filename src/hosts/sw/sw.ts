@@ -4,11 +4,13 @@
 // served. Responses are never gzipped: the browser does not decode a synthetic response.
 /// <reference lib="webworker" />
 import { createClusterEngines, routeCluster } from './clusters.js';
+import { installAppCache } from './app-cache.js';
 
 declare const self: ServiceWorkerGlobalScope;
 
 const appBase = new URL(self.registration.scope);
 const clusters = createClusterEngines({ host: 'service-worker' });
+installAppCache(self); // the app's own files offline; never the API (docs/hosts.md 1.1)
 
 self.addEventListener('install', (event) => {
   event.waitUntil(self.skipWaiting());
