@@ -7,7 +7,8 @@
 // - Files with a content hash in their name (`<app base>assets/...`) never change: cache first.
 // - Everything else of the app (the page itself, public files): network first, the copy when offline;
 //   an offline navigation falls back to the cached page, whatever its query.
-// - The copy is filled as files are fetched, and once per worker start from Vite's build manifest
+// - The copy is filled as files are fetched, and once per worker start (shortly after its first request,
+//   so that it does not compete with the page's first load) from Vite's build manifest
 //   (`build-manifest.json`, written by `vite build`; absent under the dev server), which names every chunk,
 //   also those the page loads later (the editor, the panels). Hashed files it no longer names are dropped.
 /// <reference lib="webworker" />
@@ -69,8 +70,15 @@ async function fetchAndKeep(cache: Cache, request: Request | string): Promise<Re
   return res;
 }
 
+/**
+ * How long the precache waits after the worker's first request: the page loads what it needs first (and
+ * those files are kept as they pass), then the precache fetches only what is still missing.
+ */
+export const PRECACHE_DELAY_MS = 5000;
+
 /** Fills the cache from the build manifest; drops hashed files of older builds. Never throws. */
 async function precache(appBase: URL): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, PRECACHE_DELAY_MS));
   try {
     const cache = await caches.open(APP_CACHE);
     let manifest: unknown;
@@ -82,6 +90,7 @@ async function precache(appBase: URL): Promise<void> {
     }
     const urls = precacheUrls(manifest, appBase);
     for (const url of urls) {
+      // hashed files never change; the others (the page, public files) are refreshed
       if (classify(new URL(url), 'GET', appBase) === 'hashed' && (await cache.match(url, MATCH))) continue;
       await fetchAndKeep(cache, url).catch(() => undefined);
     }
@@ -123,11 +132,11 @@ export function installAppCache(worker: ServiceWorkerGlobalScope): void {
   let filled: Promise<void> | undefined;
   worker.addEventListener('fetch', (event) => {
     const kind = classify(new URL(event.request.url), event.request.method, appBase);
-    if (kind === 'ignore') return;
-    // once per worker start, in the background of whichever request comes first
+    if (kind === 'ignore' || kind === 'api') return;
+    // once per worker start, in the background of the first request for an app file
     filled ??= precache(appBase);
     event.waitUntil(filled);
-    if (kind === 'api' || event.request.headers.has('Range')) return;
+    if (event.request.headers.has('Range')) return;
     event.respondWith(kind === 'hashed' ? cacheFirst(event.request) : networkFirst(event.request, appBase));
   });
 }
