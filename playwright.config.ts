@@ -1,4 +1,4 @@
-// Browser tests against the real service worker (DESIGN.md 1, host 3): Playwright builds the app (with the
+// Browser tests against the real service worker (docs/hosts.md 5): Playwright builds the app (with the
 // test pages under e2e/pages/), serves it with `vite preview`, and drives Chromium. KUBE_E2E_DEV=1 runs the
 // suite against the `vite` dev server instead. Without any Chromium the specs are skipped with a message;
 // under CI=true that is an error.

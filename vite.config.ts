@@ -94,7 +94,12 @@ export default defineConfig({
   plugins: [react(), serviceWorkerPlugin()],
   build: {
     target: 'es2022',
+    // Monaco's core is one ~4 MB chunk by design (loaded after the first paint): no size warning for it
+    chunkSizeWarningLimit: 4500,
+    manifest: 'build-manifest.json', // the chunks the service worker keeps for offline use (src/hosts/sw/app-cache.ts)
     rolldownOptions: {
+      // no "plugin timings" report when a busy machine makes the build slow: it is not a problem of the build
+      checks: { bundlerTimings: false },
       input: {
         main: fileURLToPath(new URL('./index.html', import.meta.url)),
         ...(e2ePages

@@ -1,4 +1,4 @@
-// Which Chromium the browser tests and the browser benchmark launch (DESIGN.md 9): the system Chromium at
+// Which Chromium the browser tests and the browser benchmark launch (docs/design.md 9): the system Chromium at
 // /usr/bin/chromium when present (these machines: `npx playwright install` cannot download here), else the
 // browser Playwright installed itself (`npx playwright install chromium` on a developer's machine).
 import { existsSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// The in-page fallback (DESIGN.md 1): `?engine=page`, and a browser context without navigator.serviceWorker.
+// The in-page fallback (docs/hosts.md 2): `?engine=page`, and a browser context without navigator.serviceWorker.
 import { expect, test } from '@playwright/test';
 import { CORE_NAMESPACES, configMap, names, openShell, pageFetch, shellFetch, skipWithoutBrowser } from './helpers';
 

@@ -44,7 +44,7 @@ test('fetch of /clusters/default/api/v1/namespaces lists the four initial namesp
   const res = await pageFetch(page, `${BASE}/api/v1/namespaces`);
   expect(res.status).toBe(200);
   expect(res.contentType).toContain('application/json');
-  expect(res.contentEncoding).toBeNull(); // DESIGN.md 2: the worker never gzips
+  expect(res.contentEncoding).toBeNull(); // docs/design.md 2: the worker never gzips
   expect((res.body as { kind?: string }).kind).toBe('NamespaceList');
   expect(names(res.body)).toEqual(CORE_NAMESPACES);
 });

@@ -359,7 +359,7 @@ test('managed fields: blame with shared ownership, entries, live history, the [{
   await expect(line('a: "1"')).toHaveAttribute('data-owners', 'alice,bob');
   await mf.screenshot({ path: info.outputPath('managed-fields-reset.png') });
 
-  // `[]` is not a reset here (the spec; DESIGN.md 7): tracking goes on, and the writer is recorded.
+  // `[]` is not a reset here (the spec; docs/design.md 7): tracking goes on, and the writer is recorded.
   await mf.getByRole('button', { name: 'Back to live' }).click();
   // Applying to an object without managedFields first records its fields under before-first-apply.
   await applyAs('alice', { a: '1' });

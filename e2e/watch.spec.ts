@@ -1,4 +1,4 @@
-// Watches through the service worker survive a stopped worker (DESIGN.md 2): a client in the page keeps a
+// Watches through the service worker survive a stopped worker (docs/design.md 2): a client in the page keeps a
 // cache from list + watch, the worker is stopped through CDP mid-stream, the client reconnects from the
 // last resourceVersion it saw, and its cache then equals a fresh list: no gap, no duplicate event.
 import { expect, test } from '@playwright/test';

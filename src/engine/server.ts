@@ -1,4 +1,4 @@
-// createApiServer: the whole HTTP API as a function of its storage (DESIGN.md 1).
+// createApiServer: the whole HTTP API as a function of its storage (docs/design.md 1).
 import type { Env } from './env.js';
 import type { Storage } from './storage/interface.js';
 import type { ControllerSpec } from './controllers/manager.js';
@@ -13,7 +13,7 @@ export interface ApiServerOptions {
   historyWindowMs?: number;
   /** Feature gates, e.g. { CBORServingAndStorage: true }. */
   featureGates?: Record<string, boolean>;
-  /** Which host runs the engine; gzip is only offered on 'node' (DESIGN.md 2). */
+  /** Which host runs the engine; gzip is only offered on 'node' (docs/design.md 2). */
   host?: 'node' | 'service-worker' | 'page' | 'test';
   /** The controllers the engine's controller manager runs (default: namespace controller, garbage collector). */
   controllers?: ControllerSpec[];

@@ -1,4 +1,4 @@
-// The budgets every request body is held to (docs/: safety). A budget exceeded is a 4xx Status, never a
+// The budgets every request body is held to (docs/design.md 12). A budget exceeded is a 4xx Status, never a
 // 500, a stack overflow or a blocked event loop.
 //
 // Nesting: Go's JSON scanner allows 10000 levels and go-yaml as many; the real server's code is iterative

@@ -149,7 +149,7 @@ function parseGV(apiVersion: unknown): { group: string; version: string } {
   return { group: '', version: '' }; // unparsable: the empty GroupVersionKind
 }
 
-/** Group names accept the `svc` spelling (DESIGN.md 3). */
+/** Group names accept the `svc` spelling (docs/design.md 3). */
 function canonicalGroup(g: string): string {
   return g.endsWith('.svc.io') ? g.slice(0, -'.svc.io'.length) + '.k8s.io' : g;
 }
@@ -204,7 +204,7 @@ function encodeInto(o: KubeObject, m: Managed): KubeObject {
  *    what it changed in the same request (spec "managedFields entry" rule 8). Deviation from v1.33,
  *    which drops tracking entirely there (its skip for existing objects without managers).
  *  - `[]` is NOT a reset: it is treated like absent managedFields and the live entries are kept. The
- *    spec and the public docs say so; the v1.33 code resets on `[]` too (DESIGN.md 7 follows the spec).
+ *    spec and the public docs say so; the v1.33 code resets on `[]` too (docs/design.md 7).
  *  - entries the real decoder rejects (bad operation, empty apiVersion, missing fieldsType, bad fieldsV1)
  *    are ignored and the live entries kept, as the real server does; so are entries sent to a subresource.
  */

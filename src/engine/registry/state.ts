@@ -1,5 +1,5 @@
 // The cluster's in-memory view of its storage: the "watch cache" of the real server. It is rebuilt from
-// storage when the engine starts (DESIGN.md 2: the service worker can be stopped at any time), serves every
+// storage when the engine starts (docs/design.md 2: the service worker can be stopped at any time), serves every
 // read, keeps the event history for watch resumption and snapshots at older revisions, and funnels every
 // write through one lock so that read-modify-write cycles are atomic within this engine.
 

@@ -52,7 +52,7 @@ export interface Schema {
 /** Definitions by bare name. */
 export type SchemaRegistry = Record<string, Schema>;
 
-/** Schema extension names are accepted in the `svc` spelling too (DESIGN.md 3). */
+/** Schema extension names are accepted in the `svc` spelling too (docs/design.md 3). */
 export function ext<T = unknown>(s: Schema, name: string): T | undefined {
   const k8s = `x-kubernetes-${name}` as const;
   if (k8s in s) return s[k8s] as T;

@@ -1,4 +1,4 @@
-// Identifier spelling (DESIGN.md 3): `k8s.io` is canonical; every `svc` spelling of the spec is an alias.
+// Identifier spelling (docs/design.md 3): `k8s.io` is canonical; every `svc` spelling of the spec is an alias.
 
 /** `apps.svc.io` -> `apps.k8s.io`; other names unchanged. */
 export function canonicalGroup(group: string): string {

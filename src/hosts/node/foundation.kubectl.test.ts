@@ -7,7 +7,7 @@ if (!found.path) {
   if (process.env.CI === 'true') throw new Error(`kubectl suite: ${found.why}`);
   console.warn(`kubectl suite skipped: ${found.why}`);
 }
-const suite = found.path ? describe : describe.skip;
+const suite = found.path ? describe : (name: string, fn: () => void) => describe.skip(`${name} (skipped: ${found.why})`, fn);
 
 suite('kubectl (foundation)', () => {
   let k: KubectlEnv;

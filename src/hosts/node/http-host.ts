@@ -1,4 +1,4 @@
-// Host 2 (docs/): the engine on 127.0.0.1 over node:http, so real clients (kubectl,
+// Host 2 (docs/hosts.md 3): the engine on 127.0.0.1 over node:http, so real clients (kubectl,
 // @kubernetes/client-node, curl) can talk to it. Streams watch responses chunk by chunk; gzips large
 // get/list responses when the client asks (APIResponseCompression, on by default; never on the SW host).
 //

@@ -10,7 +10,7 @@ if (!found.path) {
   if (process.env.CI === 'true') throw new Error(`kubectl suite: ${found.why}`);
   console.warn(`kubectl suite skipped: ${found.why}`);
 }
-const suite = found.path ? describe : describe.skip;
+const suite = found.path ? describe : (name: string, fn: () => void) => describe.skip(`${name} (skipped: ${found.why})`, fn);
 
 function cmYaml(name: string, labels: Record<string, string>, data: Record<string, string>): string {
   const lines = ['apiVersion: v1', 'kind: ConfigMap', 'metadata:', `  name: ${name}`, '  labels:'];

@@ -9,7 +9,7 @@ if (!found.path) {
   if (process.env.CI === 'true') throw new Error(`kubectl suite: ${found.why}`);
   console.warn(`kubectl suite skipped: ${found.why}`);
 }
-const suite = found.path ? describe : describe.skip;
+const suite = found.path ? describe : (name: string, fn: () => void) => describe.skip(`${name} (skipped: ${found.why})`, fn);
 
 const deployment = (name: string, replicas: number, image: string, extra = '') => [
   'apiVersion: apps/v1',

@@ -1,4 +1,4 @@
-// Host fallback (DESIGN.md 1): where no service worker can serve the page (no `navigator.serviceWorker`, as in
+// Host fallback (docs/hosts.md 2): where no service worker can serve the page (no `navigator.serviceWorker`, as in
 // Firefox private windows, a failed registration, or `?engine=page`), the same engines run in the page and
 // the UI hands its requests to them directly instead of going through `fetch`. Same routing, same
 // IndexedDB databases as the service worker. Loaded lazily by src/ui/api.ts, so it costs nothing on first

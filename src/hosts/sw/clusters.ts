@@ -1,6 +1,6 @@
 // Cluster routing shared by the two browser hosts (the service worker and the in-page fallback):
 // `<app base>clusters/<cluster>/...` goes to that cluster's engine. Every cluster is one engine over its own
-// IndexedDB database, created on first use and kept for the life of the host (DESIGN.md 1). The engine
+// IndexedDB database, created on first use and kept for the life of the host (docs/hosts.md 1). The engine
 // keeps everything that matters in IndexedDB, so a host that is stopped and started again only has to
 // recreate the engine.
 //

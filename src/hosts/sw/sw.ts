@@ -1,14 +1,16 @@
-// Host 1: the service worker (DESIGN.md 1, 2). Served at `<app base>sw.js` with scope `<app base>`, it answers
+// Host 1: the service worker (docs/hosts.md 1). Served at `<app base>sw.js` with scope `<app base>`, it answers
 // every fetch under `<app base>clusters/<cluster>` with that cluster's engine and lets all other requests go
 // to the network. It takes control at once (skipWaiting + clients.claim) so the first page load is already
 // served. Responses are never gzipped: the browser does not decode a synthetic response.
 /// <reference lib="webworker" />
 import { createClusterEngines, routeCluster } from './clusters.js';
+import { installAppCache } from './app-cache.js';
 
 declare const self: ServiceWorkerGlobalScope;
 
 const appBase = new URL(self.registration.scope);
 const clusters = createClusterEngines({ host: 'service-worker' });
+installAppCache(self); // the app's own files offline; never the API (docs/hosts.md 1.1)
 
 self.addEventListener('install', (event) => {
   event.waitUntil(self.skipWaiting());

@@ -9,6 +9,7 @@ import { toCurl } from './curl.js';
 import { confirmDialog } from '../confirm/dialog.js';
 import { collectionContents, deleteTarget, namespaceContents } from '../confirm/impact.js';
 import { DiscoveryCache } from '../editor/discovery.js';
+import { connect } from '../api.js';
 import { adoptFields, dropFields, parseConflicts, withForce, withoutQuery, type FieldConflict } from './conflicts.js';
 
 function splitPath(path: string): { pathname: string; query: string } {
@@ -291,7 +292,6 @@ export function RequestConsole() {
     setRaw(true);
   };
   const copyCurl = async (r: LoggedRequest) => {
-    const { connect } = await import('../api.js');
     const line = toCurl(r, (await connect()).baseUrl);
     try {
       await navigator.clipboard.writeText(line);

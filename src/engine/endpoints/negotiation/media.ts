@@ -1,5 +1,5 @@
 // Content negotiation (k8s.io/apiserver/pkg/endpoints/handlers/negotiation): Accept selects the response
-// representation, Content-Type the request body's. `svc` spellings are accepted and mirrored (DESIGN.md 3).
+// representation, Content-Type the request body's. `svc` spellings are accepted and mirrored (docs/design.md 3).
 
 import { notAcceptable } from '../../errors.js';
 

@@ -1,4 +1,4 @@
-// fieldsV1 decoding for the managed-fields viewer (DESIGN.md 7): each key of a fieldsV1 node is a path
+// fieldsV1 decoding for the managed-fields viewer (docs/design.md 7): each key of a fieldsV1 node is a path
 // element, `f:<name>` a field, `k:<json>` a list item identified by its key fields, `v:<json>` a set item by
 // its value, `i:<n>` an item by index, and `.` the node itself. A member owned with no children is `{}`.
 // Here we resolve those elements against a concrete object so each YAML line can show its owners. Pure.

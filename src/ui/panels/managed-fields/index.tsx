@@ -279,7 +279,7 @@ function ResetNote() {
       <p>
         Setting it to the empty list <code>[]</code> is, per the spec and the public documentation, <em>not</em> a reset: the server treats
         it as &ldquo;no change requested&rdquo; and keeps tracking the fields as usual. The v1.33 server code also clears tracking for{' '}
-        <code>[]</code>; this playground follows the spec, so <code>[]</code> here keeps the entries (see DESIGN.md 7). Try both with a JSON
+        <code>[]</code>; this playground follows the spec, so <code>[]</code> here keeps the entries (see docs/design.md 7). Try both with a JSON
         patch and watch this panel.
       </p>
     </details>
