@@ -406,6 +406,7 @@ NOT_SENT[`${C}PodSpec.ephemeralContainers`] =
 /** Fields the real server accepts but never returns (kind, path), with the reason. */
 const WRITE_ONLY: [string, RegExp, string][] = [
   ['Secret', /^stringData(\.|$)/, 'stringData is write-only: its entries are merged into data (base64) and the field is not stored'],
+  ['EndpointSlice', /^endpoints\.\d+\.deprecatedTopology(\.|$)|^endpoints\[\d+\]\.deprecatedTopology(\.|$)/, 'discovery.k8s.io/v1 drops deprecatedTopology on write (the spec\'s removed fields; the real strategy clears it)'],
 ];
 
 /** Fields not sent at some paths (regular expressions over the property path, `[]` for list items). */
