@@ -49,6 +49,8 @@ import { guardEscalation } from '../auth/escalation.js';
 import { requestAuthorization } from '../auth/request-checks.js';
 import { ALL_AUTHENTICATED, APISERVER_USER, serviceAccountGroups } from '../auth/user.js';
 import { ApiMetrics, METRICS_CONTENT_TYPE, routeLabels } from './metrics.js';
+import { defaultObjects } from '../bootstrap/default-objects.js';
+import { RootCaPublisher } from '../bootstrap/root-ca-publisher.js';
 
 const INITIAL_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
@@ -87,6 +89,7 @@ class Engine implements EngineCore {
     return this.opts.auth?.bootstrapPolicy ?? (this.host === 'service-worker' || this.host === 'page');
   }
   private authControllers: Controller[] = [];
+  private rootCa?: RootCaPublisher;
   readonly metrics: ApiMetrics;
   private readonly basePath: string;
   private compactTimer: unknown;
@@ -117,6 +120,8 @@ class Engine implements EngineCore {
     if (this.bootstrapPolicy) {
       this.authControllers = await startAuthControllers(state, this.env, (req, user) => this.handle(req, {}, user), this.basePath);
     }
+    this.rootCa = new RootCaPublisher(state, this.env);
+    await this.rootCa.start();
     this.scheduleCompaction();
   }
 
@@ -185,8 +190,10 @@ class Engine implements EngineCore {
       void nsDef;
       return { kind: 'put' as const, key: objectKey('', 'namespaces', '', name), object: normalizeLayout(obj), expectRevision: 0 };
     });
+    // then what the apiserver itself creates on its first start (the root-CA ConfigMaps come from RootCaPublisher)
+    for (const d of defaultObjects(this.env, now)) ops.push({ kind: 'put' as const, key: d.key, object: d.object, expectRevision: 0 });
     await this.store.state.exclusive(async () => {
-      // one namespace per revision, as separate creates would be
+      // one object per revision, as separate creates would be
       for (const op of ops) await this.store.state.commit([op], now);
     });
   }
@@ -213,6 +220,7 @@ class Engine implements EngineCore {
     if (this.controllerStartTimer !== undefined) this.env.timers.clearTimeout(this.controllerStartTimer);
     this.controllers?.stop();
     for (const c of this.authControllers) c.stop();
+    this.rootCa?.stop();
     if (this.compactTimer !== undefined) this.env.timers.clearTimeout(this.compactTimer);
     this.watch?.closeAll();
     await this.opts.storage.close();

@@ -227,12 +227,13 @@ describe('GET /metrics', () => {
 });
 
 describe('legacy watch paths', () => {
-  const cm = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { a: '1' } });
+  const cm = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: { t: '1' } }, data: { a: '1' } });
 
   it('namespaced, all-namespace and named watches of the core group', async () => {
     await c.req('POST', '/api/v1/namespaces/default/configmaps', cm('a'));
-    const ns = await watch('/api/v1/watch/namespaces/default/configmaps');
-    const all = await watch('/api/v1/watch/configmaps');
+    // (the selector leaves out the kube-root-ca.crt ConfigMaps every namespace has)
+    const ns = await watch('/api/v1/watch/namespaces/default/configmaps?labelSelector=t%3D1');
+    const all = await watch('/api/v1/watch/configmaps?labelSelector=t%3D1');
     const named = await watch('/api/v1/watch/namespaces/default/configmaps/b');
     for (const w of [ns, all, named]) {
       expect(w.res.status).toBe(200);
@@ -285,5 +286,112 @@ describe('legacy watch paths', () => {
     const post = await c.req('POST', '/api/v1/watch/namespaces/default/configmaps', cm('a'));
     expect(post.status).toBe(405);
     expect(post.body.reason).toBe('MethodNotAllowed');
+  });
+});
+
+describe('default objects of a fresh cluster', () => {
+  const ROOT_CA_DESCRIPTION =
+    'Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints such as the internal service IP or kubernetes.default.svc. No other usage is guaranteed across distributions of Kubernetes clusters.';
+
+  async function rootCaNamespaces(client: TestClient): Promise<string[]> {
+    const r = await client.req('GET', '/api/v1/configmaps?fieldSelector=metadata.name%3Dkube-root-ca.crt');
+    return r.body.items.map((i: any) => i.metadata.namespace);
+  }
+
+  async function eventually<T>(fn: () => Promise<T>, ok: (v: T) => boolean): Promise<T> {
+    let v = await fn();
+    for (let i = 0; i < 50 && !ok(v); i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      v = await fn();
+    }
+    return v;
+  }
+
+  it('the kubernetes Service in default, as the apiserver writes it', async () => {
+    const r = await c.req('GET', '/api/v1/namespaces/default/services/kubernetes');
+    expect(r.status).toBe(200);
+    const { uid, resourceVersion, creationTimestamp, managedFields, ...meta } = r.body.metadata;
+    expect([typeof uid, typeof resourceVersion, creationTimestamp]).toEqual(['string', 'string', '2025-01-01T00:00:00Z']);
+    expect(meta).toEqual({ name: 'kubernetes', namespace: 'default', labels: { component: 'apiserver', provider: 'kubernetes' } });
+    expect(managedFields.map((m: any) => [m.manager, m.operation])).toEqual([['kube-apiserver', 'Update']]);
+    expect(r.body.spec).toEqual({
+      ports: [{ name: 'https', protocol: 'TCP', port: 443, targetPort: 6443 }],
+      clusterIP: '10.96.0.1',
+      clusterIPs: ['10.96.0.1'],
+      type: 'ClusterIP',
+      sessionAffinity: 'None',
+      ipFamilies: ['IPv4'],
+      ipFamilyPolicy: 'SingleStack',
+      internalTrafficPolicy: 'Cluster',
+    });
+    expect(r.body.status).toEqual({ loadBalancer: {} });
+    // its address is taken: a Service asking for it is refused
+    const taken = await c.req('POST', '/api/v1/namespaces/default/services', { apiVersion: 'v1', kind: 'Service', metadata: { name: 's' }, spec: { clusterIP: '10.96.0.1', ports: [{ port: 80 }] } });
+    expect(taken.status).toBe(422);
+  });
+
+  it('its Endpoints and EndpointSlice, as the endpoint reconciler writes them', async () => {
+    const ep = await c.req('GET', '/api/v1/namespaces/default/endpoints/kubernetes');
+    expect(ep.status).toBe(200);
+    expect(ep.headers.get('Warning')).toBe(EP_WARNING);
+    expect(ep.body.metadata.labels).toEqual({ 'endpointslice.kubernetes.io/skip-mirror': 'true' });
+    expect(ep.body.subsets).toEqual([{ addresses: [{ ip: '172.18.0.2' }], ports: [{ name: 'https', port: 6443, protocol: 'TCP' }] }]);
+    const slice = await c.req('GET', '/apis/discovery.k8s.io/v1/namespaces/default/endpointslices/kubernetes');
+    expect(slice.status).toBe(200);
+    expect(slice.body.metadata.labels).toEqual({ 'kubernetes.io/service-name': 'kubernetes' });
+    expect(slice.body.addressType).toBe('IPv4');
+    expect(slice.body.endpoints).toEqual([{ addresses: ['172.18.0.2'], conditions: { ready: true } }]);
+    expect(slice.body.ports).toEqual([{ name: 'https', port: 6443, protocol: 'TCP' }]);
+  });
+
+  it('the system PriorityClasses with their real values and descriptions', async () => {
+    const r = await c.req('GET', '/apis/scheduling.k8s.io/v1/priorityclasses');
+    expect(r.body.items.map((p: any) => [p.metadata.name, p.value, p.description, p.preemptionPolicy, p.globalDefault])).toEqual([
+      ['system-cluster-critical', 2000000000, 'Used for system critical pods that must run in the cluster, but can be moved to another node if necessary.', 'PreemptLowerPriority', undefined],
+      ['system-node-critical', 2000001000, 'Used for system critical pods that must not be moved from their current node.', 'PreemptLowerPriority', undefined],
+    ]);
+    for (const p of r.body.items) expect(p.metadata.managedFields[0].fieldsV1).toEqual({ 'f:description': {}, 'f:preemptionPolicy': {}, 'f:value': {} });
+  });
+
+  it('kube-root-ca.crt in every namespace, new ones included, recreated when deleted', async () => {
+    expect(await rootCaNamespaces(c)).toEqual(['default', 'kube-node-lease', 'kube-public', 'kube-system']);
+    const cm = await c.req('GET', '/api/v1/namespaces/default/configmaps/kube-root-ca.crt');
+    expect(cm.body.metadata.annotations).toEqual({ 'kubernetes.io/description': ROOT_CA_DESCRIPTION });
+    expect(cm.body.metadata.managedFields.map((m: any) => m.manager)).toEqual(['kube-controller-manager']);
+    expect(Object.keys(cm.body.data)).toEqual(['ca.crt']);
+    const pem: string = cm.body.data['ca.crt'];
+    expect(pem).toMatch(/^-----BEGIN CERTIFICATE-----\n([A-Za-z0-9+/=]{1,64}\n)+-----END CERTIFICATE-----\n$/);
+    expect(atob(pem.split('\n').slice(1, -2).join(''))).toContain('placeholder');
+
+    await c.req('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' } });
+    expect(await eventually(() => rootCaNamespaces(c), (n) => n.includes('team-a'))).toContain('team-a');
+    const mine = await c.req('GET', '/api/v1/namespaces/team-a/configmaps/kube-root-ca.crt');
+    expect(mine.body.data).toEqual({ 'ca.crt': pem });
+
+    expect((await c.req('DELETE', '/api/v1/namespaces/team-a/configmaps/kube-root-ca.crt')).status).toBe(200);
+    const back = await eventually(() => c.req('GET', '/api/v1/namespaces/team-a/configmaps/kube-root-ca.crt'), (r) => r.status === 200);
+    expect(back.status).toBe(200);
+    expect(back.body.metadata.uid).not.toBe(mine.body.metadata.uid);
+  });
+
+  it('a restart over the same storage keeps them once each; a fresh cluster starts at revision 13', async () => {
+    const storage = createMemoryStorage();
+    const first = await testClient(storage);
+    const rv = (await first.req('GET', '/api/v1/namespaces')).body.metadata.resourceVersion;
+    // 4 namespaces, 2 PriorityClasses, Service, Endpoints, EndpointSlice, 4 root-CA ConfigMaps
+    expect(rv).toBe('13');
+    const snapshot = async (client: TestClient) => ({
+      services: (await client.req('GET', '/api/v1/services')).body.items.map((i: any) => [i.metadata.namespace, i.metadata.name, i.metadata.uid]),
+      endpoints: (await client.req('GET', '/api/v1/endpoints')).body.items.map((i: any) => [i.metadata.namespace, i.metadata.name, i.metadata.uid]),
+      slices: (await client.req('GET', '/apis/discovery.k8s.io/v1/endpointslices')).body.items.map((i: any) => [i.metadata.namespace, i.metadata.name, i.metadata.uid]),
+      classes: (await client.req('GET', '/apis/scheduling.k8s.io/v1/priorityclasses')).body.items.map((i: any) => [i.metadata.name, i.metadata.uid]),
+      configmaps: (await client.req('GET', '/api/v1/configmaps')).body.items.map((i: any) => [i.metadata.namespace, i.metadata.name, i.metadata.uid]),
+    });
+    const before = await snapshot(first);
+    expect(before.configmaps).toHaveLength(4);
+    // stop without closing the storage (a reload of the service worker), then start over the same data
+    const second = await testClient(storage);
+    expect(await snapshot(second)).toEqual(before);
+    expect((await second.req('GET', '/api/v1/namespaces')).body.metadata.resourceVersion).toBe('13');
   });
 });
