@@ -120,8 +120,10 @@ class Engine implements EngineCore {
     if (this.bootstrapPolicy) {
       this.authControllers = await startAuthControllers(state, this.env, (req, user) => this.handle(req, {}, user), this.basePath);
     }
-    this.rootCa = new RootCaPublisher(state, this.env);
-    await this.rootCa.start();
+    if (this.opts.defaultObjects !== false) {
+      this.rootCa = new RootCaPublisher(state, this.env);
+      await this.rootCa.start();
+    }
     this.scheduleCompaction();
   }
 
@@ -191,7 +193,7 @@ class Engine implements EngineCore {
       return { kind: 'put' as const, key: objectKey('', 'namespaces', '', name), object: normalizeLayout(obj), expectRevision: 0 };
     });
     // then what the apiserver itself creates on its first start (the root-CA ConfigMaps come from RootCaPublisher)
-    for (const d of defaultObjects(this.env, now)) ops.push({ kind: 'put' as const, key: d.key, object: d.object, expectRevision: 0 });
+    if (this.opts.defaultObjects !== false) for (const d of defaultObjects(this.env, now)) ops.push({ kind: 'put' as const, key: d.key, object: d.object, expectRevision: 0 });
     await this.store.state.exclusive(async () => {
       // one object per revision, as separate creates would be
       for (const op of ops) await this.store.state.commit([op], now);
