@@ -106,7 +106,8 @@ export class ApiMetrics {
       return response;
     }
     const reader = response.body.getReader();
-    const body = new ReadableStream<Uint8Array>({
+    // pull only when the client reads, so the hub's count of unread events (its slow-watcher bound) stays exact
+    const source: UnderlyingSource<Uint8Array> = {
       async pull(controller) {
         try {
           const r = await reader.read();
@@ -123,7 +124,8 @@ export class ApiMetrics {
         record();
         return reader.cancel(reason);
       },
-    });
+    };
+    const body = new ReadableStream<Uint8Array>(source, { highWaterMark: 0 });
     return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
   }
 
