@@ -195,7 +195,7 @@ describe('GET /metrics', () => {
     await c.req('GET', '/api/v1/namespaces/default/configmaps');
     const { samples } = await metrics();
     const labels = { component: 'apiserver', dry_run: '', group: '', resource: 'configmaps', scope: 'namespace', subresource: '', version: 'v1' };
-    const series = (verb: string) => samples.filter((s) => s.name.startsWith('apiserver_request_duration_seconds') && s.labels.verb === verb);
+    const series = (verb: string) => samples.filter((s) => s.name.startsWith('apiserver_request_duration_seconds') && s.labels.verb === verb && s.labels.resource === 'configmaps' && s.labels.scope === 'namespace');
     const watchSeries = series('WATCH');
     const buckets = watchSeries.filter((s) => s.name === 'apiserver_request_duration_seconds_bucket');
     expect(buckets.map((b) => b.labels.le)).toEqual([...REQUEST_DURATION_BUCKETS.map(goFloat), '+Inf']);
