@@ -84,6 +84,6 @@ test('the service worker and an in-page engine in another tab see each other\'s 
   expect(seen.body).toMatchObject({ data: { by: 'page' } });
 
   expect((await shellFetch(page, path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: configMap('from-worker', { by: 'sw' }) })).status).toBe(201);
-  expect(names((await shellFetch(tab, path)).body)).toEqual(['from-page', 'from-worker']);
-  expect(names((await shellFetch(page, path)).body)).toEqual(['from-page', 'from-worker']);
+  expect(names((await shellFetch(tab, path)).body)).toEqual(['from-page', 'from-worker', 'kube-root-ca.crt']);
+  expect(names((await shellFetch(page, path)).body)).toEqual(['from-page', 'from-worker', 'kube-root-ca.crt']);
 });

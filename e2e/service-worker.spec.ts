@@ -106,7 +106,7 @@ test('a ConfigMap created through base_url survives a reload, a stopped worker, 
   expect(await isControlled(tab)).toBe(true);
   const list = await pageFetch(tab, url);
   expect(list.status).toBe(200);
-  expect(names(list.body)).toEqual(['e2e-after-restart', 'e2e-settings']);
+  expect(names(list.body)).toEqual(['e2e-after-restart', 'e2e-settings', 'kube-root-ca.crt']);
   await expect(tab.getByRole('cell', { name: 'e2e-after-restart', exact: true })).toBeVisible();
   await tab.screenshot({ path: testInfo.outputPath('shell-second-tab.png'), fullPage: true });
 });
@@ -132,10 +132,10 @@ test('a hard reload (page not controlled) is claimed again by the worker', async
 
 test('requests outside base_url and bad cluster names', async ({ page }) => {
   await openShell(page);
-  // Another cluster is another engine over another database: it starts empty of ConfigMaps.
+  // Another cluster is another engine over another database: it starts with its root-CA ConfigMap only.
   const other = await pageFetch(page, '/clusters/staging/api/v1/namespaces/default/configmaps');
   expect(other.status).toBe(200);
-  expect(names(other.body)).toEqual([]);
+  expect(names(other.body)).toEqual(['kube-root-ca.crt']);
   const bad = await pageFetch(page, '/clusters/Not_Valid/api/v1/namespaces');
   expect(bad.status).toBe(400);
   expect(bad.body).toMatchObject({ kind: 'Status', status: 'Failure', reason: 'BadRequest', code: 400 });

@@ -201,7 +201,7 @@ test('watch timeline: a 410 ERROR event is shown, then the timeline relists and 
   await tl.getByRole('button', { name: 'Start watch' }).click();
   await expect(tl.locator('.tl-row[data-type="ERROR"]')).toContainText('410 Expired: too old resource version: 1 (5)');
   await expect(tl.locator('.tl-row[data-type="MARKER"]', { hasText: '410 Gone: resourceVersion 1 is too old; relisting' })).toBeVisible();
-  await expect(tl.locator('.tl-row[data-type="MARKER"]', { hasText: /relisted 1 objects at resourceVersion \d+; watching from there/ })).toBeVisible();
+  await expect(tl.locator('.tl-row[data-type="MARKER"]', { hasText: /relisted 2 objects at resourceVersion \d+; watching from there/ })).toBeVisible();
   await api(page, base, 'POST', '/api/v1/namespaces/default/configmaps', cm('g2', {}));
   await expect(tl.locator('.tl-row[data-type="ADDED"]', { hasText: 'default/g2' })).toBeVisible();
   await tl.screenshot({ path: info.outputPath('watch-timeline-410.png') });

@@ -21,6 +21,12 @@ export interface ApiServerOptions {
   controllerStartDelayMs?: number;
   /** Who may act: anonymous requests, static tokens, the bootstrap RBAC policy (auth/index.ts). */
   auth?: AuthOptions;
+  /**
+   * The objects a fresh real cluster has besides its namespaces (the `kubernetes` Service and its endpoints,
+   * the system PriorityClasses, kube-root-ca.crt in every namespace); default true. Tests of list and watch
+   * mechanics turn them off to start from namespaces alone.
+   */
+  defaultObjects?: boolean;
 }
 
 export interface HandleOptions {

@@ -12,7 +12,8 @@ let storage: Storage;
 let c: TestClient;
 beforeEach(async () => {
   storage = createMemoryStorage();
-  c = await testClient(storage);
+  // from namespaces alone (no root-CA ConfigMaps among the objects the controllers delete)
+  c = await testClient(storage, { defaultObjects: false });
   await c.settle();
 });
 
@@ -128,7 +129,7 @@ describe('namespace controller', () => {
     await c.settle();
     c.server.engine.controllers?.stop();
     const env = fakeEnv(c.env.clock.now() + 1000);
-    const next = await testClient(storage, { env });
+    const next = await testClient(storage, { env, defaultObjects: false });
     await next.settle();
     expect((await next.req('GET', `${NS}/again`)).status).toBe(200);
     await env.advance(5000);
@@ -223,23 +224,23 @@ describe('garbage collector', () => {
 
   it('resumes after a restart: dependents left dangling while no collector ran are deleted by the next engine', async () => {
     const quiet = createMemoryStorage();
-    const off = await testClient(quiet, { controllers: [] });
+    const off = await testClient(quiet, { controllers: [], defaultObjects: false });
     const owner = (await off.req('POST', D, dep('web'))).body;
     await off.req('POST', CM, cm('left', { ownerReferences: [ref(owner)] }));
     await off.req('DELETE', `${D}/web`);
     expect((await off.req('GET', `${CM}/left`)).status).toBe(200);
-    const next = await testClient(quiet, { env: fakeEnv(off.env.clock.now()) });
+    const next = await testClient(quiet, { env: fakeEnv(off.env.clock.now()), defaultObjects: false });
     await next.settle();
     expect((await next.req('GET', `${CM}/left`)).status).toBe(404);
   });
 
   it('resumes after a restart: an owner left with the orphan finalizer is finished with its whole graph seen first', async () => {
     const quiet = createMemoryStorage();
-    const off = await testClient(quiet, { controllers: [] });
+    const off = await testClient(quiet, { controllers: [], defaultObjects: false });
     const owner = (await off.req('POST', D, dep('web'))).body;
     await off.req('POST', CM, cm('kept', { ownerReferences: [ref(owner)] }));
     await off.req('DELETE', `${D}/web`, { propagationPolicy: 'Orphan' });
-    const next = await testClient(quiet, { env: fakeEnv(off.env.clock.now()) });
+    const next = await testClient(quiet, { env: fakeEnv(off.env.clock.now()), defaultObjects: false });
     await next.settle();
     expect((await next.req('GET', `${D}/web`)).status).toBe(404);
     const kept = await next.req('GET', `${CM}/kept`);

@@ -5,7 +5,8 @@ import { testClient, type TestClient } from '../testing/harness.js';
 
 let c: TestClient;
 beforeEach(async () => {
-  c = await testClient(createMemoryStorage());
+  // from namespaces alone: the default objects of a fresh cluster are asserted in surface.test.ts
+  c = await testClient(createMemoryStorage(), { defaultObjects: false });
 });
 
 const cm = (name: string, extra: Record<string, unknown> = {}) => ({

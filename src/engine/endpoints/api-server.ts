@@ -48,6 +48,9 @@ import { authEndpointKind, handleAuthEndpoint } from '../auth/endpoints.js';
 import { guardEscalation } from '../auth/escalation.js';
 import { requestAuthorization } from '../auth/request-checks.js';
 import { ALL_AUTHENTICATED, APISERVER_USER, serviceAccountGroups } from '../auth/user.js';
+import { ApiMetrics, METRICS_CONTENT_TYPE, routeLabels } from './metrics.js';
+import { defaultObjects } from '../bootstrap/default-objects.js';
+import { RootCaPublisher } from '../bootstrap/root-ca-publisher.js';
 
 const INITIAL_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
@@ -86,6 +89,8 @@ class Engine implements EngineCore {
     return this.opts.auth?.bootstrapPolicy ?? (this.host === 'service-worker' || this.host === 'page');
   }
   private authControllers: Controller[] = [];
+  private rootCa?: RootCaPublisher;
+  readonly metrics: ApiMetrics;
   private readonly basePath: string;
   private compactTimer: unknown;
   private closed = false;
@@ -101,6 +106,7 @@ class Engine implements EngineCore {
     this.host = opts.host ?? 'test';
     this.historyWindowMs = opts.historyWindowMs ?? 5 * 60_000;
     this.basePath = (opts.basePath ?? '').replace(/\/+$/, '');
+    this.metrics = new ApiMetrics(env.clock);
   }
 
   async start(): Promise<void> {
@@ -113,6 +119,10 @@ class Engine implements EngineCore {
     this.auth = createClusterAuth(state, this.env);
     if (this.bootstrapPolicy) {
       this.authControllers = await startAuthControllers(state, this.env, (req, user) => this.handle(req, {}, user), this.basePath);
+    }
+    if (this.opts.defaultObjects !== false) {
+      this.rootCa = new RootCaPublisher(state, this.env);
+      await this.rootCa.start();
     }
     this.scheduleCompaction();
   }
@@ -182,8 +192,10 @@ class Engine implements EngineCore {
       void nsDef;
       return { kind: 'put' as const, key: objectKey('', 'namespaces', '', name), object: normalizeLayout(obj), expectRevision: 0 };
     });
+    // then what the apiserver itself creates on its first start (the root-CA ConfigMaps come from RootCaPublisher)
+    if (this.opts.defaultObjects !== false) for (const d of defaultObjects(this.env, now)) ops.push({ kind: 'put' as const, key: d.key, object: d.object, expectRevision: 0 });
     await this.store.state.exclusive(async () => {
-      // one namespace per revision, as separate creates would be
+      // one object per revision, as separate creates would be
       for (const op of ops) await this.store.state.commit([op], now);
     });
   }
@@ -210,6 +222,7 @@ class Engine implements EngineCore {
     if (this.controllerStartTimer !== undefined) this.env.timers.clearTimeout(this.controllerStartTimer);
     this.controllers?.stop();
     for (const c of this.authControllers) c.stop();
+    this.rootCa?.stop();
     if (this.compactTimer !== undefined) this.env.timers.clearTimeout(this.compactTimer);
     this.watch?.closeAll();
     await this.opts.storage.close();
@@ -291,6 +304,9 @@ class Engine implements EngineCore {
     if (p === '/version') {
       return new Response(JSON.stringify(SERVER_VERSION, null, 2), { status: 200, headers: { 'Cache-Control': 'no-cache, private', 'Content-Type': 'application/json' } });
     }
+    if (p === '/metrics' && (method === 'GET' || method === 'HEAD')) {
+      return new Response(this.metrics.render(), { status: 200, headers: { 'Content-Type': METRICS_CONTENT_TYPE } });
+    }
     if (/^\/(healthz|livez|readyz)(\/.*)?$/.test(p)) {
       if (method !== 'GET' && method !== 'HEAD') return undefined;
       if (query.has('verbose')) {
@@ -371,6 +387,11 @@ class Engine implements EngineCore {
     if (info.subresource && !this.subresourceServed(def, info.subresource)) throw notFoundPath();
     // no route has segments past the subresource
     if (info.rest.length > 0) throw notFoundPath();
+    if (info.watchPath) {
+      // the legacy watch routes: GET of a collection or an object (namespaced objects only inside their namespace)
+      if (info.subresource || !def.verbs.includes('watch') || (def.namespaced && info.name && !info.namespace)) throw notFoundPath();
+      if (request.method !== 'GET' && request.method !== 'HEAD') throw methodNotAllowedRoute();
+    }
     const verb = info.verb;
     if (info.subresource) {
       const allowed: Verb[] = info.subresource === 'finalize' ? ['update'] : ['get', 'update', 'patch'];
@@ -382,6 +403,14 @@ class Engine implements EngineCore {
     if ((verb === 'create' && info.name && !info.subresource) || ((verb === 'update' || verb === 'patch') && !info.name)) {
       throw methodNotAllowedRoute();
     }
+    if (!def.namespaced && info.namespace) throw notFoundPath();
+    // the route exists: instrument it (metrics); handle() adds the deprecation warning
+    const route = routeLabels(def, info, request, query);
+    return this.metrics.instrument(route, () => this.serve(def, info, request, url, query, pretty, user).catch((e: unknown) => respondError(e, { pretty })));
+  }
+
+  private async serve(def: ResourceDefinition, info: ResourceRequestInfo, request: Request, url: URL, query: URLSearchParams, pretty: boolean, user: UserInfo): Promise<Response> {
+    const verb = info.verb;
     // The storage key of a name from the path must stay inside its collection: the real store's key
     // functions refuse `.`, `..` and names holding `/` or `%` before any read or write (Name parameter invalid).
     if (info.name) {
@@ -409,7 +438,6 @@ class Engine implements EngineCore {
     if (def.namespaced && info.namespace === '' && !['list', 'watch', 'deletecollection'].includes(verb)) {
       if (verb === 'create') throw badRequest('the server could not find the requested resource');
     }
-    if (!def.namespaced && info.namespace) throw notFoundPath();
     if (info.subresource === 'scale') return handleScale(scope);
     switch (verb) {
       case 'get':

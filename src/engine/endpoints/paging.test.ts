@@ -91,7 +91,7 @@ const custom: ResourceDefinition[] = [
 let c: TestClient;
 
 beforeAll(async () => {
-  c = await testClient(createMemoryStorage());
+  c = await testClient(createMemoryStorage(), { defaultObjects: false }); // empty namespaces hold nothing
   for (const ns of ['pa', 'pb', 'pc']) expect((await c.req('POST', '/api/v1/namespaces', { metadata: { name: ns } })).status).toBe(201);
   for (const [scope, plural, kind] of [['Namespaced', 'widgets', 'Widget'], ['Cluster', 'gizmos', 'Gizmo']] as const) {
     expect((await c.req('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', CRD(scope, plural, kind))).status).toBe(201);

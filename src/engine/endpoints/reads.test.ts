@@ -7,7 +7,8 @@ import { testClient, type TestClient } from '../testing/harness.js';
 
 let c: TestClient;
 beforeEach(async () => {
-  c = await testClient(createMemoryStorage());
+  // list and watch mechanics from a cluster of namespaces alone (no default objects in default's configmaps)
+  c = await testClient(createMemoryStorage(), { defaultObjects: false });
 });
 
 const CM = '/api/v1/namespaces/default/configmaps';
@@ -182,7 +183,7 @@ describe('resourceVersion semantics of list', () => {
   });
 
   it('an Exact version older than retained history is 410 Expired', async () => {
-    c = await testClient(createMemoryStorage(), { historyWindowMs: 1000 });
+    c = await testClient(createMemoryStorage(), { historyWindowMs: 1000, defaultObjects: false });
     const a = await create('a');
     await update('a', { a: '2' });
     await c.env.advance(5000);
@@ -331,7 +332,7 @@ describe('chunked lists', () => {
   });
 
   it('a token whose version was compacted is 410 with a token that continues at the latest state', async () => {
-    c = await testClient(createMemoryStorage(), { historyWindowMs: 1000 });
+    c = await testClient(createMemoryStorage(), { historyWindowMs: 1000, defaultObjects: false });
     for (const n of ['a', 'b', 'c']) await create(n);
     const first = await c.req('GET', `${CM}?limit=1`);
     await update('a', { a: '2' });
@@ -593,7 +594,7 @@ describe('watch', () => {
   });
 
   it('a version older than retained history gets one ERROR event with the 410 Status, then the stream ends', async () => {
-    c = await testClient(createMemoryStorage(), { historyWindowMs: 1000 });
+    c = await testClient(createMemoryStorage(), { historyWindowMs: 1000, defaultObjects: false });
     await create('a');
     await update('a', { a: '2' });
     await c.env.advance(5000);
@@ -715,7 +716,7 @@ describe('representations', () => {
   });
 
   it('CBOR behind CBORServingAndStorage: get, list and a cbor-seq watch', async () => {
-    c = await testClient(createMemoryStorage(), { featureGates: { CBORServingAndStorage: true } });
+    c = await testClient(createMemoryStorage(), { featureGates: { CBORServingAndStorage: true }, defaultObjects: false });
     await create('a');
     const g = await c.raw('GET', `${CM}/a`, undefined, { Accept: 'application/cbor' });
     expect(g.headers.get('Content-Type')).toBe('application/cbor');

@@ -25,6 +25,8 @@ export interface ResourceRequestInfo {
   verb: ResourceVerb;
   /** Path segments after the resource/name/subresource (e.g. proxy paths); normally empty. */
   rest: string[];
+  /** The verb came from the legacy `/watch/` path prefix (`/api/v1/watch/...`), not from the method. */
+  watchPath?: true;
 }
 
 export interface NonResourceRequestInfo {
@@ -80,6 +82,13 @@ export function requestInfo(method: string, path: string, query: URLSearchParams
     return { ...nonResource(), discovery: { apiPrefix: prefix, group: group || undefined, version } };
   }
   let rest = parts.slice(i);
+  // the legacy watch paths: `watch` right after the version makes the request a watch whatever the method
+  // and query say (RequestInfoFactory's path-prefix verbs); a bare `/watch` addresses nothing
+  const watchPath = rest[0] === 'watch';
+  if (watchPath) {
+    if (rest.length < 2) return nonResource();
+    rest = rest.slice(1);
+  }
   let namespace = '';
   // /namespaces/{ns}/{resource}... ; but /namespaces and /namespaces/{name}(/status|/finalize) address namespaces themselves
   if (rest[0] === 'namespaces' && rest.length >= 3 && rest[2] !== 'status' && rest[2] !== 'finalize') {
@@ -114,6 +123,7 @@ export function requestInfo(method: string, path: string, query: URLSearchParams
     default:
       verb = 'get';
   }
+  if (watchPath) verb = 'watch';
   return {
     isResourceRequest: true,
     apiPrefix: prefix,
@@ -125,6 +135,7 @@ export function requestInfo(method: string, path: string, query: URLSearchParams
     name,
     verb,
     rest: tail,
+    ...(watchPath ? { watchPath: true as const } : {}),
   };
 }
 

@@ -66,7 +66,7 @@ suite('kubectl (foundation)', () => {
     expect(created.stdout).toBe('configmap/settings created\nnamespace/team-a created\nconfigmap/other created\n');
 
     const table = await k.kubectl(['get', 'configmaps']);
-    expect(table.stdout).toMatch(/^NAME\s+DATA\s+AGE\nsettings\s+1\s+\d+s\n$/);
+    expect(table.stdout).toMatch(/^NAME\s+DATA\s+AGE\nkube-root-ca\.crt\s+1\s+\d+s\nsettings\s+1\s+\d+s\n$/);
 
     const yaml = await k.kubectl(['get', 'configmap', 'settings', '-o', 'yaml']);
     expect(yaml.stdout).toMatch(/^apiVersion: v1\ndata:\n  mode: fast\nkind: ConfigMap\nmetadata:\n/);

@@ -56,7 +56,8 @@ interface Node {
 }
 
 async function startNode(storage: Storage, port = 0, historyWindowMs = 1500): Promise<Node> {
-  const api = createApiServer({ storage, env: systemEnv(), host: 'node', historyWindowMs }) as Node['api'];
+  // resourceVersions counted from a cluster of namespaces alone
+  const api = createApiServer({ storage, env: systemEnv(), host: 'node', historyWindowMs, defaultObjects: false }) as Node['api'];
   await api.ready;
   const host = await startHttpHost(api, { port });
   const requests: string[] = [];

@@ -60,7 +60,7 @@ suite('kubectl (reads)', () => {
   it('get --chunk-size=2 really asks in chunks of 2 and prints one table', async () => {
     seen.length = 0;
     const { stdout } = await k.kubectl(['get', 'configmaps', '--chunk-size=2']);
-    expect(stdout).toMatch(/^NAME\s+DATA\s+AGE\na\s+1\s+\d+s\nb\s+1\s+\d+s\nc\s+1\s+\d+s\nd\s+1\s+\d+s\ne\s+1\s+\d+s\n$/);
+    expect(stdout).toMatch(/^NAME\s+DATA\s+AGE\na\s+1\s+\d+s\nb\s+1\s+\d+s\nc\s+1\s+\d+s\nd\s+1\s+\d+s\ne\s+1\s+\d+s\nkube-root-ca\.crt\s+1\s+\d+s\n$/);
     const lists = seen.filter((s) => s.startsWith('GET /api/v1/namespaces/default/configmaps?'));
     expect(lists).toHaveLength(3);
     expect(lists[0]).toMatch(/[?&]limit=2(&|$)/);
@@ -75,9 +75,9 @@ suite('kubectl (reads)', () => {
     expect(l.stdout).toBe('configmap/a\nconfigmap/b\n');
     expect(seen.some((s) => s.includes('labelSelector=app%3Dweb'))).toBe(true);
     const notin = await k.kubectl(['get', 'cm', '-l', 'app notin (web)', '-o', 'name']);
-    expect(notin.stdout).toBe('configmap/c\nconfigmap/d\nconfigmap/e\n');
+    expect(notin.stdout).toBe('configmap/c\nconfigmap/d\nconfigmap/e\nconfigmap/kube-root-ca.crt\n');
     const f = await k.kubectl(['get', 'cm', '--field-selector', 'metadata.name!=a,metadata.name!=e', '-o', 'name']);
-    expect(f.stdout).toBe('configmap/b\nconfigmap/c\nconfigmap/d\n');
+    expect(f.stdout).toBe('configmap/b\nconfigmap/c\nconfigmap/d\nconfigmap/kube-root-ca.crt\n');
     const bad = await k.kubectl(['get', 'cm', '--field-selector', 'data.k=a'], { allowFail: true });
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toContain('Error from server (BadRequest): Unable to find "/v1, Resource=configmaps" that match label selector "", field selector "data.k=a": "data.k" is not a known field selector: only "metadata.name", "metadata.namespace"');
@@ -142,7 +142,7 @@ suite('kubectl (reads)', () => {
     await k.kubectl(['create', 'service', 'clusterip', 'web', '--tcp=80:8080']);
     await k.kubectl(['create', 'secret', 'generic', 's1', '--from-literal=a=b']);
     await k.kubectl(['create', 'job', 'j1', '--image=busybox']);
-    expect((await k.kubectl(['get', 'svc'])).stdout).toMatch(/^NAME\s+TYPE\s+CLUSTER-IP\s+EXTERNAL-IP\s+PORT\(S\)\s+AGE\nweb\s+ClusterIP\s+10\.\d+\.\d+\.\d+\s+<none>\s+80\/TCP\s+\d+s\n$/);
+    expect((await k.kubectl(['get', 'svc'])).stdout).toMatch(/^NAME\s+TYPE\s+CLUSTER-IP\s+EXTERNAL-IP\s+PORT\(S\)\s+AGE\nkubernetes\s+ClusterIP\s+10\.96\.0\.1\s+<none>\s+443\/TCP\s+\d+s\nweb\s+ClusterIP\s+10\.\d+\.\d+\.\d+\s+<none>\s+80\/TCP\s+\d+s\n$/);
     expect((await k.kubectl(['get', 'secrets'])).stdout).toMatch(/^NAME\s+TYPE\s+DATA\s+AGE\ns1\s+Opaque\s+1\s+\d+s\n$/);
     expect((await k.kubectl(['get', 'jobs'])).stdout).toMatch(/^NAME\s+STATUS\s+COMPLETIONS\s+DURATION\s+AGE\nj1\s+Running\s+0\/1\s+\d+s\n$/);
     const empty = await k.kubectl(['get', 'events', '-n', 'kube-public']);
@@ -159,7 +159,7 @@ suite('kubectl (reads)', () => {
     expect(gz.status).toBe(200);
     expect(gz.headers['content-encoding']).toBe('gzip');
     const list = JSON.parse(gunzipSync(gz.body).toString());
-    expect(list.items).toHaveLength(5);
+    expect(list.items).toHaveLength(6); // and kube-root-ca.crt
     expect(gz.body.byteLength).toBeLessThan(10_000);
     const plain = await rawGet(url, {});
     expect(plain.headers['content-encoding']).toBeUndefined();
@@ -168,6 +168,6 @@ suite('kubectl (reads)', () => {
     expect(small.headers['content-encoding']).toBeUndefined();
     // kubectl asks for gzip itself and reads the compressed list
     const names = await k.kubectl(['get', 'cm', '-n', 'kube-public', '-o', 'name']);
-    expect(names.stdout.trim().split('\n')).toHaveLength(5);
+    expect(names.stdout.trim().split('\n')).toHaveLength(6);
   });
 });
