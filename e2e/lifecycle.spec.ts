@@ -24,6 +24,8 @@ test('a stuck finalizer: delete leaves the object terminating; a patch from the 
   await expect(results(page)).toContainText('201 configmaps/held created');
 
   await page.getByRole('button', { name: 'Delete', exact: true }).click();
+  // the UI asks before it deletes
+  await page.getByRole('dialog', { name: 'Delete ConfigMap default/held?' }).getByRole('button', { name: 'Delete' }).click();
   await expect(results(page)).toContainText('200 configmaps/held');
   // still there, terminating, held by its finalizer
   const stuck = (await shellFetch(page, `${CM}/held`)).body as { metadata: { deletionTimestamp?: string; finalizers?: string[] } };

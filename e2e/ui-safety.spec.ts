@@ -88,13 +88,16 @@ test('deleting a namespace names everything in it by kind and count, and asks', 
   await post(page, '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'safety-ns' } });
   for (const name of ['one', 'two']) await post(page, '/api/v1/namespaces/safety-ns/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } });
   await post(page, '/api/v1/namespaces/safety-ns/secrets', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' } });
+  // what the cluster adds to every namespace: the default service account and the root CA ConfigMap
+  await expect.poll(async () => (await shellFetch(page, '/api/v1/namespaces/safety-ns/serviceaccounts/default')).status, { timeout: 15_000 }).toBe(200);
+  await expect.poll(async () => (await shellFetch(page, '/api/v1/namespaces/safety-ns/configmaps/kube-root-ca.crt')).status, { timeout: 15_000 }).toBe(200);
   await setEditor(page, 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: safety-ns\n');
 
   await page.getByRole('button', { name: 'Delete', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Delete Namespace safety-ns?' });
   await expect(dialog).toBeVisible();
   await expect(dialog).toContainText('Namespace safety-ns');
-  await expect(dialog).toContainText('and everything in it (3 objects): configmaps: 2, secrets: 1');
+  await expect(dialog).toContainText('and everything in it (5 objects): configmaps: 3, secrets: 1, serviceaccounts: 1');
   await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   const ns = await shellFetch(page, '/api/v1/namespaces/safety-ns');
