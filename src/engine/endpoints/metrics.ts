@@ -184,7 +184,15 @@ export class ApiMetrics {
       out.push('# TYPE apiserver_requested_deprecated_apis gauge');
       for (const key of [...this.deprecatedApis].sort()) out.push(`apiserver_requested_deprecated_apis${key} 1`);
     }
-    return out.length === 0 ? '' : out.join('\n') + '\n';
+    // v1.33 registers the declarative-validation counters at start; this engine validates by hand-written
+    // rules only, so declarative and hand-written validation never disagree and nothing panics: both stay 0
+    out.push('# HELP apiserver_validation_declarative_validation_mismatch_total [BETA] Times declarative validation disagreed with the hand-written validation of core types.');
+    out.push('# TYPE apiserver_validation_declarative_validation_mismatch_total counter');
+    out.push('apiserver_validation_declarative_validation_mismatch_total 0');
+    out.push('# HELP apiserver_validation_declarative_validation_panic_total [BETA] Times declarative validation panicked.');
+    out.push('# TYPE apiserver_validation_declarative_validation_panic_total counter');
+    out.push('apiserver_validation_declarative_validation_panic_total 0');
+    return out.join('\n') + '\n';
   }
 }
 

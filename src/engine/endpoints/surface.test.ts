@@ -165,7 +165,12 @@ describe('GET /metrics', () => {
     expect(types).toMatchObject({
       apiserver_request_total: 'counter',
       apiserver_request_duration_seconds: 'histogram',
+      apiserver_validation_declarative_validation_mismatch_total: 'counter',
     });
+    // registered from the start, as in v1.33; no declarative validation here, so it never counts
+    expect(samples.filter((s) => s.name === 'apiserver_validation_declarative_validation_mismatch_total')).toEqual([
+      { name: 'apiserver_validation_declarative_validation_mismatch_total', labels: {}, value: '0' },
+    ]);
     const totals = samples.filter((s) => s.name === 'apiserver_request_total');
     for (const s of totals) expect(Object.keys(s.labels)).toEqual(REQUEST_LABELS);
     const row = (verb: string, resource: string, scope: string, code: string, group = '', dryRun = '') =>
