@@ -98,6 +98,23 @@ export const BOOTSTRAP_CLUSTER_ROLES: BootstrapClusterRole[] = [
     rules: [r([''], ['serviceaccounts'], ['create']), r(['', 'events.k8s.io'], ['events'], ['create', 'patch', 'update'])],
   },
   { name: 'system:discovery', rules: [urls(['/api', '/api/*', '/apis', '/apis/*', '/healthz', '/livez', '/openapi', '/openapi/*', '/readyz', '/version', '/version/'], ['get'])] },
+  {
+    // kube-controller-manager's own identity: its shared informers list and watch everything with it
+    name: 'system:kube-controller-manager',
+    rules: [
+      r(['', 'events.k8s.io'], ['events'], ['create', 'patch', 'update']),
+      r(['coordination.k8s.io'], ['leases'], ['create']),
+      r(['coordination.k8s.io'], ['leases'], ['get', 'update'], ['kube-controller-manager']),
+      r([''], ['secrets', 'serviceaccounts'], ['create']),
+      r([''], ['secrets'], ['delete']),
+      r([''], ['configmaps', 'namespaces', 'secrets', 'serviceaccounts'], ['get']),
+      r([''], ['secrets', 'serviceaccounts'], ['update']),
+      r(['authentication.k8s.io'], ['tokenreviews'], ['create']),
+      r(['authorization.k8s.io'], ['subjectaccessreviews'], ['create']),
+      r(['*'], ['*'], ['list', 'watch']),
+      r([''], ['serviceaccounts/token'], ['create']),
+    ],
+  },
   { name: 'system:monitoring', rules: [urls(['/healthz', '/healthz/*', '/livez', '/livez/*', '/metrics', '/metrics/slis', '/readyz', '/readyz/*'], ['get'])] },
   { name: 'system:public-info-viewer', rules: [urls(['/healthz', '/livez', '/readyz', '/version', '/version/'], ['get'])] },
   { name: 'system:service-account-issuer-discovery', rules: [urls(['/.well-known/openid-configuration', '/openid/v1/jwks'], ['get'])] },
@@ -134,6 +151,7 @@ export const BOOTSTRAP_CLUSTER_ROLE_BINDINGS: BootstrapBinding[] = [
     role: 'system:public-info-viewer',
     subjects: [{ kind: 'Group', name: 'system:authenticated' }, { kind: 'Group', name: 'system:unauthenticated' }],
   },
+  { name: 'system:kube-controller-manager', role: 'system:kube-controller-manager', subjects: [{ kind: 'User', name: 'system:kube-controller-manager' }] },
   { name: 'system:service-account-issuer-discovery', role: 'system:service-account-issuer-discovery', subjects: [{ kind: 'Group', name: 'system:serviceaccounts' }] },
 ];
 

@@ -1,13 +1,19 @@
 // The bootstrap RBAC policy on the wire: present from the start, reconciled at every start as the real
 // server does, aggregated ClusterRoles filled by their controller, and the `default` service accounts.
 import { describe, expect, it } from 'vitest';
-import { createMemoryStorage } from '../../adapters/memory/memory-storage.js';
-import { testClient, type TestClient } from '../testing/harness.js';
+import { createMemoryStorage, memoryStorageFromState } from '../../adapters/memory/memory-storage.js';
+import type { ApiServerOptions } from '../server.js';
+import { fakeEnv, testClient, type FakeEnv, type TestClient } from '../testing/harness.js';
 import { BOOTSTRAP_CLUSTER_ROLES, BOOTSTRAP_CLUSTER_ROLE_BINDINGS } from './bootstrap-policy.js';
 
 const RBAC = '/apis/rbac.authorization.k8s.io/v1';
 const as = (user: string) => ({ 'Impersonate-User': user });
-const boot = (storage = createMemoryStorage()) => testClient(storage, { auth: { bootstrapPolicy: true } });
+/** An engine with the bootstrap policy, once its controller manager has done what it can. */
+async function boot(storage = createMemoryStorage(), opts: Partial<ApiServerOptions> & { env?: FakeEnv } = {}): Promise<TestClient> {
+  const c = await testClient(storage, { auth: { bootstrapPolicy: true }, ...opts });
+  await c.settle();
+  return c;
+}
 const rulesOf = async (c: TestClient, name: string) => (await c.req('GET', `${RBAC}/clusterroles/${name}`)).body.rules as any[];
 
 describe('bootstrap policy', () => {
@@ -92,5 +98,57 @@ describe('bootstrap policy', () => {
     await c.req('DELETE', '/api/v1/namespaces/team-a/serviceaccounts/default');
     await c.env.advance(10);
     expect((await c.req('GET', '/api/v1/namespaces/team-a/serviceaccounts/default')).status).toBe(200);
+  });
+
+  it('the aggregation and service-account controllers resume after a restart over the same storage', async () => {
+    /** Closes an engine and hands its storage's content to the next one. */
+    const stop = async (c: TestClient, storage: ReturnType<typeof memoryStorageFromState>) => {
+      const content = storage.exportState();
+      await c.server.close();
+      return memoryStorageFromState(content);
+    };
+    const first = memoryStorageFromState();
+    const a = await boot(first);
+    expect((await a.req('GET', '/api/v1/namespaces/default/serviceaccounts/default')).status).toBe(200);
+    // while the controllers are stopped (an engine on the same storage whose controller manager runs none),
+    // a namespace and a ClusterRole that view selects are created
+    const second = await stop(a, first);
+    const off = await testClient(second, { auth: { bootstrapPolicy: true }, controllers: [], env: fakeEnv(a.env.clock.now()) });
+    await off.settle();
+    expect((await off.req('POST', '/api/v1/namespaces', { metadata: { name: 'team-b' } })).status).toBe(201);
+    const widgets = { verbs: ['list'], apiGroups: ['example.com'], resources: ['widgets'] };
+    const labelled = { metadata: { name: 'widgets-view', labels: { 'rbac.authorization.k8s.io/aggregate-to-view': 'true' } }, rules: [widgets] };
+    expect((await off.req('POST', `${RBAC}/clusterroles`, labelled)).status).toBe(201);
+    await off.env.advance(10);
+    await off.settle();
+    expect((await off.req('GET', '/api/v1/namespaces/team-b/serviceaccounts/default')).status).toBe(404);
+    expect(await rulesOf(off, 'view')).not.toContainEqual(widgets);
+    // the next engine's controllers list what is stored and catch up
+    const third = await stop(off, second);
+    const next = await boot(third, { env: fakeEnv(off.env.clock.now()) });
+    const sa = await next.req('GET', '/api/v1/namespaces/team-b/serviceaccounts/default');
+    expect(sa.status).toBe(200);
+    expect(await rulesOf(next, 'view')).toContainEqual(widgets);
+    expect(await rulesOf(next, 'edit')).toContainEqual(widgets);
+    expect(await rulesOf(next, 'admin')).toContainEqual(widgets);
+    const view = (await next.req('GET', `${RBAC}/clusterroles/view`)).body.metadata.managedFields;
+    expect(view.find((m: any) => m.operation === 'Apply')).toMatchObject({ manager: 'clusterrole-aggregation-controller', fieldsV1: { 'f:rules': {} } });
+  });
+
+  it('the controllers write with their service accounts; their informers list and watch as system:kube-controller-manager', async () => {
+    const c = await boot();
+    const allowed = async (user: string, groups: readonly string[], verb: string, resource: string, group = '') =>
+      (await c.req('POST', '/apis/authorization.k8s.io/v1/subjectaccessreviews', { spec: { user, groups, resourceAttributes: { verb, resource, group } } })).body.status.allowed;
+    const sa = (name: string) => [`system:serviceaccount:kube-system:${name}`, ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated']] as const;
+    expect(await allowed(...sa('service-account-controller'), 'create', 'serviceaccounts')).toBe(true);
+    expect(await allowed(...sa('service-account-controller'), 'list', 'serviceaccounts')).toBe(false);
+    expect(await allowed(...sa('clusterrole-aggregation-controller'), 'patch', 'clusterroles', 'rbac.authorization.k8s.io')).toBe(true);
+    for (const verb of ['list', 'watch']) {
+      expect(await allowed('system:kube-controller-manager', ['system:authenticated'], verb, 'serviceaccounts')).toBe(true);
+      expect(await allowed('system:kube-controller-manager', ['system:authenticated'], verb, 'namespaces')).toBe(true);
+    }
+    expect(await allowed('system:kube-controller-manager', ['system:authenticated'], 'delete', 'namespaces')).toBe(false);
+    // with these grants alone (the bootstrap policy is on) the controllers have done their work
+    expect((await c.req('GET', '/api/v1/namespaces/kube-public/serviceaccounts/default')).status).toBe(200);
   });
 });

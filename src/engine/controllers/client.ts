@@ -7,11 +7,18 @@ import { SERVER_GIT_COMMIT, SERVER_GIT_VERSION } from './version.js';
 
 export type Handle = (request: Request) => Promise<Response>;
 
-/** Who a controller is: a service account of kube-system, as kube-controller-manager runs its controllers. */
+/**
+ * Who a controller is: a service account of kube-system, as kube-controller-manager runs its controllers
+ * (--use-service-account-credentials); without one, kube-controller-manager's own user, which its shared
+ * informers list and watch with.
+ */
 export interface ControllerIdentity {
   /** e.g. "namespace-controller" (the service account name). */
-  serviceAccount: string;
+  serviceAccount?: string;
 }
+
+/** kube-controller-manager's own user name (the bootstrap policy binds system:kube-controller-manager to it). */
+export const CONTROLLER_MANAGER_USER = 'system:kube-controller-manager';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -29,7 +36,7 @@ export class ApiError extends Error {
 
 /** The user name a controller authenticates as (its service account). */
 export function controllerUser(id: ControllerIdentity): string {
-  return `system:serviceaccount:kube-system:${id.serviceAccount}`;
+  return id.serviceAccount ? `system:serviceaccount:kube-system:${id.serviceAccount}` : CONTROLLER_MANAGER_USER;
 }
 
 /**
@@ -37,7 +44,7 @@ export function controllerUser(id: ControllerIdentity): string {
  * field manager of its writes is the part before the first '/', "kube-controller-manager".
  */
 export function controllerUserAgent(id: ControllerIdentity): string {
-  return `kube-controller-manager/${SERVER_GIT_VERSION} (linux/amd64) kubernetes/${SERVER_GIT_COMMIT.slice(0, 7)}/${controllerUser(id)}`;
+  return `kube-controller-manager/${SERVER_GIT_VERSION} (linux/amd64) kubernetes/${SERVER_GIT_COMMIT.slice(0, 7)}/${id.serviceAccount ? controllerUser(id) : 'shared-informers'}`;
 }
 
 export class ApiClient {
@@ -72,8 +79,10 @@ export class ApiClient {
       // the front-proxy convention (requestheader authentication) for the caller's identity
       'X-Remote-User': controllerUser(this.identity),
     });
-    headers.append('X-Remote-Group', 'system:serviceaccounts');
-    headers.append('X-Remote-Group', 'system:serviceaccounts:kube-system');
+    if (this.identity.serviceAccount) {
+      headers.append('X-Remote-Group', 'system:serviceaccounts');
+      headers.append('X-Remote-Group', 'system:serviceaccounts:kube-system');
+    }
     headers.append('X-Remote-Group', 'system:authenticated');
     let payload: string | undefined;
     if (body !== undefined) {

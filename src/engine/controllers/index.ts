@@ -2,7 +2,12 @@
 import { garbageCollector } from './garbage-collector.js';
 import type { ControllerSpec } from './manager.js';
 import { namespaceController } from './namespace.js';
+import { clusterRoleAggregationController } from './clusterrole-aggregation.js';
+import { serviceAccountController } from './service-account.js';
 
 export { ControllerManager, type Controller, type ControllerContext, type ControllerSpec } from './manager.js';
 
 export const defaultControllers: ControllerSpec[] = [namespaceController, garbageCollector];
+
+/** The controllers that go with the bootstrap RBAC policy (their service accounts' roles are part of it). */
+export const bootstrapPolicyControllers: ControllerSpec[] = [clusterRoleAggregationController, serviceAccountController];

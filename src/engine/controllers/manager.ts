@@ -9,8 +9,10 @@
 //   };
 // - ctx.client speaks HTTP to the engine's `handle` as system:serviceaccount:kube-system:<serviceAccount>,
 //   with kube-controller-manager's User-Agent (so its writes are managed by "kube-controller-manager").
-// - ctx.informer lists then watches a collection (re-watching, re-listing on 410); handlers run for every
-//   object at start, so a restarted engine resumes from stored state: keep no progress only in memory.
+// - ctx.informer lists then watches a collection (re-watching, re-listing on 410) as kube-controller-manager's
+//   shared informers do, with its own user system:kube-controller-manager (a controller's role need not grant
+//   list/watch); handlers run for every object at start, so a restarted engine resumes from stored state:
+//   keep no progress only in memory.
 // - ctx.queue is a deduplicating work queue; delays (addAfter) and backoff run on the injected timers.
 // - ctx.discovery() reads the served resources (aggregated discovery) through the client.
 // Everything runs on the injected clock and timers, so the same controllers run in every host and in tests.
@@ -63,13 +65,16 @@ export class ControllerManager {
 
   start(): void {
     if (this.stopped || this.controllers.length) return;
+    // the informers list and watch as kube-controller-manager itself (its shared informers), the controllers
+    // read and write with their own service accounts
+    const shared = new ApiClient(this.opts.handle, this.opts.base, {}, this.opts.mark);
     for (const spec of this.specs) {
       const client = new ApiClient(this.opts.handle, this.opts.base, { serviceAccount: spec.serviceAccount }, this.opts.mark);
       const ctx: ControllerContext = {
         env: this.opts.env,
         client,
         informer: (path, handlers, onGone) => {
-          const inf = new Informer(client, this.opts.env, path, handlers, () => {
+          const inf = new Informer(shared, this.opts.env, path, handlers, () => {
             this.informers.delete(inf);
             onGone?.();
           });

@@ -11,7 +11,8 @@ import { Store, normalizeLayout } from '../registry/store.js';
 import type { ResourceDefinition, Verb } from '../registry/types.js';
 import { builtinDefinitions, builtinResources } from '../resources/index.js';
 import { CrdController, withCrdBehaviour } from '../apiextensions/controller.js';
-import { ControllerManager, defaultControllers } from '../controllers/index.js';
+import { bootstrapPolicyControllers, ControllerManager, defaultControllers } from '../controllers/index.js';
+import { CONTROLLER_MANAGER_USER } from '../controllers/client.js';
 import type { ApiServer, ApiServerOptions, HandleOptions } from '../server.js';
 import { WatchHub } from '../watch/hub.js';
 import { canonicalGroup } from '../util/spelling.js';
@@ -42,8 +43,7 @@ import { handleScale } from './handlers/scale.js';
 import { PLAYGROUND_CEL_PATH, evaluatePlaygroundCel } from './playground-cel.js';
 import { decodeBody } from '../codec/decode.js';
 import { readLimitedBody } from '../codec/read-body.js';
-import { authenticate, authorize, createClusterAuth, impersonate, requestAttributes, startAuthControllers, type ClusterAuth, type UserInfo } from '../auth/index.js';
-import type { Controller } from '../auth/aggregation.js';
+import { authenticate, authorize, createClusterAuth, impersonate, requestAttributes, reconcileBootstrapRbac, type ClusterAuth, type UserInfo } from '../auth/index.js';
 import { authEndpointKind, handleAuthEndpoint } from '../auth/endpoints.js';
 import { guardEscalation } from '../auth/escalation.js';
 import { requestAuthorization } from '../auth/request-checks.js';
@@ -88,7 +88,6 @@ class Engine implements EngineCore {
   get bootstrapPolicy(): boolean {
     return this.opts.auth?.bootstrapPolicy ?? (this.host === 'service-worker' || this.host === 'page');
   }
-  private authControllers: Controller[] = [];
   private rootCa?: RootCaPublisher;
   readonly metrics: ApiMetrics;
   private readonly basePath: string;
@@ -118,7 +117,7 @@ class Engine implements EngineCore {
     this.crds.start();
     this.auth = createClusterAuth(state, this.env);
     if (this.bootstrapPolicy) {
-      this.authControllers = await startAuthControllers(state, this.env, (req, user) => this.handle(req, {}, user), this.basePath);
+      await reconcileBootstrapRbac(state, (req, user) => this.handle(req, {}, user), this.basePath);
     }
     if (this.opts.defaultObjects !== false) {
       this.rootCa = new RootCaPublisher(state, this.env);
@@ -128,11 +127,12 @@ class Engine implements EngineCore {
   }
 
   /**
-   * The controller manager (namespace controller, garbage collector...): API clients of this engine, started
-   * once it serves; they resume from stored state (their informers list everything first).
+   * The controller manager (namespace controller, garbage collector, and where the bootstrap policy is kept
+   * the ClusterRole aggregation and service-account controllers): API clients of this engine, started once
+   * it serves; they resume from stored state (their informers list everything first).
    */
   startControllers(handle: (request: Request) => Promise<Response>): void {
-    const specs = this.opts.controllers ?? defaultControllers;
+    const specs = this.opts.controllers ?? [...defaultControllers, ...(this.bootstrapPolicy ? bootstrapPolicyControllers : [])];
     if (this.closed || specs.length === 0) return;
     this.controllers = new ControllerManager(
       { handle, env: this.env, base: `http://localhost${this.basePath}`, mark: (r) => void this.internalRequests.add(r) },
@@ -152,10 +152,12 @@ class Engine implements EngineCore {
     if (!this.internalRequests.has(request)) return undefined;
     const name = request.headers.get('X-Remote-User') ?? '';
     const m = /^system:serviceaccount:([^:]+):([^:]+)$/.exec(name);
-    if (!m) return undefined;
+    if (!m && name !== CONTROLLER_MANAGER_USER) return undefined;
     // without the bootstrap policy no role grants the controllers anything: they then act with the API
     // server's own loopback identity, as a cluster whose controller manager holds admin credentials
     if (!this.bootstrapPolicy) return APISERVER_USER;
+    // the manager's own user (its shared informers), or a controller's service account
+    if (!m) return { name, groups: [ALL_AUTHENTICATED] };
     return { name, groups: [...serviceAccountGroups(m[1]), ALL_AUTHENTICATED] };
   }
 
@@ -221,7 +223,6 @@ class Engine implements EngineCore {
     this.closed = true;
     if (this.controllerStartTimer !== undefined) this.env.timers.clearTimeout(this.controllerStartTimer);
     this.controllers?.stop();
-    for (const c of this.authControllers) c.stop();
     this.rootCa?.stop();
     if (this.compactTimer !== undefined) this.env.timers.clearTimeout(this.compactTimer);
     this.watch?.closeAll();
