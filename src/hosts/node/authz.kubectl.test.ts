@@ -21,6 +21,14 @@ suite('kubectl (authorization)', () => {
   beforeAll(async () => {
     const staticTokens = parseTokenFile('jane-secret,jane,1001,"devs,qa"\n');
     k = await startKubectlEnv(found.path!, { auth: { staticTokens, bootstrapPolicy: true } }, { tls });
+    // the controller manager starts a moment after the host serves: wait for its service-account and
+    // ClusterRole aggregation controllers to have caught up
+    for (let i = 0; i < 100; i++) {
+      const sa = await k.kubectl(['get', 'serviceaccount', 'default', '-o', 'name'], { allowFail: true });
+      const view = await k.kubectl(['get', 'clusterrole', 'view', '-o', 'jsonpath={.rules[*].verbs}'], { allowFail: true });
+      if (sa.stdout === 'serviceaccount/default\n' && view.stdout.includes('list')) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
   });
   afterAll(async () => {
     await k?.close();
