@@ -15,7 +15,7 @@ export interface ApiServerOptions {
   featureGates?: Record<string, boolean>;
   /** Which host runs the engine; gzip is only offered on 'node' (docs/design.md 2). */
   host?: 'node' | 'service-worker' | 'page' | 'test';
-  /** The controllers the engine's controller manager runs (default: namespace controller, garbage collector). */
+  /** The controllers the engine's controller manager runs (default: namespace controller and garbage collector, plus the ClusterRole aggregation and service-account controllers where the bootstrap RBAC policy is kept). */
   controllers?: ControllerSpec[];
   /** How long after the engine serves its controllers start (default 1000 ms, on the injected timers). */
   controllerStartDelayMs?: number;
