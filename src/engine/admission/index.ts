@@ -2,14 +2,14 @@
 // real server's order: docs/design.md, request pipeline). Plugins run in the order of the real server's
 // default plugin list; each declares the operations it handles.
 
-import type { AdmissionAttributes, AdmissionResult, MutatingPlugin } from './types.js';
+import type { AdmissionAttributes, AdmissionResult, MutatingPlugin, ValidatingAttributes, ValidatingPlugin } from './types.js';
 import { limitRanger } from './limit-ranger.js';
 import { serviceAccount } from './service-account.js';
 import { taintNodesByCondition } from './taint-nodes-by-condition.js';
 import { priority } from './priority.js';
 import { defaultTolerationSeconds } from './default-toleration-seconds.js';
 
-export type { AdmissionAttributes, AdmissionResult, MutatingPlugin, Operation } from './types.js';
+export type { AdmissionAttributes, AdmissionRequest, AdmissionResult, MutatingPlugin, Operation, ValidatingAttributes, ValidatingOperation, ValidatingPlugin } from './types.js';
 
 /** The enabled mutating plugins, in the real server's order. */
 export const mutatingPlugins: readonly MutatingPlugin[] = [limitRanger, serviceAccount, taintNodesByCondition, priority, defaultTolerationSeconds];
@@ -22,4 +22,18 @@ export function mutatingAdmission(attrs: AdmissionAttributes, plugins: readonly 
     if (w) warnings.push(...w);
   }
   return { object: attrs.object, warnings };
+}
+
+/** The enabled validating plugins, in the real server's order (validating admission runs after validation). */
+export const validatingPlugins: readonly ValidatingPlugin[] = [];
+
+/** Validating admission: the one entry the write path calls after the kind's validation, before storage. */
+export function validatingAdmission(attrs: ValidatingAttributes, plugins: readonly ValidatingPlugin[] = validatingPlugins): string[] {
+  const warnings: string[] = [];
+  for (const p of plugins) {
+    if (!p.operations.includes(attrs.operation)) continue;
+    const w = p.validate(attrs);
+    if (w) warnings.push(...w);
+  }
+  return warnings;
 }

@@ -4,8 +4,20 @@
 
 import type { KubeObject } from '../object.js';
 import type { ResourceDefinition, StrategyContext } from '../registry/types.js';
+import type { Authorizer } from '../auth/attributes.js';
+import type { UserInfo } from '../auth/user.js';
 
 export type Operation = 'create' | 'update';
+
+/**
+ * Who asked, as admission sees it [K8S admission.Attributes GetUserInfo]: the acting user (after
+ * impersonation) and the cluster's authorizer (for plugins that ask, e.g. CEL's `authorizer`). Absent for
+ * writes the engine makes on its own behalf (bootstrap objects), which admission treats as the API server.
+ */
+export interface AdmissionRequest {
+  user: UserInfo;
+  authorizer: Authorizer;
+}
 
 export interface AdmissionAttributes {
   operation: Operation;
@@ -21,6 +33,8 @@ export interface AdmissionAttributes {
   dryRun: boolean;
   /** Reads of current state and the injected environment (ids for generated names). */
   ctx: StrategyContext;
+  /** The requesting user and the authorizer; undefined for the engine's own writes. */
+  request?: AdmissionRequest;
 }
 
 export interface AdmissionResult {
@@ -39,4 +53,23 @@ export interface MutatingPlugin {
 /** True when the request is for `group/plural` itself (no subresource). */
 export function isMainResource(attrs: AdmissionAttributes, group: string, plural: string): boolean {
   return attrs.def.group === group && attrs.def.plural === plural && attrs.subresource === '';
+}
+
+export type ValidatingOperation = Operation | 'delete';
+
+/**
+ * What validating admission sees: the object as it will be stored (null on delete), the stored object (null
+ * on create). Runs after the kind's validation, before storage (and before a dry run answers).
+ */
+export interface ValidatingAttributes extends Omit<AdmissionAttributes, 'operation' | 'object'> {
+  operation: ValidatingOperation;
+  object: KubeObject | null;
+}
+
+export interface ValidatingPlugin {
+  /** The real plugin's name, e.g. "ValidatingAdmissionPolicy". */
+  name: string;
+  operations: ValidatingOperation[];
+  /** Never mutates; may return warnings; throws a Status error to refuse the request. */
+  validate(attrs: ValidatingAttributes): string[] | void;
 }

@@ -11,6 +11,8 @@ import type { UserInfo } from './user.js';
 
 export interface RequestAuthorization {
   user: UserInfo;
+  /** The cluster's authorizer (admission plugins ask it, e.g. CEL's `authorizer` variable). */
+  authorizer: Authorizer;
   /** An update or server-side apply is about to create the object. */
   createOnUpdate(): void;
   /** A delete asks to ignore store read errors (unsafe deletion of a corrupt object). */
@@ -22,6 +24,7 @@ export function requestAuthorization(user: UserInfo, info: ResourceRequestInfo, 
   const base = { apiGroup: group, apiVersion: info.version, resource: info.resource, namespace: info.namespace, name: info.name };
   return {
     user,
+    authorizer,
     createOnUpdate() {
       const answer = authorizer.authorize(resourceAttributes(user, { ...base, verb: 'create', subresource: info.subresource }));
       if (answer.decision === 'allow') return;

@@ -12,6 +12,7 @@ import { goSharpV } from '../codec/go-format.js';
 import { objectTypeFor, updateManagedFields } from '../merge/index.js';
 import { groupVersion, type ResourceDefinition } from '../registry/types.js';
 import type { FieldValidation, Scope } from './scope.js';
+import type { AdmissionRequest } from '../admission/types.js';
 
 export interface Admitted {
   object: KubeObject;
@@ -66,6 +67,11 @@ export function typeCheck(def: ResourceDefinition, obj: KubeObject): void {
   }
   const err = checkTypes(obj, def.schema, def.definitions, { group: def.group, version: def.version, kind: def.kind });
   if (err) throw err;
+}
+
+/** Who asked, for admission: the acting user and the authorizer (undefined when the request was not authorized here). */
+export function admissionRequest(scope: Scope): AdmissionRequest | undefined {
+  return scope.auth ? { user: scope.auth.user, authorizer: scope.auth.authorizer } : undefined;
 }
 
 /** managedFields for a create/update/non-apply patch, as the finalize hook of the store. */

@@ -31,7 +31,7 @@ import {
 import { fieldErrorString } from '../errors.js';
 import type { ResourceRegistry } from './resources.js';
 import { ClusterState, WriteConflict } from './state.js';
-import { mutatingAdmission } from '../admission/index.js';
+import { mutatingAdmission, validatingAdmission, type AdmissionRequest } from '../admission/index.js';
 import { groupVersion, type ResourceDefinition, type StoreDeleteOptions, type StrategyContext } from './types.js';
 import { admitNamespaceLifecycle } from '../admission/namespace-lifecycle.js';
 import { beforeDelete, gcFinalizers, markAsDeleting, shouldDeleteDuringUpdate } from './delete.js';
@@ -92,6 +92,8 @@ export function normalizeLayout(obj: KubeObject): KubeObject {
 
 export interface WriteOptions {
   dryRun: boolean;
+  /** Who asked (for admission); undefined for the engine's own writes. */
+  admission?: AdmissionRequest;
   /** Called with the final object just before storage, e.g. to record managedFields. */
   finalize?: (obj: KubeObject, old: KubeObject | null) => KubeObject;
 }
@@ -229,7 +231,7 @@ export class Store {
     // PrepareForCreate add belongs to no manager (a reset with `[{}]` is consumed here too)
     let final = opts.finalize ? opts.finalize(obj, null) : obj;
     const fmeta: ObjectMeta = (final.metadata ??= {});
-    const admitted = mutatingAdmission({ operation: 'create', object: final, oldObject: null, def, namespace, name: fmeta.name ?? '', subresource: '', dryRun: opts.dryRun, ctx });
+    const admitted = mutatingAdmission({ operation: 'create', object: final, oldObject: null, def, namespace, name: fmeta.name ?? '', subresource: '', dryRun: opts.dryRun, ctx, request: opts.admission });
     def.strategy.prepareForCreate?.(final, ctx);
     const warnings = [...admitted.warnings, ...(def.strategy.warningsOnCreate?.(final, ctx) ?? [])];
 
@@ -239,6 +241,7 @@ export class Store {
 
     const errs = this.validateCreate(def, final, ctx);
     if (errs.length) throw invalid({ group: def.group, kind: def.kind }, fmeta.name ?? fmeta.generateName ?? '', errs);
+    warnings.push(...validatingAdmission({ operation: 'create', object: final, oldObject: null, def, namespace, name: fmeta.name ?? '', subresource: '', dryRun: opts.dryRun, ctx, request: opts.admission }));
 
     for (let attempt = 0; ; attempt++) {
       const key = this.key(def, namespace, fmeta.name!);
@@ -372,7 +375,7 @@ export class Store {
     // managedFields first, then mutating admission and the strategy's preparation (the real update handler
     // runs the field manager before admission, and the store prepares the object after both)
     let final = opts.finalize ? opts.finalize(obj, old) : obj;
-    const admitted = mutatingAdmission({ operation: 'update', object: final, oldObject: old, def, namespace, name, subresource, dryRun: opts.dryRun, ctx });
+    const admitted = mutatingAdmission({ operation: 'update', object: final, oldObject: old, def, namespace, name, subresource, dryRun: opts.dryRun, ctx, request: opts.admission });
     def.strategy.prepareForUpdate?.(final, old, ctx);
 
     if (this.generationTracked(def) && subresource !== 'status' && specChanged(old, final)) {
@@ -381,6 +384,7 @@ export class Store {
     const errs = this.validateUpdate(def, final, old, ctx);
     if (errs.length) throw invalid({ group: def.group, kind: def.kind }, name, errs);
     const warnings = [...admitted.warnings, ...(def.strategy.warningsOnUpdate?.(final, old, ctx) ?? [])];
+    warnings.push(...validatingAdmission({ operation: 'update', object: final, oldObject: old, def, namespace, name, subresource, dryRun: opts.dryRun, ctx, request: opts.admission }));
     final = normalizeLayout(final);
     // A no-op write is not persisted and keeps the resourceVersion (the real server skips the etcd write).
     if (sameIgnoringRV(final, old)) return { object: this.view(def, stored), created: false, warnings };
@@ -414,6 +418,7 @@ export class Store {
     const item = this.state.get(key);
     if (!item) throw notFound(this.gr(def), name);
     const now = this.env.clock.now();
+    validatingAdmission({ operation: 'delete', object: null, oldObject: this.present(def, item.object), def, namespace, name, subresource: '', dryRun: options.dryRun, ctx: this.context('', options.dryRun), request: options.admission });
     const put = async (obj: KubeObject): Promise<KubeObject> => {
       const next = normalizeLayout(obj);
       // GuaranteedUpdate writes nothing when nothing changed

@@ -7,6 +7,7 @@ import type { Env } from '../env.js';
 import type { FieldError } from '../errors.js';
 import type { KubeObject } from '../object.js';
 import type { Schema, SchemaRegistry } from '../schema/types.js';
+import type { AdmissionRequest } from '../admission/types.js';
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
@@ -79,6 +80,8 @@ export interface StoreDeleteOptions {
   propagationPolicy?: string;
   orphanDependents?: boolean;
   preconditions?: { uid?: string; resourceVersion?: string };
+  /** Who asked (for admission); undefined for the engine's own deletes. */
+  admission?: AdmissionRequest;
 }
 
 /** What a kind's own delete may use: the stored object and the generic store's primitives, under the write lock. */

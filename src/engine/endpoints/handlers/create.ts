@@ -3,7 +3,7 @@
 import { badRequest } from '../../errors.js';
 import { respond } from '../responders.js';
 import { decodeObjectBody, expectKind, type Scope } from '../scope.js';
-import { fieldValidate, recordUpdate, typeCheck, writeOptions } from '../pipeline.js';
+import { admissionRequest, fieldValidate, recordUpdate, typeCheck, writeOptions } from '../pipeline.js';
 
 export async function handleCreate(scope: Scope): Promise<Response> {
   const { def, core, info } = scope;
@@ -18,6 +18,7 @@ export async function handleCreate(scope: Scope): Promise<Response> {
   const admitted = fieldValidate(def, input, body.duplicates, opts.fieldValidation, { operation: 'create', mediaType: body.format === 'yaml' ? 'yaml' : 'json' });
   const out = await core.store.create(def, info.namespace, admitted.object, {
     dryRun: opts.dryRun,
+    admission: admissionRequest(scope),
     finalize: recordUpdate(scope, opts.fieldManager, ''),
   });
   return respond(201, out.object, { negotiated: plain(scope), pretty: scope.pretty, warnings: [...admitted.warnings, ...out.warnings] });

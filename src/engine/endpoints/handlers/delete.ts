@@ -3,7 +3,7 @@
 import { GoRepr, badRequest, fieldErr, invalid, type FieldError } from '../../errors.js';
 import { isPlainObject } from '../../object.js';
 import { decodeBody } from '../../codec/decode.js';
-import { queryBool, validateDryRun } from '../pipeline.js';
+import { admissionRequest, queryBool, validateDryRun } from '../pipeline.js';
 import { bodyMediaType } from '../negotiation/media.js';
 import { respond } from '../responders.js';
 import { readBody, type Scope } from '../scope.js';
@@ -119,7 +119,7 @@ export async function handleDelete(scope: Scope): Promise<Response> {
     ]);
   }
   const warnings = def.strategy.warningsOnDelete?.(opts) ?? [];
-  const out = await core.store.delete(def, info.namespace, info.name, opts);
+  const out = await core.store.delete(def, info.namespace, info.name, { ...opts, admission: admissionRequest(scope) });
   // handlers/delete.go: 200, or 202 when the object is not gone yet and orphanDependents=false was asked
   const code = !out.deleted && opts.orphanDependents === false ? 202 : 200;
   // marked (finalizers, grace period, namespaces): the object as marked; removed (or a graceful deletion
@@ -163,7 +163,7 @@ export async function handleDeleteCollection(scope: Scope): Promise<Response> {
   const deleted = [];
   for (const o of items) {
     try {
-      const out = await core.store.delete(def, info.namespace || o.metadata?.namespace || '', o.metadata!.name!, { ...opts });
+      const out = await core.store.delete(def, info.namespace || o.metadata?.namespace || '', o.metadata!.name!, { ...opts, admission: admissionRequest(scope) });
       deleted.push(out.object);
     } catch {
       // already gone

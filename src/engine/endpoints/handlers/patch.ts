@@ -19,7 +19,7 @@ import { groupVersion, type ResourceDefinition } from '../../registry/types.js';
 import { bodyMediaType } from '../negotiation/media.js';
 import { respond } from '../responders.js';
 import { readBody, type FieldValidation, type Scope } from '../scope.js';
-import { fieldValidate, recordUpdate, resetFieldsFor, typeCheck, writeOptions } from '../pipeline.js';
+import { admissionRequest, fieldValidate, recordUpdate, resetFieldsFor, typeCheck, writeOptions } from '../pipeline.js';
 import { plain } from './create.js';
 
 export const PATCH_TYPES = [
@@ -124,6 +124,7 @@ export async function handlePatch(scope: Scope): Promise<Response> {
     },
     {
       dryRun: opts.dryRun,
+      admission: admissionRequest(scope),
       createOnMissing: isApply,
       finalize: isApply ? undefined : recordUpdate(scope, opts.fieldManager, subresource),
     },

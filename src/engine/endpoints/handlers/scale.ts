@@ -6,7 +6,7 @@ import { StatusError, badRequest, conflict, fieldErr, invalid, unsupportedMediaT
 import { goJsonMarshal, goPrintV } from '../../codec/go-format.js';
 import type { DecodeResult } from '../../codec/decode.js';
 import { patchInvalid } from '../../schema/prune.js';
-import { fieldValidate, typeCheck } from '../pipeline.js';
+import { admissionRequest, fieldValidate, typeCheck } from '../pipeline.js';
 import { expectKind } from '../scope.js';
 import { unstructuredConverterError } from './patch.js';
 import type { ResourceDefinition } from '../../registry/types.js';
@@ -175,6 +175,7 @@ export async function handleScale(scope: Scope): Promise<Response> {
     return next;
   }, {
     dryRun: opts.dryRun,
+    admission: admissionRequest(scope),
     finalize: (obj, old) => updateScaleManagedFields(old ?? obj, obj, {
       manager: opts.fieldManager,
       apiVersion: groupVersion(def),
@@ -305,6 +306,6 @@ async function applyScale(scope: Scope, bytes: Uint8Array, opts: WriteOptions, r
     next.metadata = { ...next.metadata, resourceVersion: cfg.metadata?.resourceVersion ? rv : current!.metadata?.resourceVersion, managedFields: sortEntries(result) };
     if (!result.length) delete next.metadata.managedFields;
     return next;
-  }, { dryRun: opts.dryRun });
+  }, { dryRun: opts.dryRun, admission: admissionRequest(scope) });
   return respond(200, toScale(scope, out.object), { negotiated: plain(scope), pretty: scope.pretty, warnings });
 }

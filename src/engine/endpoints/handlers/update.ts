@@ -3,7 +3,7 @@
 import { badRequest } from '../../errors.js';
 import { respond } from '../responders.js';
 import { decodeObjectBody, expectKind, type Scope } from '../scope.js';
-import { fieldValidate, recordUpdate, typeCheck, writeOptions } from '../pipeline.js';
+import { admissionRequest, fieldValidate, recordUpdate, typeCheck, writeOptions } from '../pipeline.js';
 import { plain } from './create.js';
 
 export async function handleUpdate(scope: Scope): Promise<Response> {
@@ -28,6 +28,7 @@ export async function handleUpdate(scope: Scope): Promise<Response> {
     return desired;
   }, {
     dryRun: opts.dryRun,
+    admission: admissionRequest(scope),
     createOnMissing: info.subresource === '' && def.strategy.allowCreateOnUpdate === true,
     finalize: recordUpdate(scope, opts.fieldManager, info.subresource),
     // defaultUpdatedObjectInfo.Preconditions: a uid in the body must match the stored object
