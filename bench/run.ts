@@ -1,6 +1,6 @@
 // `npm run bench`: measures, prints a table and rewrites BENCHMARKS.md (machine, date, numbers against the
 // issues' targets). Benchmarks measure; they never fail: a missed target is reported as such.
-//   npm run bench -- --only node      (or: browser, cel, writes, reads)
+//   npm run bench -- --only node      (or: browser, cel, writes, reads, peers)
 import { writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import 'fake-indexeddb/auto';
@@ -140,6 +140,17 @@ async function main(): Promise<void> {
   }
   const t = table(rows);
   process.stdout.write(t + '\n');
+  let peers = '';
+  if (!only || only === 'peers') {
+    process.stderr.write('bench: peers...\n');
+    try {
+      const { peerTables, peerMarkdown } = await import('./peers.js');
+      peers = peerMarkdown(await peerTables());
+    } catch (e) {
+      peers = `Peers not measured: ${(e as Error).message.split('\n')[0]}\n`;
+    }
+    process.stdout.write('\n' + peers);
+  }
   const machine = `${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
   const doc = [
     '# Benchmarks',
@@ -153,6 +164,12 @@ async function main(): Promise<void> {
     '',
     t,
     '',
+    '## Peers, side by side in one process',
+    '',
+    'The same work in our engine and in each peer, alternating, in one run (`bench/peers.ts`); the ratio is',
+    'ours divided by the peer: below 1 we are faster, above 1 (in bold) the peer is.',
+    '',
+    peers,
   ].join('\n');
   if (!only) writeFileSync('BENCHMARKS.md', doc);
   else process.stderr.write('(--only: BENCHMARKS.md not rewritten)\n');
