@@ -9,13 +9,13 @@ import { mkdirSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import { build } from 'esbuild';
-import { createMemoryStorage } from '../src/adapters/memory/memory-storage.js';
-import { systemEnv } from '../src/adapters/system-env.js';
-import { createApiServer } from '../src/engine/server.js';
-import { createCelEnv, isCompileError, isRuntimeError } from '../src/engine/cel/env.js';
-import { schemaToCelType } from '../src/engine/cel/schema-types.js';
 import type { Schema } from '../src/engine/schema/types.js';
 import { median } from './run.js';
+import { importBundled } from './bundled.js';
+
+// our engine as it ships (bundled, as the peers are), not as tsx runs TypeScript (see bench/bundled.ts)
+const { createApiServer, createMemoryStorage, systemEnv, createCelEnv, isCompileError, isRuntimeError, schemaToCelType } =
+  await importBundled<typeof import('./engine-entry.js')>('bench/engine-entry.ts');
 
 /** One row of a peer table: our p50 and each peer's (undefined: the peer cannot do this work). */
 export interface PeerRow {
@@ -161,7 +161,7 @@ async function apiTable(): Promise<PeerTable> {
   for (const p of names.slice(1)) lp[p] = samples[lastList][p]?.at(-1);
   rows.push({ work: `list ${ROUNDS * PER} Namespaces (one request)`, ours: samples[lastList].ours.at(-1)!, peers: lp });
   notes.push(
-    `Each figure: the median over ${ROUNDS} alternating rounds of the per-round p50 (${PER} objects each). Ours goes through handle(): a Request parsed, the response body serialized and read; webernetes is called through its in-process typed client (no serialization).`,
+    `Each figure: the median over ${ROUNDS} alternating rounds of the per-round p50 (${PER} objects each). Ours goes through handle(): a Request parsed, the response body serialized and read; webernetes is called through its in-process typed client (no serialization). Both run as bundled JavaScript (ours bundled by esbuild for the run).`,
   );
   return { suite: 'API (Namespaces, in-process, memory storage)', unit: 'ms', peerNames: names.slice(1), rows, notes };
 }
