@@ -29,6 +29,7 @@ const ResourceBrowser = panel('browser', 'ResourceBrowser');
 const WatchTimeline = panel('timeline', 'WatchTimeline');
 const ManagedFieldsViewer = panel('managed-fields', 'ManagedFieldsViewer');
 const CelEvaluator = panel('cel', 'CelEvaluator');
+const Terminal = panel('terminal', 'Terminal');
 
 type Loadable<T> = { state: 'loading' } | { state: 'ok'; value: T } | { state: 'error'; message: string };
 
@@ -195,6 +196,7 @@ const TABS: DockTab[] = [
   { id: 'timeline', label: 'Watch timeline', Component: WatchTimeline },
   { id: 'managed-fields', label: 'Managed fields', Component: ManagedFieldsViewer },
   { id: 'cel', label: 'CEL', Component: CelEvaluator },
+  { id: 'terminal', label: 'Terminal', Component: Terminal },
 ];
 
 function Dock() {
