@@ -9,8 +9,8 @@ import type { CelType } from './types.js';
 import { T } from './types.js';
 import type { CelValue } from './values.js';
 import {
-  CelCostLimitError, CelDuration, CelError, CelMap, CelOpaque, CelOptional, CelTimestamp, CelTypeValue, CelUint,
-  valueTypeName,
+  appendableLists, CelCostLimitError, CelDuration, CelError, CelMap, CelOpaque, CelOptional, CelTimestamp, CelTypeValue, CelUint,
+  listTypeOf, valueTypeName,
 } from './values.js';
 import { indexValue } from './stdlib.js';
 
@@ -326,7 +326,11 @@ export class Compiler {
     };
     return (c) => {
       const r = range(c);
-      c.slots[accuSlot] = init(c);
+      let accu = init(c);
+      // an empty list accumulator (map, filter) gets a private array that concatenation may append to
+      const appendable = Array.isArray(accu) && accu.length === 0 && !listTypeOf(accu);
+      if (appendable) appendableLists.add((accu = []));
+      c.slots[accuSlot] = accu;
       if (Array.isArray(r)) {
         for (let i = 0; i < r.length; i++) {
           if (!condOk(c)) break;
@@ -345,6 +349,11 @@ export class Compiler {
         }
       } else {
         throw Object.assign(new CelError(`expression of type '${valueTypeName(r)}' cannot be range of a comprehension (must be list, map, or dynamic)`), { offset: e.iterRange.offset, length: e.iterRange.length });
+      }
+      if (appendable) {
+        const last = c.slots[accuSlot];
+        if (Array.isArray(last)) appendableLists.delete(last);
+        appendableLists.delete(accu as CelValue[]);
       }
       const out = result(c);
       c.slots[accuSlot] = undefined as unknown as CelValue;

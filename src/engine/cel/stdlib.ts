@@ -7,7 +7,7 @@ import type { CelType } from './types.js';
 import { T, typeName } from './types.js';
 import type { CelValue } from './values.js';
 import {
-  CelDuration, CelError, CelMap, CelOptional, CelTimestamp, CelTypeValue, CelUint, INT64_MAX, INT64_MIN, UINT64_MAX,
+  appendableLists, CelDuration, CelError, CelMap, CelOptional, CelTimestamp, CelTypeValue, CelUint, INT64_MAX, INT64_MIN, UINT64_MAX,
   celEquals, checkInt, checkUint, compareNumeric, isUnstructured, listTypeOf, valueType, valueTypeName, withListType,
 } from './values.js';
 import { compileRe2 } from './regex.js';
@@ -37,6 +37,10 @@ const trav = (a: SizeEstimate) => ({ min: ceilTenth(a.min), max: ceilTenth(a.max
 function addList(a: CelValue, b: CelValue): CelValue {
   const l = a as CelValue[], r = b as CelValue[];
   const lt = listTypeOf(l);
+  if (!lt && appendableLists.has(l)) {
+    for (let i = 0; i < r.length; i++) l.push(r[i]);
+    return l;
+  }
   if (lt && lt.listType === 'set') {
     // set union keeping the positions of the left operand (spec rule 6)
     const out = l.slice();

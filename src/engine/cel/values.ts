@@ -325,3 +325,11 @@ function unorderedListEquals(a: CelValue[], b: CelValue[]): boolean {
 export function listTypeInfo(t: ListType): ListTypeInfo | undefined {
   return t.listType ? { listType: t.listType, mapKeys: t.mapKeys } : undefined;
 }
+
+/**
+ * The list accumulators of comprehensions while their loop runs (map and filter build their result with
+ * `accu + [x]`). Nothing but the loop can reach them, so list concatenation appends to them in place instead
+ * of copying the whole list on every step; the loop removes its accumulator from the set when it ends, before
+ * the result can be shared.
+ */
+export const appendableLists = new WeakSet<CelValue[]>();
