@@ -118,8 +118,8 @@ export async function handleDelete(scope: Scope): Promise<Response> {
       fieldErr.invalid('ignoreStoreReadErrorWithClusterBreakingPotential', true, 'is exclusively used to delete corrupt object(s), try again by removing this option'),
     ]);
   }
-  const warnings = def.strategy.warningsOnDelete?.(opts) ?? [];
   const out = await core.store.delete(def, info.namespace, info.name, { ...opts, admission: admissionRequest(scope) });
+  const warnings = [...(def.strategy.warningsOnDelete?.(opts) ?? []), ...(out.warnings ?? [])];
   // handlers/delete.go: 200, or 202 when the object is not gone yet and orphanDependents=false was asked
   const code = !out.deleted && opts.orphanDependents === false ? 202 : 200;
   // marked (finalizers, grace period, namespaces): the object as marked; removed (or a graceful deletion
