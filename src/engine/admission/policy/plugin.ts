@@ -43,7 +43,16 @@ type Obj = Record<string, unknown>;
 const o = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
 const byName = (a: KubeObject, b: KubeObject) => ((a.metadata?.name ?? '') < (b.metadata?.name ?? '') ? -1 : 1);
 
-const cache = new PolicyCache();
+// one cache per cluster (keyed by its resource registry): uids are unique within a cluster only
+const caches = new WeakMap<object, PolicyCache>();
+const fallbackCache = new PolicyCache();
+function cacheOf(attrs: ValidatingAttributes): PolicyCache {
+  const key = attrs.ctx.resources;
+  if (!key) return fallbackCache;
+  let c = caches.get(key);
+  if (!c) caches.set(key, (c = new PolicyCache()));
+  return c;
+}
 
 interface Denial {
   policy: string;
@@ -174,6 +183,7 @@ function dispatch(attrs: ValidatingAttributes): string[] {
     if (list) list.push(b);
     else grouped.set(pn, [b]);
   }
+  const cache = cacheOf(attrs);
   cache.retain(new Set([...policies.values()].map((p) => p.metadata?.uid ?? p.metadata?.name ?? '')));
   if (grouped.size === 0) return [];
 
