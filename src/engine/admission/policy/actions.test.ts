@@ -100,6 +100,18 @@ describe('DELETE', () => {
     expect(warnings(r.headers)).toEqual([warning('p', 'b', 'configmap keep is protected')]);
     expect((await c.req('GET', `${CM}/keep`)).status).toBe(404);
   });
+
+  it('deletecollection answers the refusal; the protected map stays', async () => {
+    await c.req('POST', CM, cm('a-free'));
+    await c.req('POST', CM, cm('keep', { protected: 'yes' }));
+    await c.req('POST', CM, cm('z-free'));
+    await policy(c, 'p', protect);
+    await binding(c, 'b', { policyName: 'p', validationActions: ['Deny'] });
+    const r = await c.req('DELETE', CM);
+    expect(r.status).toBe(422);
+    expect(r.body).toEqual(denied(CONFIGMAPS, 'keep', "ValidatingAdmissionPolicy 'p' with binding 'b' denied request: configmap keep is protected"));
+    expect((await c.req('GET', `${CM}/keep`)).status).toBe(200);
+  });
 });
 
 describe('dry run', () => {
