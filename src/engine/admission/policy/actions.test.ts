@@ -67,7 +67,7 @@ describe('validationActions', () => {
     expect(d.body.message).toBe(`configmaps "y" is forbidden: ValidatingAdmissionPolicy 'p' with binding 'z-deny' denied request: needs a`);
   });
 
-  it('two policies, one denying and one warning: the request is refused', async () => {
+  it('two policies, one denying and one warning: the refusal carries the warning', async () => {
     await policy(c, 'a-deny', noBad);
     await binding(c, 'a-deny', { policyName: 'a-deny', validationActions: ['Deny'] });
     await policy(c, 'b-warn', noBad);
@@ -75,6 +75,7 @@ describe('validationActions', () => {
     const r = await c.req('POST', CM, cm('bad'));
     expect(r.status).toBe(422);
     expect(r.body.message).toBe(`configmaps "bad" is forbidden: ValidatingAdmissionPolicy 'a-deny' with binding 'a-deny' denied request: bad is not a name`);
+    expect(warnings(r.headers)).toEqual([warning('b-warn', 'b-warn', 'bad is not a name')]);
   });
 });
 

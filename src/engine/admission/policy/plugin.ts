@@ -301,7 +301,12 @@ function dispatch(attrs: ValidatingAttributes): string[] {
       }
     }
   }
-  if (denied.length) throw denial(denied[0], a, objectName);
+  if (denied.length) {
+    // the warnings of Warn bindings are answered with the refusal
+    const e = denial(denied[0], a, objectName);
+    if (warnings.length) e.warnings = warnings;
+    throw e;
+  }
   return warnings;
 }
 
