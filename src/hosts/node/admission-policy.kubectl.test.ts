@@ -123,9 +123,40 @@ spec:
     expect(ok.stderr).toBe('');
   });
 
-  it('kubectl scale is an update of the scale subresource, not matched by a rule on deployments', async () => {
+  it('kubectl scale is an update of the scale subresource, not matched by a rule on deployments; a rule on deployments/scale sees the Scale', async () => {
     const r = await k.kubectl(['scale', 'deployment', 'pair', '--replicas=8']);
     expect(r.stdout).toBe('deployment.apps/pair scaled\n');
+    await k.kubectl(['apply', '-f', '-'], {
+      input: `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata:
+  name: scale-limit
+spec:
+  matchConstraints:
+    resourceRules:
+    - apiGroups: ["apps"]
+      apiVersions: ["v1"]
+      operations: ["UPDATE"]
+      resources: ["deployments/scale"]
+  validations:
+  - expression: "object.spec.replicas <= 10"
+    messageExpression: "object.kind + ' of ' + request.name + ' may not exceed 10 replicas'"
+    reason: Forbidden
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata:
+  name: scale-limit
+spec:
+  policyName: scale-limit
+  validationActions: [Deny]
+`,
+    });
+    const refused = await k.kubectl(['scale', 'deployment', 'pair', '--replicas=12'], { allowFail: true });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe(
+      `Error from server (Forbidden): deployments.apps "pair" is forbidden: ValidatingAdmissionPolicy 'scale-limit' with binding 'scale-limit' denied request: Scale of pair may not exceed 10 replicas\n`,
+    );
   });
 
   it('the policy status shows the type checking of the status controller', async () => {
@@ -137,6 +168,6 @@ spec:
     }
     expect(out).toBe('1');
     const got = await k.kubectl(['get', 'validatingadmissionpolicies']);
-    expect(got.stdout).toMatch(/^NAME\s+VALIDATIONS\s+PARAMKIND\s+AGE\nreplica-advice\s+1\s+<unset>\s+\S+\nreplica-limit\s+1\s+<unset>\s+\S+\n$/);
+    expect(got.stdout).toMatch(/^NAME\s+VALIDATIONS\s+PARAMKIND\s+AGE\nreplica-advice\s+1\s+<unset>\s+\S+\nreplica-limit\s+1\s+<unset>\s+\S+\nscale-limit\s+1\s+<unset>\s+\S+\n$/);
   });
 });

@@ -63,6 +63,21 @@ describe('resourceRules', () => {
     expect(r.body.message).toBe(`deployments.apps "d" is forbidden: ${MSG}`);
   });
 
+  it('deployments/scale: the object is the autoscaling/v1 Scale', async () => {
+    expect((await c.req('POST', '/apis/apps/v1/namespaces/default/deployments', deployment('d', 2))).status).toBe(201);
+    await denyPolicy(c, 'p', {
+      matchConstraints: constraints(['deployments/scale']),
+      validations: [{ expression: 'object.spec.replicas <= 5', messageExpression: "object.apiVersion + ' ' + object.kind + ' ' + request.kind.kind + ' from ' + string(oldObject.spec.replicas) + ' to ' + string(object.spec.replicas) + ' of ' + object.status.selector" }],
+    });
+    const merge = { 'Content-Type': 'application/merge-patch+json' };
+    expect((await c.req('PATCH', '/apis/apps/v1/namespaces/default/deployments/d/scale', { spec: { replicas: 4 } }, merge)).status).toBe(200);
+    const r = await c.req('PATCH', '/apis/apps/v1/namespaces/default/deployments/d/scale', { spec: { replicas: 9 } }, merge);
+    expect(r.status).toBe(422);
+    expect(r.body.message).toBe(`deployments.apps "d" is forbidden: ValidatingAdmissionPolicy 'p' with binding 'p-binding' denied request: autoscaling/v1 Scale Scale from 4 to 9 of app=d`);
+    // the main resource is not matched by a rule on the subresource
+    expect((await c.req('PATCH', '/apis/apps/v1/namespaces/default/deployments/d', { spec: { replicas: 9 } }, merge)).status).toBe(200);
+  });
+
   it('scope: Cluster matches cluster-scoped objects and namespaces, Namespaced the others', async () => {
     await denyPolicy(c, 'p', refuse(constraints(['*'], { scope: 'Cluster' })));
     expect((await c.req('POST', CM, cm('a'))).status).toBe(201);

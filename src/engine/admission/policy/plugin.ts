@@ -12,7 +12,7 @@ import { authorizerValue, requestResourceValue } from '../../cel/lib/index.js';
 import { clusterAuthorizerValue } from '../../cel/lib/authz-cluster.js';
 import { qualified, StatusError } from '../../errors.js';
 import type { KubeObject } from '../../object.js';
-import { selectorMatches } from '../../resources/common/labels.js';
+import { formatLabelSelector, selectorMatches } from '../../resources/common/labels.js';
 import { APISERVER_USER } from '../../auth/user.js';
 import type { ResourceDefinition } from '../../registry/types.js';
 import type { ValidatingAttributes, ValidatingPlugin } from '../types.js';
@@ -162,8 +162,32 @@ function denial(d: Denial, a: MatchAttributes, name: string): StatusError {
   });
 }
 
-function presented(def: ResourceDefinition, obj: KubeObject | null): KubeObject | null {
+function at(obj: KubeObject, path: string): unknown {
+  let cur: unknown = obj;
+  for (const p of path.replace(/^\./, '').split('.')) cur = cur && typeof cur === 'object' ? (cur as Obj)[p] : undefined;
+  return cur;
+}
+
+/** The object of a request to the scale subresource: the autoscaling/v1 Scale of the parent. */
+function scaleOf(def: ResourceDefinition, obj: KubeObject | null): KubeObject | null {
+  const sc = def.subresources.scale;
+  if (!obj || !sc) return obj;
+  const m = obj.metadata ?? {};
+  const status: Obj = { replicas: Number(at(obj, sc.statusReplicasPath) ?? 0) };
+  const sel = sc.labelSelectorPath ? at(obj, sc.labelSelectorPath) : undefined;
+  const selector = typeof sel === 'string' ? sel : sel ? formatLabelSelector(sel) : '';
+  if (selector) status.selector = selector;
+  return {
+    kind: 'Scale', apiVersion: 'autoscaling/v1',
+    metadata: { name: m.name, namespace: m.namespace, uid: m.uid, resourceVersion: m.resourceVersion, creationTimestamp: m.creationTimestamp },
+    spec: { replicas: Number(at(obj, sc.specReplicasPath) ?? 0) },
+    status,
+  };
+}
+
+function presented(def: ResourceDefinition, obj: KubeObject | null, subresource: string): KubeObject | null {
   if (!obj) return null;
+  if (subresource === 'scale') return scaleOf(def, obj);
   const apiVersion = def.group ? `${def.group}/${def.version}` : def.version;
   return obj.apiVersion === apiVersion && obj.kind === def.kind ? obj : { ...obj, apiVersion, kind: def.kind };
 }
@@ -189,8 +213,9 @@ function dispatch(attrs: ValidatingAttributes): string[] {
 
   const operation = attrs.operation === 'create' ? 'CREATE' : attrs.operation === 'update' ? 'UPDATE' : 'DELETE';
   const isNamespace = def.group === '' && def.plural === 'namespaces';
-  const object = presented(def, attrs.object);
-  const oldObject = presented(def, attrs.oldObject);
+  const object = presented(def, attrs.object, attrs.subresource);
+  const oldObject = presented(def, attrs.oldObject, attrs.subresource);
+  const isScale = attrs.subresource === 'scale' && !!def.subresources.scale;
   const a: MatchAttributes = {
     operation,
     resource: { group: def.group, version: def.version, resource: def.plural },
@@ -198,7 +223,7 @@ function dispatch(attrs: ValidatingAttributes): string[] {
     // the request's namespace: a namespace's own name when the request names it (update, delete)
     namespace: def.namespaced ? attrs.namespace : isNamespace && operation !== 'CREATE' ? attrs.name : '',
     name: attrs.name,
-    kind: { group: def.group, version: def.version, kind: def.kind },
+    kind: isScale ? { group: 'autoscaling', version: 'v1', kind: 'Scale' } : { group: def.group, version: def.version, kind: def.kind },
     object,
     oldObject,
   };
