@@ -77,3 +77,23 @@ it('under the bootstrap RBAC policy the controller acts as its service account, 
   expect(p.status.observedGeneration).toBe(1);
   expect(p.status.typeChecking.expressionWarnings[0].warning).toMatch(/^apps\/v1, Kind=Deployment: ERROR: <input>:1:7: undefined field 'replicas'/);
 });
+
+it('a custom resource is checked against its CRD schema', async () => {
+  const crd = await c.req('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
+    metadata: { name: 'widgets.example.com' },
+    spec: {
+      group: 'example.com', scope: 'Namespaced', names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
+      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } } } } }],
+    },
+  });
+  expect(crd.status, crd.text).toBe(201);
+  await c.settle();
+  await policy(c, 'p', {
+    matchConstraints: { resourceRules: [{ apiGroups: ['example.com'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['widgets'] }] },
+    validations: [{ expression: 'object.spec.size < 10' }, { expression: 'object.spec.sise < 10' }],
+  });
+  const p = await status('p');
+  expect(p.status.typeChecking.expressionWarnings).toEqual([
+    { fieldRef: 'spec.validations[1].expression', warning: "example.com/v1, Kind=Widget: ERROR: <input>:1:12: undefined field 'sise'\n | object.spec.sise < 10\n | ...........^\n" },
+  ]);
+});
