@@ -35,8 +35,11 @@ export function gvkString(k: GVK): string {
   return `${k.group}/${k.version}, Kind=${k.kind}`;
 }
 
+/** strings.Compare: byte order, not the locale's. */
+const cmp = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+
 function compare(a: GVK, b: GVK): number {
-  return a.group.localeCompare(b.group) || a.version.localeCompare(b.version) || a.kind.localeCompare(b.kind);
+  return cmp(a.group, b.group) || cmp(a.version, b.version) || cmp(a.kind, b.kind);
 }
 
 /** typesToCheck: the kinds named exactly by the policy's resourceRules, sorted. */
