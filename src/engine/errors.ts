@@ -32,6 +32,8 @@ export class StatusError extends Error {
   readonly status: Status;
   /** Extra response headers (e.g. Retry-After). */
   readonly headers: Record<string, string>;
+  /** Warnings gathered before the request failed (answered as Warning headers with the error, as the real server does). */
+  warnings?: string[];
   constructor(status: Status, headers: Record<string, string> = {}) {
     super(status.message ?? status.reason ?? 'error');
     this.status = status;

@@ -8,6 +8,7 @@ import { serviceAccount } from './service-account.js';
 import { taintNodesByCondition } from './taint-nodes-by-condition.js';
 import { priority } from './priority.js';
 import { defaultTolerationSeconds } from './default-toleration-seconds.js';
+import { validatingAdmissionPolicy } from './policy/index.js';
 
 export type { AdmissionAttributes, AdmissionRequest, AdmissionResult, MutatingPlugin, Operation, ValidatingAttributes, ValidatingOperation, ValidatingPlugin } from './types.js';
 
@@ -25,7 +26,7 @@ export function mutatingAdmission(attrs: AdmissionAttributes, plugins: readonly 
 }
 
 /** The enabled validating plugins, in the real server's order (validating admission runs after validation). */
-export const validatingPlugins: readonly ValidatingPlugin[] = [];
+export const validatingPlugins: readonly ValidatingPlugin[] = [validatingAdmissionPolicy];
 
 /** Validating admission: the one entry the write path calls after the kind's validation, before storage. */
 export function validatingAdmission(attrs: ValidatingAttributes, plugins: readonly ValidatingPlugin[] = validatingPlugins): string[] {

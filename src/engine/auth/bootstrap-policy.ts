@@ -97,6 +97,14 @@ export const BOOTSTRAP_CLUSTER_ROLES: BootstrapClusterRole[] = [
     name: 'system:controller:service-account-controller',
     rules: [r([''], ['serviceaccounts'], ['create']), r(['', 'events.k8s.io'], ['events'], ['create', 'patch', 'update'])],
   },
+  {
+    name: 'system:controller:validatingadmissionpolicy-status-controller',
+    rules: [
+      r(['admissionregistration.k8s.io'], ['validatingadmissionpolicies'], ['get', 'list', 'watch']),
+      r(['admissionregistration.k8s.io'], ['validatingadmissionpolicies/status'], ['get', 'patch', 'update']),
+      r(['', 'events.k8s.io'], ['events'], ['create', 'patch', 'update']),
+    ],
+  },
   { name: 'system:discovery', rules: [urls(['/api', '/api/*', '/apis', '/apis/*', '/healthz', '/livez', '/openapi', '/openapi/*', '/readyz', '/version', '/version/'], ['get'])] },
   {
     // kube-controller-manager's own identity: its shared informers list and watch everything with it
@@ -143,6 +151,11 @@ export const BOOTSTRAP_CLUSTER_ROLE_BINDINGS: BootstrapBinding[] = [
     name: 'system:controller:service-account-controller',
     role: 'system:controller:service-account-controller',
     subjects: [{ kind: 'ServiceAccount', name: 'service-account-controller', namespace: 'kube-system' }],
+  },
+  {
+    name: 'system:controller:validatingadmissionpolicy-status-controller',
+    role: 'system:controller:validatingadmissionpolicy-status-controller',
+    subjects: [{ kind: 'ServiceAccount', name: 'validatingadmissionpolicy-status-controller', namespace: 'kube-system' }],
   },
   { name: 'system:discovery', role: 'system:discovery', subjects: [{ kind: 'Group', name: 'system:authenticated' }] },
   { name: 'system:monitoring', role: 'system:monitoring', subjects: [{ kind: 'Group', name: 'system:monitoring' }] },

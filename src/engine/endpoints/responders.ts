@@ -82,7 +82,8 @@ export function respond(status: number, body: unknown, opts: ResponseOptions = {
 export function respondStatus(e: StatusError, opts: ResponseOptions = {}): Response {
   // Status bodies are always JSON (or YAML when that was negotiated), never a Table.
   const neg = opts.negotiated?.format === 'yaml' ? { format: 'yaml' as const, contentType: 'application/yaml' } : undefined;
-  return respond(e.status.code, e.status, { ...opts, negotiated: neg, headers: { ...e.headers, ...(opts.headers ?? {}) } });
+  const warnings = e.warnings?.length ? [...(opts.warnings ?? []), ...e.warnings] : opts.warnings;
+  return respond(e.status.code, e.status, { ...opts, negotiated: neg, headers: { ...e.headers, ...(opts.headers ?? {}) }, warnings });
 }
 
 export function respondError(e: unknown, opts: ResponseOptions = {}): Response {

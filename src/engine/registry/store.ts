@@ -114,6 +114,8 @@ export interface DeleteOutcome {
    * true when the object was removed, or when a graceful deletion was already pending.
    */
   finalized: boolean;
+  /** Warnings of validating admission (answered with the response). */
+  warnings?: string[];
 }
 
 export interface Preconditions {
@@ -152,6 +154,7 @@ export class Store {
       now: this.env.clock.now(),
       dryRun,
       subresource,
+      resources: this.resources,
       list: (group, resource, namespace) =>
         this.state
           .list(namespace ? namespacePrefix(group, resource, namespace) : resourcePrefix(group, resource))
@@ -418,7 +421,7 @@ export class Store {
     const item = this.state.get(key);
     if (!item) throw notFound(this.gr(def), name);
     const now = this.env.clock.now();
-    validatingAdmission({ operation: 'delete', object: null, oldObject: this.present(def, item.object), def, namespace, name, subresource: '', dryRun: options.dryRun, ctx: this.context('', options.dryRun), request: options.admission });
+    const warnings = validatingAdmission({ operation: 'delete', object: null, oldObject: this.present(def, item.object), def, namespace, name, subresource: '', dryRun: options.dryRun, ctx: this.context('', options.dryRun), request: options.admission });
     const put = async (obj: KubeObject): Promise<KubeObject> => {
       const next = normalizeLayout(obj);
       // GuaranteedUpdate writes nothing when nothing changed
@@ -428,10 +431,10 @@ export class Store {
       return this.present(def, events[0].object);
     };
     const generic = () => this.genericDelete(def, key, name, item.object, item.revision, options, now, put);
-    if (def.strategy.restDelete) {
-      return def.strategy.restDelete({ def, name, current: this.present(def, item.object), options, now, put, generic });
-    }
-    return generic();
+    const out = def.strategy.restDelete
+      ? await def.strategy.restDelete({ def, name, current: this.present(def, item.object), options, now, put, generic })
+      : await generic();
+    return warnings.length ? { ...out, warnings } : out;
   }
 
   private async genericDelete(

@@ -8,6 +8,7 @@ import type { FieldError } from '../errors.js';
 import type { KubeObject } from '../object.js';
 import type { Schema, SchemaRegistry } from '../schema/types.js';
 import type { AdmissionRequest } from '../admission/types.js';
+import type { ResourceRegistry } from './resources.js';
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
@@ -37,6 +38,8 @@ export interface StrategyContext {
   subresource: string;
   /** Read other objects (e.g. to allocate a unique Service clusterIP). Returns current state. */
   list(group: string, resource: string, namespace?: string): KubeObject[];
+  /** The served resources (built-in and custom), e.g. to resolve a kind or the versions of a resource. */
+  resources?: ResourceRegistry;
 }
 
 export interface ResourceStrategy {

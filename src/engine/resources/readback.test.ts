@@ -78,6 +78,8 @@ describe('PUT of the object as read back', () => {
       const created = await c.req('POST', path(def), body);
       expect(created.status, created.text).toBe(201);
       const name = created.body.metadata.name;
+      // controllers that write the new object (the policy status controller) act before it is read back
+      await c.settle();
       const got = await c.req('GET', path(def, name));
       expect(got.status).toBe(200);
       const put = await c.req('PUT', path(def, name), got.body);

@@ -329,6 +329,12 @@ const VALUES: Record<string, (ctx: GenContext) => Json> = {
   [`${RBAC}RoleRef.kind`]: (ctx) => (ctx.kind === 'RoleBinding' ? 'Role' : 'ClusterRole'),
   // admission policies
   [`${ADM}Validation.reason`]: v('Invalid'),
+  // expressions are compiled when a policy is written: a bool, a string, a string
+  [`${ADM}Validation.expression`]: v('true'),
+  [`${ADM}Validation.messageExpression`]: v("'m'"),
+  [`${ADM}MatchCondition.expression`]: v('true'),
+  [`${ADM}Variable.expression`]: v('true'),
+  [`${ADM}AuditAnnotation.valueExpression`]: v("'v'"),
   [`${ADM}ValidatingAdmissionPolicySpec.failurePolicy`]: v('Fail'),
   [`${ADM}ValidatingAdmissionPolicyBindingSpec.validationActions`]: v(['Deny']),
   [`${ADM}ParamRef.parameterNotFoundAction`]: v('Deny'),

@@ -1,6 +1,6 @@
 // DELETE of one object, and deletecollection [K8S handlers/delete.go].
 
-import { GoRepr, badRequest, fieldErr, invalid, type FieldError } from '../../errors.js';
+import { GoRepr, StatusError, badRequest, fieldErr, invalid, type FieldError } from '../../errors.js';
 import { isPlainObject } from '../../object.js';
 import { decodeBody } from '../../codec/decode.js';
 import { admissionRequest, queryBool, validateDryRun } from '../pipeline.js';
@@ -118,8 +118,8 @@ export async function handleDelete(scope: Scope): Promise<Response> {
       fieldErr.invalid('ignoreStoreReadErrorWithClusterBreakingPotential', true, 'is exclusively used to delete corrupt object(s), try again by removing this option'),
     ]);
   }
-  const warnings = def.strategy.warningsOnDelete?.(opts) ?? [];
   const out = await core.store.delete(def, info.namespace, info.name, { ...opts, admission: admissionRequest(scope) });
+  const warnings = [...(def.strategy.warningsOnDelete?.(opts) ?? []), ...(out.warnings ?? [])];
   // handlers/delete.go: 200, or 202 when the object is not gone yet and orphanDependents=false was asked
   const code = !out.deleted && opts.orphanDependents === false ? 202 : 200;
   // marked (finalizers, grace period, namespaces): the object as marked; removed (or a graceful deletion
@@ -165,8 +165,11 @@ export async function handleDeleteCollection(scope: Scope): Promise<Response> {
     try {
       const out = await core.store.delete(def, info.namespace || o.metadata?.namespace || '', o.metadata!.name!, { ...opts, admission: admissionRequest(scope) });
       deleted.push(out.object);
-    } catch {
-      // already gone
+    } catch (e) {
+      // an object already gone is skipped; any other error (e.g. refused by admission) fails the request, as
+      // the real store's DeleteCollection answers its first error
+      if (e instanceof StatusError && e.code === 404) continue;
+      throw e;
     }
   }
   const custom = (def as { custom?: boolean }).custom === true;

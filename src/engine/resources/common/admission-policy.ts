@@ -3,6 +3,7 @@
 import { fieldErr, type FieldError } from '../../errors.js';
 import type { KubeObject } from '../../object.js';
 import { a, o, str } from './printers.js';
+import { validatePolicyExpressions } from '../../admission/policy/validation.js';
 
 type Obj = Record<string, unknown>;
 
@@ -49,6 +50,7 @@ export function validatePolicy(obj: KubeObject): FieldError[] {
     if (!o(pk).kind) errs.push(fieldErr.required('spec.paramKind.kind', ''));
     if (!o(pk).apiVersion) errs.push(fieldErr.required('spec.paramKind.apiVersion', ''));
   }
+  errs.push(...validatePolicyExpressions(obj));
   return errs;
 }
 
