@@ -9,6 +9,7 @@ import type { KubeObject } from '../object.js';
 import type { Schema, SchemaRegistry } from '../schema/types.js';
 import type { AdmissionRequest } from '../admission/types.js';
 import type { ResourceRegistry } from './resources.js';
+import type { VersionConversion } from './conversion.js';
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
@@ -126,6 +127,8 @@ export interface ResourceDefinition {
   preferred?: boolean;
   /** Deprecation warning text for deprecated versions. */
   deprecated?: string;
+  /** Storage shared with other served forms of the kind, and the conversion between them (registry/conversion.ts). */
+  conversion?: VersionConversion;
 }
 
 export function groupVersion(def: { group: string; version: string }): string {
