@@ -48,3 +48,18 @@ export function convertingMatcher(def: ResourceDefinition, match: (o: KubeObject
   if (!def.conversion) return match;
   return (o) => match(toRequestVersion(def, o));
 }
+
+const ids = new WeakMap<VersionConversion, number>();
+let nextId = 0;
+
+/**
+ * A key naming the definition's conversion, for caches of converted stored objects: a CRD update brings a
+ * new conversion (new schemas, new defaults), so a cached rendering of the old one no longer applies.
+ */
+export function conversionKey(def: ResourceDefinition): string {
+  const c = def.conversion;
+  if (!c) return '';
+  let id = ids.get(c);
+  if (id === undefined) ids.set(c, (id = ++nextId));
+  return `#${id}`;
+}

@@ -127,6 +127,11 @@ export interface ResourceDefinition {
   preferred?: boolean;
   /** Deprecation warning text for deprecated versions. */
   deprecated?: string;
+  /**
+   * Rewrites alias spellings in a decoded body to the canonical ones before field validation (docs/design.md
+   * section 3: the `svc` spellings of the spec are accepted wherever they can appear). Mutates `body`.
+   */
+  canonicalizeBody?(body: KubeObject): void;
   /** Storage shared with other served forms of the kind, and the conversion between them (registry/conversion.ts). */
   conversion?: VersionConversion;
 }

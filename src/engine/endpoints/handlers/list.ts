@@ -15,7 +15,7 @@ import {
 import type { ClusterState } from '../../registry/state.js';
 import { StorageCompactedError, type StoredObject } from '../../storage/interface.js';
 import { groupVersion, type ResourceDefinition } from '../../registry/types.js';
-import { convertingMatcher, toRequestVersion } from '../../registry/conversion.js';
+import { conversionKey, convertingMatcher, toRequestVersion } from '../../registry/conversion.js';
 import { parseInt64Param, type EngineCore, type Scope } from '../scope.js';
 import { parseIncludeObject, toTable } from '../table.js';
 import { bodyResponse, encodeCbor } from '../negotiation/encode.js';
@@ -487,7 +487,7 @@ const itemJsonCache = new WeakMap<object, Map<string, Uint8Array>>();
 const utf8 = new TextEncoder();
 
 function itemBytes(def: ResourceDefinition, o: KubeObject, gv: string): Uint8Array {
-  const key = isCustom(def) || def.conversion ? gv : '';
+  const key = isCustom(def) || def.conversion ? `${gv}${conversionKey(def)}` : '';
   let m = itemJsonCache.get(o);
   const hit = m?.get(key);
   if (hit) return hit;
