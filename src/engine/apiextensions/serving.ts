@@ -133,6 +133,8 @@ export function definitionsFromCRD(crd: KubeObject, metaDefinitions: SchemaRegis
       storageVersion: storage,
       preferred: sorted[0]?.name === v.name,
       custom: true,
+      // the custom resource status strategy copies the stored object and takes only status (and managedFields)
+      statusPinnedMetadata: 'all',
       crdName: crd.metadata?.name ?? '',
       crdUid: crd.metadata?.uid ?? '',
       conversion,

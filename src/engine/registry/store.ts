@@ -233,7 +233,7 @@ export class Store {
     delete meta.resourceVersion;
     if (this.generationTracked(def)) meta.generation = 1;
     else delete meta.generation;
-    if (def.subresources.status) {
+    if (def.subresources.status && !def.keepStatusOnCreate) {
       if ((def as { custom?: boolean }).custom) delete obj.status;
       else obj.status = {};
     }
@@ -371,12 +371,23 @@ export class Store {
     delete meta.selfLink;
 
     if (subresource === 'status') {
-      // status strategies: only .status is taken from the request
+      // the status strategy: everything but metadata and status stays as stored (spec is reset); of the
+      // metadata, the kind's pinned fields stay too (all of it for custom resources)
       const next = clone(old);
       if (desired.status !== undefined) next.status = clone(desired.status);
       else delete next.status;
-      next.metadata = { ...next.metadata, managedFields: meta.managedFields };
-      if (meta.managedFields === undefined) delete next.metadata.managedFields;
+      const pinned = def.statusPinnedMetadata ?? [];
+      if (pinned === 'all') {
+        next.metadata = { ...next.metadata, managedFields: meta.managedFields };
+      } else {
+        const m: ObjectMeta = { ...meta };
+        for (const f of pinned) {
+          if (oldMeta[f] !== undefined) (m as Record<string, unknown>)[f] = clone(oldMeta[f] as object);
+          else delete m[f];
+        }
+        next.metadata = m;
+      }
+      if (meta.managedFields === undefined) delete next.metadata!.managedFields;
       obj = next;
     } else if (def.subresources.status) {
       if (old.status !== undefined) obj.status = clone(old.status);

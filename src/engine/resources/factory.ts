@@ -54,6 +54,10 @@ export interface BuiltinBehaviour {
   deprecated?: string;
   /** Storage shared with the kind's other served forms (registry/conversion.ts). */
   conversion?: ResourceDefinition['conversion'];
+  /** Metadata a status write may not change (the kind's StatusStrategy.PrepareForUpdate). */
+  statusPinnedMetadata?: ResourceDefinition['statusPinnedMetadata'];
+  /** Create keeps the status given (nodes). */
+  keepStatusOnCreate?: boolean;
 }
 
 export function builtinFacts(group: string, version: string, plural: string): BuiltinResourceFacts {
@@ -146,5 +150,7 @@ export function builtin(group: string, version: string, plural: string, behaviou
   if (behaviour.tableColumns) def.tableColumns = behaviour.tableColumns;
   if (behaviour.deprecated) def.deprecated = behaviour.deprecated;
   if (behaviour.conversion) def.conversion = behaviour.conversion;
+  if (behaviour.statusPinnedMetadata) def.statusPinnedMetadata = behaviour.statusPinnedMetadata;
+  if (behaviour.keepStatusOnCreate) def.keepStatusOnCreate = true;
   return def;
 }
