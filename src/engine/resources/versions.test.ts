@@ -85,6 +85,12 @@ describe('core v1 Event <-> events.k8s.io/v1 Event', () => {
     expect(added.involvedObject).toBeUndefined();
   });
 
+  it('discovery gives both forms the storageVersionHash of their one store', async () => {
+    const core = (await c.req('GET', '/api/v1')).body.resources.find((r: any) => r.name === 'events');
+    const v1 = (await c.req('GET', '/apis/events.k8s.io/v1')).body.resources.find((r: any) => r.name === 'events');
+    expect(v1.storageVersionHash).toBe(core.storageVersionHash);
+  });
+
   it('managedFields record the version each write used', async () => {
     await c.req('POST', `${V1_EVENTS}?fieldManager=v1-writer`, v1Event);
     const r = await c.req('GET', `${CORE_EVENTS}/sched.1`);
