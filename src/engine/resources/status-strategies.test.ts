@@ -63,6 +63,12 @@ async function checkStatusWrite(def: ResourceDefinition, body: Record<string, an
     expect([f, got.metadata[f]]).toEqual([f, expected]);
   }
   expect(got.spec).toEqual(created.body.spec);
+  // a main-resource write never takes status (every strategy's PrepareForUpdate keeps the stored one)
+  const main = structuredClone(got);
+  main.status = {};
+  const m = await c.req('PUT', `${path}/${name}`, main);
+  expect(m.status, m.text).toBe(200);
+  expect(m.body.status).toEqual(got.status);
 }
 
 describe('status writes keep or pin metadata as each kind\'s real status strategy does', () => {
