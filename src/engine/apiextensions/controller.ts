@@ -92,7 +92,7 @@ export class CrdController {
   private sync(crd: KubeObject): void {
     const name = crd.metadata?.name ?? '';
     this.unserve(name);
-    const defs = isEstablished(crd) ? definitionsFromCRD(crd, this.metaDefinitions) : [];
+    const defs = isEstablished(crd) ? definitionsFromCRD(crd, this.metaDefinitions, (g, r, ns, n) => this.state.get(objectKey(g, r, ns, n))?.object) : [];
     for (const d of defs) this.registry.add(d);
     this.served.set(name, defs);
     if (crd.metadata?.deletionTimestamp) this.env.timers.setTimeout(() => void this.cleanup(name), 0);

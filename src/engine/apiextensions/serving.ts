@@ -10,6 +10,7 @@ import type { Schema, SchemaRegistry } from '../schema/types.js';
 import { humanDuration } from '../util/duration.js';
 import { evalJsonPath } from './jsonpath.js';
 import { customResourceHooks } from './cr-strategy.js';
+import { crdConversion, type ObjectLookup } from './conversion.js';
 
 export interface CrdVersion {
   name: string;
@@ -103,7 +104,7 @@ function customStrategy(v: CrdVersion, s: CrdSpec): ResourceStrategy {
 }
 
 /** One ResourceDefinition per served version of an established CRD. */
-export function definitionsFromCRD(crd: KubeObject, metaDefinitions: SchemaRegistry): CustomResourceDefinitionServing[] {
+export function definitionsFromCRD(crd: KubeObject, metaDefinitions: SchemaRegistry, lookup?: ObjectLookup): CustomResourceDefinitionServing[] {
   const s = spec(crd);
   if (!isPlainObject(s) || !s.names || !Array.isArray(s.versions)) return [];
   // served under the accepted names (they differ from spec.names while a new name conflicts)
@@ -112,6 +113,8 @@ export function definitionsFromCRD(crd: KubeObject, metaDefinitions: SchemaRegis
   const served = s.versions.filter((v) => v.served);
   const sorted = [...served].sort((a, b) => compareVersions(a.name, b.name));
   const storage = s.versions.find((v) => v.storage)?.name;
+  // every served version reads and writes the same stored objects
+  const conversion = crdConversion(crd, names.kind, lookup);
   return served.map((v) => {
     const def: CustomResourceDefinitionServing = {
       group: s.group,
@@ -130,8 +133,11 @@ export function definitionsFromCRD(crd: KubeObject, metaDefinitions: SchemaRegis
       storageVersion: storage,
       preferred: sorted[0]?.name === v.name,
       custom: true,
+      // the custom resource status strategy copies the stored object and takes only status (and managedFields)
+      statusPinnedMetadata: 'all',
       crdName: crd.metadata?.name ?? '',
       crdUid: crd.metadata?.uid ?? '',
+      conversion,
     };
     if (names.shortNames?.length) def.shortNames = [...names.shortNames];
     if (names.categories?.length) def.categories = [...names.categories];

@@ -392,7 +392,7 @@ describe('custom resource schema validation', () => {
     expect(u.body.spec).toEqual({ size: 3, ports: [{ name: 'x', protocol: 'TCP' }], replicas: 1 });
   });
 
-  it('defaults added to the schema later apply on the next write, without changing stored revisions', async () => {
+  it('defaults added to the schema later apply on every read (old revisions too) and are stored by the next write', async () => {
     const created = await c.req('POST', GADGETS, gadget('g8', { size: 2 }));
     const cur = (await c.req('GET', `${CRDS}/gadgets.example.com`)).body;
     cur.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.mode.default = 'fast';
@@ -400,8 +400,10 @@ describe('custom resource schema validation', () => {
     const patched = await c.req('PATCH', `${GADGETS}/g8`, { metadata: { labels: { a: 'b' } } }, { 'Content-Type': 'application/merge-patch+json' });
     expect(patched.status).toBe(200);
     expect(patched.body.spec).toEqual({ size: 2, replicas: 1, mode: 'fast' });
+    // the storage decoder defaults what it reads, whatever its revision
     const old = await c.req('GET', `${GADGETS}?resourceVersion=${created.body.metadata.resourceVersion}&resourceVersionMatch=Exact`);
-    expect(old.body.items[0].spec).toEqual({ size: 2, replicas: 1 });
+    expect(old.body.items[0].spec).toEqual({ size: 2, replicas: 1, mode: 'fast' });
+    expect(old.body.items[0].metadata.resourceVersion).toBe(created.body.metadata.resourceVersion);
   });
 
   it('finalizer names that are not domain-qualified get warnings', async () => {

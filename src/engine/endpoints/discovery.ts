@@ -4,6 +4,7 @@
 import type { ResourceRegistry } from '../registry/resources.js';
 import { groupVersion, type ResourceDefinition, type Verb } from '../registry/types.js';
 import { mirrorGroup } from '../util/spelling.js';
+import { storageLocation } from '../registry/conversion.js';
 
 const VERB_ORDER: Verb[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 
@@ -64,7 +65,9 @@ function resourceEntries(def: ResourceDefinition): Record<string, unknown>[] {
   };
   if (def.shortNames?.length) main.shortNames = def.shortNames;
   if (def.categories?.length) main.categories = def.categories;
-  main.storageVersionHash = shortHash(`${def.group}/${def.plural}/${def.kind}`);
+  // served forms sharing one store (events.k8s.io and core Events) share the hash of that store
+  const at = storageLocation(def);
+  main.storageVersionHash = shortHash(`${at.group}/${at.resource}/${def.kind}`);
   const out = [main];
   if (def.subresources.scale) {
     out.push({

@@ -35,6 +35,7 @@ export function fieldValidate(
   ctx: { operation: 'create' | 'update' | 'patch'; mediaType?: 'json' | 'yaml'; patchType?: 'json' | 'merge' | 'strategic'; patchDocument?: unknown; patchErrors?: string[] } = { operation: 'create' },
 ): Admitted {
   const custom = isCustom(def);
+  def.canonicalizeBody?.(body);
   const sortKeys = !custom && (ctx.mediaType === 'yaml' || ctx.operation === 'patch');
   const unknown = findUnknownFields(body, def.schema, def.definitions, { customResource: custom, sortKeys });
   const bodyKind = typeof body.kind === 'string' && body.kind !== def.kind ? body.kind : undefined;

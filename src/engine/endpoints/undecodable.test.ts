@@ -76,7 +76,8 @@ beforeAll(async () => {
   expect(crd.status).toBe(201);
   await c.env.advance(1000);
   for (const def of kinds) {
-    const name = `u-${def.version}`;
+    // core and events.k8s.io Events share one store: names differ per group
+    const name = `u-${def.version}-${(def.group || 'core').split('.')[0]}`;
     const body = sampleObject(def, name) ?? { apiVersion: `${def.group}/${def.version}`, kind: def.kind, metadata: { name } };
     const r = await c.req('POST', path(def), body);
     expect(r.status, r.text).toBe(201);

@@ -35,6 +35,7 @@ import { mutatingAdmission, validatingAdmission, type AdmissionRequest } from '.
 import { groupVersion, type ResourceDefinition, type StoreDeleteOptions, type StrategyContext } from './types.js';
 import { admitNamespaceLifecycle } from '../admission/namespace-lifecycle.js';
 import { beforeDelete, gcFinalizers, markAsDeleting, shouldDeleteDuringUpdate } from './delete.js';
+import { storageLocation, toRequestVersion, toStorageVersion } from './conversion.js';
 
 /** Built-in resources whose strategies set metadata.generation (custom resources always do). */
 const GENERATION_TRACKED = new Set([
@@ -134,8 +135,10 @@ export class Store {
     return { group: def.group, resource: def.plural };
   }
 
+  /** The storage key: every served form of a kind shares its storage location (registry/conversion.ts). */
   key(def: ResourceDefinition, namespace: string, name: string): string {
-    return objectKey(def.group, def.plural, def.namespaced ? namespace : '', name);
+    const at = storageLocation(def);
+    return objectKey(at.group, at.resource, def.namespaced ? namespace : '', name);
   }
 
   /**
@@ -144,8 +147,9 @@ export class Store {
    * before the name.
    */
   prefix(def: ResourceDefinition, namespace: string): string {
-    if (!def.namespaced) return namespacePrefix(def.group, def.plural, '');
-    return namespace ? namespacePrefix(def.group, def.plural, namespace) : resourcePrefix(def.group, def.plural);
+    const at = storageLocation(def);
+    if (!def.namespaced) return namespacePrefix(at.group, at.resource, '');
+    return namespace ? namespacePrefix(at.group, at.resource, namespace) : resourcePrefix(at.group, at.resource);
   }
 
   context(subresource: string, dryRun: boolean): StrategyContext {
@@ -164,7 +168,7 @@ export class Store {
 
   /** The object as the client asked for it: a copy with apiVersion/kind of the requested version. */
   present(def: ResourceDefinition, obj: KubeObject): KubeObject {
-    const copy = clone(obj);
+    const copy = clone(toRequestVersion(def, obj));
     copy.apiVersion = groupVersion(def);
     copy.kind = def.kind;
     return normalizeLayout(copy);
@@ -175,7 +179,12 @@ export class Store {
    * view (nested values are shared with `obj`): responses only serialize it.
    */
   view(def: ResourceDefinition, obj: KubeObject): KubeObject {
-    return normalizeLayout({ ...obj, apiVersion: groupVersion(def), kind: def.kind });
+    return normalizeLayout({ ...toRequestVersion(def, obj), apiVersion: groupVersion(def), kind: def.kind });
+  }
+
+  /** What is written: the object in the kind's storage version, in the real layout. */
+  private stored(def: ResourceDefinition, obj: KubeObject): KubeObject {
+    return normalizeLayout(toStorageVersion(def, obj));
   }
 
   get(def: ResourceDefinition, namespace: string, name: string): KubeObject {
@@ -224,7 +233,7 @@ export class Store {
     delete meta.resourceVersion;
     if (this.generationTracked(def)) meta.generation = 1;
     else delete meta.generation;
-    if (def.subresources.status) {
+    if (def.subresources.status && !def.keepStatusOnCreate) {
       if ((def as { custom?: boolean }).custom) delete obj.status;
       else obj.status = {};
     }
@@ -258,7 +267,7 @@ export class Store {
       }
       final = normalizeLayout(final);
       if (opts.dryRun) return { object: this.view(def, final), created: true, warnings };
-      const events = await this.commitOne({ kind: 'put', key, object: final, expectRevision: 0 }, def, fmeta.name!);
+      const events = await this.commitOne({ kind: 'put', key, object: this.stored(def, final), expectRevision: 0 }, def, fmeta.name!);
       return { object: this.view(def, events[0].object), created: true, warnings };
     }
   }
@@ -362,12 +371,23 @@ export class Store {
     delete meta.selfLink;
 
     if (subresource === 'status') {
-      // status strategies: only .status is taken from the request
+      // the status strategy: everything but metadata and status stays as stored (spec is reset); of the
+      // metadata, the kind's pinned fields stay too (all of it for custom resources)
       const next = clone(old);
       if (desired.status !== undefined) next.status = clone(desired.status);
       else delete next.status;
-      next.metadata = { ...next.metadata, managedFields: meta.managedFields };
-      if (meta.managedFields === undefined) delete next.metadata.managedFields;
+      const pinned = def.statusPinnedMetadata ?? [];
+      if (pinned === 'all') {
+        next.metadata = { ...next.metadata, managedFields: meta.managedFields };
+      } else {
+        const m: ObjectMeta = { ...meta };
+        for (const f of pinned) {
+          if (oldMeta[f] !== undefined) (m as Record<string, unknown>)[f] = clone(oldMeta[f] as object);
+          else delete m[f];
+        }
+        next.metadata = m;
+      }
+      if (meta.managedFields === undefined) delete next.metadata!.managedFields;
       obj = next;
     } else if (def.subresources.status) {
       if (old.status !== undefined) obj.status = clone(old.status);
@@ -400,7 +420,7 @@ export class Store {
       return { object: this.view(def, final), created: false, warnings };
     }
     const events = await this.commitOne(
-      { kind: 'put', key: this.key(def, namespace, name), object: final, expectRevision: revision },
+      { kind: 'put', key: this.key(def, namespace, name), object: this.stored(def, final), expectRevision: revision },
       def,
       name,
     );

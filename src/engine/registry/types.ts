@@ -9,6 +9,7 @@ import type { KubeObject } from '../object.js';
 import type { Schema, SchemaRegistry } from '../schema/types.js';
 import type { AdmissionRequest } from '../admission/types.js';
 import type { ResourceRegistry } from './resources.js';
+import type { VersionConversion } from './conversion.js';
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
@@ -74,6 +75,11 @@ export interface ResourceStrategy {
   restDelete?: RestDeleteHook;
 }
 
+export type StatusPinnableMeta = 'labels' | 'annotations' | 'finalizers' | 'ownerReferences';
+
+/** metav1.ResetObjectMetaForStatus: a status write changes none of these. */
+export const RESET_OBJECT_META_FOR_STATUS: StatusPinnableMeta[] = ['labels', 'annotations', 'finalizers', 'ownerReferences'];
+
 export type GarbageCollectionPolicy = 'DeleteDependents' | 'OrphanDependents' | 'Unsupported';
 
 /** Options of one delete as the store sees them (metav1.DeleteOptions, validated). */
@@ -126,6 +132,23 @@ export interface ResourceDefinition {
   preferred?: boolean;
   /** Deprecation warning text for deprecated versions. */
   deprecated?: string;
+  /**
+   * Metadata a write to the status subresource may not change (the kind's StatusStrategy.PrepareForUpdate):
+   * 'all' keeps the stored metadata whole but managedFields (custom resources); a list pins those fields
+   * (pods: ownerReferences; deployments: labels; metav1.ResetObjectMetaForStatus: all four). Unset: the
+   * request's labels, annotations, finalizers and owner references are taken, as most built-in status
+   * strategies reset only spec.
+   */
+  statusPinnedMetadata?: 'all' | StatusPinnableMeta[];
+  /** Create keeps a status given in the request (nodes); every other kind starts from an empty status. */
+  keepStatusOnCreate?: boolean;
+  /**
+   * Rewrites alias spellings in a decoded body to the canonical ones before field validation (docs/design.md
+   * section 3: the `svc` spellings of the spec are accepted wherever they can appear). Mutates `body`.
+   */
+  canonicalizeBody?(body: KubeObject): void;
+  /** Storage shared with other served forms of the kind, and the conversion between them (registry/conversion.ts). */
+  conversion?: VersionConversion;
 }
 
 export function groupVersion(def: { group: string; version: string }): string {

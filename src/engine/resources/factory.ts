@@ -33,6 +33,8 @@ export interface BuiltinBehaviour {
   prepareForUpdate?: ResourceStrategy['prepareForUpdate'];
   /** Checks of the object itself: run on create and on (non-status) update. */
   validateObject?(obj: KubeObject, ctx: StrategyContext): FieldError[];
+  /** Create-only checks, run after validateObject on create. */
+  validateNew?(obj: KubeObject, ctx: StrategyContext): FieldError[];
   /** Update-only checks (immutable fields...), run after validateObject on (non-status) update. */
   validateChange?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[];
   /** Checks of a status-subresource update. */
@@ -50,6 +52,12 @@ export interface BuiltinBehaviour {
   tableColumns?: TableColumn[];
   preferred?: boolean;
   deprecated?: string;
+  /** Storage shared with the kind's other served forms (registry/conversion.ts). */
+  conversion?: ResourceDefinition['conversion'];
+  /** Metadata a status write may not change (the kind's StatusStrategy.PrepareForUpdate). */
+  statusPinnedMetadata?: ResourceDefinition['statusPinnedMetadata'];
+  /** Create keeps the status given (nodes). */
+  keepStatusOnCreate?: boolean;
 }
 
 export function builtinFacts(group: string, version: string, plural: string): BuiltinResourceFacts {
@@ -74,6 +82,7 @@ function strategyOf(f: BuiltinResourceFacts, b: BuiltinBehaviour): ResourceStrat
       const errs = b.skipObjectMeta ? [] : validateObjectMeta(obj.metadata, { namespaced: f.namespaced, nameValidator });
       if (kubeFinalizers && !b.skipObjectMeta) errs.push(...validateKubeFinalizerNames(obj.metadata));
       if (b.validateObject) errs.push(...b.validateObject(obj, ctx));
+      if (b.validateNew) errs.push(...b.validateNew(obj, ctx));
       const all = withRequired(errs, obj, f, b);
       // validating admission (ResourceQuota) runs after a create passed validation
       if (!all.length && f.namespaced) admitQuotaOnCreate(f, obj, ctx);
@@ -140,5 +149,8 @@ export function builtin(group: string, version: string, plural: string, behaviou
   if (f.categories) def.categories = [...f.categories];
   if (behaviour.tableColumns) def.tableColumns = behaviour.tableColumns;
   if (behaviour.deprecated) def.deprecated = behaviour.deprecated;
+  if (behaviour.conversion) def.conversion = behaviour.conversion;
+  if (behaviour.statusPinnedMetadata) def.statusPinnedMetadata = behaviour.statusPinnedMetadata;
+  if (behaviour.keepStatusOnCreate) def.keepStatusOnCreate = true;
   return def;
 }

@@ -55,7 +55,7 @@ describe('Pod defaulting and admission defaults', () => {
     expect(obj.spec).toEqual({
       containers: [{
         name: 'app', image: 'nginx', ports: [{ containerPort: 80, protocol: 'TCP' }],
-        imagePullPolicy: 'Always', terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File',
+        imagePullPolicy: 'Always', resources: {}, terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File',
       }],
       enableServiceLinks: true,
       dnsPolicy: 'ClusterFirst',
@@ -146,7 +146,7 @@ describe('apps/v1 defaulting and validation', () => {
     // ObjectMeta keys keep the Go struct order
     expect(Object.keys((spec.template as { metadata: object }).metadata)).toEqual(['creationTimestamp', 'labels']);
     expect((spec.template as { spec: Record<string, unknown> }).spec).toEqual({
-      containers: [{ name: 'nginx', image: 'nginx:1.27', imagePullPolicy: 'IfNotPresent', terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File' }],
+      containers: [{ name: 'nginx', image: 'nginx:1.27', imagePullPolicy: 'IfNotPresent', resources: {}, terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File' }],
       restartPolicy: 'Always', terminationGracePeriodSeconds: 30, dnsPolicy: 'ClusterFirst', securityContext: {}, schedulerName: 'default-scheduler',
     });
   });

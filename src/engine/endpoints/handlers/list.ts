@@ -15,6 +15,7 @@ import {
 import type { ClusterState } from '../../registry/state.js';
 import { StorageCompactedError, type StoredObject } from '../../storage/interface.js';
 import { groupVersion, type ResourceDefinition } from '../../registry/types.js';
+import { conversionKey, convertingMatcher, toRequestVersion } from '../../registry/conversion.js';
 import { parseInt64Param, type EngineCore, type Scope } from '../scope.js';
 import { parseIncludeObject, toTable } from '../table.js';
 import { bodyResponse, encodeCbor } from '../negotiation/encode.js';
@@ -169,7 +170,8 @@ export function selectorMatcher(def: ResourceDefinition, lq: ListQuery): (o: Kub
   const fs = lq.fieldSelector;
   if (fs.length === 0) return (o) => matchesLabels(ls, o.metadata?.labels);
   const extra = kindFields(def);
-  return (o) => matchesLabels(ls, o.metadata?.labels) && matchesFields(fs, objectFields(o, def.namespaced, extra));
+  // field selectors name the fields of the requested version: stored objects are converted first
+  return convertingMatcher(def, (o) => matchesLabels(ls, o.metadata?.labels) && matchesFields(fs, objectFields(o, def.namespaced, extra)));
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -431,7 +433,7 @@ function isCustom(def: ResourceDefinition): boolean {
  * lists carry the requested version. Shallow: shares everything below the top level with the cache.
  */
 export function listItem(def: ResourceDefinition, o: KubeObject, gv = groupVersion(def)): KubeObject {
-  const { kind: _k, apiVersion: _a, ...rest } = o;
+  const { kind: _k, apiVersion: _a, ...rest } = toRequestVersion(def, o);
   void _k;
   void _a;
   if (rest.metadata) rest.metadata = orderedMeta(rest.metadata);
@@ -469,7 +471,7 @@ export function orderedMeta<T extends object>(m: T): T {
 
 /** The object as get/watch return it: apiVersion/kind of the requested version first. Shallow. */
 export function presentShallow(def: ResourceDefinition, o: KubeObject, gv = groupVersion(def)): KubeObject {
-  const { kind: _k, apiVersion: _a, ...rest } = o;
+  const { kind: _k, apiVersion: _a, ...rest } = toRequestVersion(def, o);
   void _k;
   void _a;
   if (rest.metadata) rest.metadata = orderedMeta(rest.metadata);
@@ -485,7 +487,7 @@ const itemJsonCache = new WeakMap<object, Map<string, Uint8Array>>();
 const utf8 = new TextEncoder();
 
 function itemBytes(def: ResourceDefinition, o: KubeObject, gv: string): Uint8Array {
-  const key = isCustom(def) ? gv : '';
+  const key = isCustom(def) || def.conversion ? `${gv}${conversionKey(def)}` : '';
   let m = itemJsonCache.get(o);
   const hit = m?.get(key);
   if (hit) return hit;

@@ -3,7 +3,7 @@
 // rv = changes after it (a future one is waited for); sendInitialEvents=true (with NotOlderThan) = the
 // initial ADDED events, then a BOOKMARK annotated k8s.io/initial-events-end when bookmarks were asked for.
 
-import { badRequest } from '../../errors.js';
+import { badRequest, isStatusError } from '../../errors.js';
 import type { KubeObject } from '../../object.js';
 import { groupVersion, type ResourceDefinition } from '../../registry/types.js';
 import { zeroObject } from '../../typed/zero.js';
@@ -12,6 +12,7 @@ import { encodeJson } from '../responders.js';
 import { parseIncludeObject, tableRow, columnDefinitions } from '../table.js';
 import { encodeCbor } from '../negotiation/encode.js';
 import { watchTimeoutMs, type Scope } from '../scope.js';
+import { conversionKey } from '../../registry/conversion.js';
 import { parseListQuery, parseRevision, presentShallow, selectorMatcher, waitForRevision } from './list.js';
 
 const encoder = new TextEncoder();
@@ -93,6 +94,16 @@ export async function handleWatch(scope: Scope): Promise<Response> {
   let firstTable = true;
   const frame = (ev: { type: string; object: unknown }): Uint8Array => (cbor ? encodeCbor(ev) : encoder.encode(encodeJson(ev, false)));
   const encode = (ev: WatchEvent): Uint8Array => {
+    try {
+      return encodeEvent(ev);
+    } catch (e) {
+      // an object that cannot be converted to the watched version (a CRD's unreachable conversion webhook)
+      // reaches the watcher as an ERROR event carrying the Status
+      if (isStatusError(e)) return frame({ type: 'ERROR', object: e.status });
+      throw e;
+    }
+  };
+  const encodeEvent = (ev: WatchEvent): Uint8Array => {
     const isObject = ev.type === 'ADDED' || ev.type === 'MODIFIED' || ev.type === 'DELETED';
     if (!isObject) return frame(ev);
     const stored = ev.object as KubeObject;
@@ -113,7 +124,7 @@ export async function handleWatch(scope: Scope): Promise<Response> {
       return frame({ type: ev.type, object: { kind: 'PartialObjectMetadata', apiVersion, metadata: stored.metadata } });
     }
     // the same stored object is encoded once for all watchers of this version and format
-    const key = `${ev.type}|${gv}|${cbor ? 'c' : 'j'}`;
+    const key = `${ev.type}|${gv}${conversionKey(def)}|${cbor ? 'c' : 'j'}`;
     let m = encodedCache.get(stored);
     const hit = m?.get(key);
     if (hit) return hit;

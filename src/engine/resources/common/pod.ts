@@ -70,6 +70,8 @@ function defaultFieldRef(f: unknown): void {
 }
 
 export function defaultContainer(c: Obj): void {
+  // Container.resources is a struct: it always serializes, as `resources: {}` when empty
+  if (c.resources === undefined || c.resources === null) c.resources = {};
   if (!c.terminationMessagePath) c.terminationMessagePath = '/dev/termination-log';
   if (!c.terminationMessagePolicy) c.terminationMessagePolicy = 'File';
   if (!c.imagePullPolicy) c.imagePullPolicy = imageTag(typeof c.image === 'string' ? c.image : '') === 'latest' ? 'Always' : 'IfNotPresent';

@@ -22,6 +22,31 @@ function defaultCRD(obj: KubeObject): void {
   if (conv.strategy === 'Webhook' && Object.keys(svc).length && svc.port === undefined) svc.port = 443;
 }
 
+/**
+ * The spec's `x-svc-*` schema extensions are the `x-kubernetes-*` ones (docs/design.md section 3): they are
+ * stored under the real names, so that validation, defaulting, pruning and merging read one spelling. A
+ * real-spelled key given too wins.
+ */
+export function canonicalSchemaExtensions(body: KubeObject): void {
+  const walk = (v: unknown, depth: number): void => {
+    if (depth > 200 || !v || typeof v !== 'object') return;
+    if (Array.isArray(v)) {
+      for (const x of v) walk(x, depth + 1);
+      return;
+    }
+    const rec = v as Record<string, unknown>;
+    for (const k of Object.keys(rec)) {
+      if (k.startsWith('x-svc-')) {
+        const real = `x-kubernetes-${k.slice('x-svc-'.length)}`;
+        if (!(real in rec)) rec[real] = rec[k];
+        delete rec[k];
+      }
+    }
+    for (const x of Object.values(rec)) walk(x, depth + 1);
+  };
+  for (const v of a(o(body.spec).versions)) walk(o(v.schema).openAPIV3Schema, 0);
+}
+
 function storageVersion(obj: KubeObject): string | undefined {
   return str(a(o(obj.spec).versions).find((v) => v.storage === true)?.name) || undefined;
 }
@@ -106,7 +131,8 @@ function validateCRDChange(obj: KubeObject, old: KubeObject): FieldError[] {
   return errs;
 }
 
-export const customresourcedefinitions = builtin('apiextensions.k8s.io', 'v1', 'customresourcedefinitions', {
+export const customresourcedefinitions: ResourceDefinition = {
+  ...builtin('apiextensions.k8s.io', 'v1', 'customresourcedefinitions', {
   // the real strategy refuses an update without a resourceVersion (AllowUnconditionalUpdate is false)
   allowUnconditionalUpdate: false,
   kubeFinalizerNames: false,
@@ -120,4 +146,6 @@ export const customresourcedefinitions = builtin('apiextensions.k8s.io', 'v1', '
   },
   validateObject: (obj) => validateCRD(obj),
   validateChange: validateCRDChange,
-}) satisfies ResourceDefinition;
+  }),
+  canonicalizeBody: canonicalSchemaExtensions,
+};

@@ -75,6 +75,8 @@ function validateDeployment(obj: KubeObject): FieldError[] {
 }
 
 export const deployments = builtin('apps', 'v1', 'deployments', {
+  // deploymentStatusStrategy: /status keeps the stored labels (annotations may change)
+  statusPinnedMetadata: ['labels'],
   ...templateWarnings((obj) => o(obj.spec).template, 'spec.template', { nameUsedIn: 'Pod names and hostnames' }),
   default: defaultDeployment,
   validateObject: (obj) => validateDeployment(obj),

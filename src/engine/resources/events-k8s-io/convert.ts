@@ -4,6 +4,7 @@
 // reportingComponent<->reportingController.
 
 import type { KubeObject } from '../../object.js';
+import type { VersionConversion } from '../../registry/conversion.js';
 
 const CORE_TO_V1: [string, string][] = [
   ['involvedObject', 'regarding'],
@@ -33,3 +34,17 @@ export function eventToEventsV1(core: KubeObject): KubeObject {
 export function eventToCore(v1: KubeObject): KubeObject {
   return rename(v1, CORE_TO_V1.map(([a, b]) => [b, a]), 'v1');
 }
+
+/**
+ * Both forms live in one store, in core v1 (the real server keeps events.k8s.io Events under the core
+ * events' storage prefix).
+ */
+export const EVENT_CONVERSION: VersionConversion = {
+  storageGroup: '',
+  storageResource: 'events',
+  storageApiVersion: 'v1',
+  convert: (obj, apiVersion) => {
+    if (obj.apiVersion === apiVersion) return JSON.parse(JSON.stringify(obj)) as KubeObject;
+    return apiVersion === 'events.k8s.io/v1' ? eventToEventsV1(obj) : eventToCore(obj);
+  },
+};

@@ -9,21 +9,37 @@ import { col, int, o, since, str } from '../common/printers.js';
 import { legacyValidateEvent } from '../events/index.js';
 import { invalidRepr } from '../common/go-repr.js';
 import { goQuote } from '../../codec/go-format.js';
+import { nameIsDNSSubdomain, validateKubeFinalizerNames, validateObjectMeta } from '../../util/validation.js';
+import { EVENT_CONVERSION, eventToCore } from './convert.js';
 
-function validateEventV1(ev: KubeObject): FieldError[] {
-  const errs = legacyValidateEvent(ev, 'reportingController', 'regarding');
-  const series = o(ev.series);
+/** validateV1EventSeries over the internal shape. */
+function validateSeries(ev: KubeObject): FieldError[] {
+  const errs: FieldError[] = [];
   if (ev.series) {
-    if (typeof series.count === 'number' && series.count < 2) errs.push(fieldErr.invalid('series.count', '', 'should be at least 2'));
+    const series = o(ev.series);
+    if (int(series.count) < 2) errs.push(fieldErr.invalid('series.count', '', 'should be at least 2'));
     if (!series.lastObservedTime) errs.push(fieldErr.required('series.lastObservedTime', ''));
   }
+  return errs;
+}
+
+/**
+ * ValidateEventCreate's strict part for events.k8s.io/v1 (after the legacy checks): ObjectMeta, the series,
+ * eventTime, the type, and none of the deprecated fields. Paths name the internal fields (firstTimestamp
+ * for deprecatedFirstTimestamp...), as the real messages do.
+ */
+function validateNewEventV1(obj: KubeObject): FieldError[] {
+  const ev = eventToCore(obj);
+  const errs = validateObjectMeta(obj.metadata, { namespaced: true, nameValidator: nameIsDNSSubdomain });
+  errs.push(...validateKubeFinalizerNames(obj.metadata));
+  errs.push(...validateSeries(ev));
   if (!ev.eventTime) errs.push(fieldErr.required('eventTime', ''));
   if (ev.type !== 'Normal' && ev.type !== 'Warning') errs.push(fieldErr.invalid('type', '', `has invalid value: ${str(ev.type)}`));
-  if (ev.deprecatedFirstTimestamp) errs.push(fieldErr.invalid('deprecatedFirstTimestamp', '', 'needs to be unset'));
-  if (ev.deprecatedLastTimestamp) errs.push(fieldErr.invalid('deprecatedLastTimestamp', '', 'needs to be unset'));
-  if (ev.deprecatedCount) errs.push(fieldErr.invalid('deprecatedCount', '', 'needs to be unset'));
-  const src = o(ev.deprecatedSource);
-  if (src.component || src.host) errs.push(fieldErr.invalid('deprecatedSource', '', 'needs to be unset'));
+  if (ev.firstTimestamp) errs.push(fieldErr.invalid('firstTimestamp', '', 'needs to be unset'));
+  if (ev.lastTimestamp) errs.push(fieldErr.invalid('lastTimestamp', '', 'needs to be unset'));
+  if (int(ev.count) !== 0) errs.push(fieldErr.invalid('count', '', 'needs to be unset'));
+  const src = o(ev.source);
+  if (str(src.component) || str(src.host)) errs.push(fieldErr.invalid('source', '', 'needs to be unset'));
   return errs;
 }
 
@@ -50,6 +66,8 @@ function goTime(v: unknown): string {
  */
 function validateEventV1Change(ev: KubeObject, old: KubeObject): FieldError[] {
   const errs: FieldError[] = [];
+  // a changed series is validated again
+  if (JSON.stringify(ev.series ?? null) !== JSON.stringify(old.series ?? null)) errs.push(...validateSeries(ev));
   const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
   const checks: [string, string, (v: unknown) => string][] = [
     ['regarding', 'involvedObject', goObjectReference],
@@ -76,8 +94,12 @@ function validateEventV1Change(ev: KubeObject, old: KubeObject): FieldError[] {
 
 export const eventsV1 = builtin('events.k8s.io', 'v1', 'events', {
   allowCreateOnUpdate: true,
-  validateObject: (obj, ctx) => (ctx.subresource === '' && !obj.metadata?.resourceVersion ? validateEventV1(obj) : legacyValidateEvent(obj, 'reportingController', 'regarding')),
+  // ValidateEventCreate/Update: the legacy checks first (over the internal shape), then the strict ones
+  skipObjectMeta: true,
+  validateObject: (obj) => legacyValidateEvent(eventToCore(obj)),
+  validateNew: validateNewEventV1,
   validateChange: validateEventV1Change,
+  conversion: EVENT_CONVERSION,
   selectableFields: (obj) => {
     const r = o(obj.regarding);
     return {

@@ -7,31 +7,36 @@ import type { ResourceDefinition } from '../../registry/types.js';
 import { isDNS1123Subdomain, isQualifiedName } from '../../util/validation.js';
 import { builtin } from '../factory.js';
 import { col, int, o, since, str } from '../common/printers.js';
+import { EVENT_CONVERSION } from '../events-k8s-io/convert.js';
 
 const REPORTING_INSTANCE_LIMIT = 128;
 const ACTION_LIMIT = 128;
 const REASON_LIMIT = 128;
 const NOTE_LIMIT = 1024;
 
-/** legacyValidateEvent for a request in core v1 (the reporting controller is called reportingComponent). */
-export function legacyValidateEvent(ev: KubeObject, reportingField: string, involvedField: string): FieldError[] {
+/**
+ * legacyValidateEvent over an event in core v1 shape (an events.k8s.io/v1 event is converted first): the
+ * checks every event passes whatever version it came in. Field paths are the internal type's, as the real
+ * messages print them (involvedObject, reportingController, message...).
+ */
+export function legacyValidateEvent(ev: KubeObject): FieldError[] {
   const errs: FieldError[] = [];
   const ns = ev.metadata?.namespace ?? '';
-  const involved = o(ev[involvedField]);
-  const involvedNs = str(involved.namespace);
+  const involvedNs = str(o(ev.involvedObject).namespace);
   if (!ev.eventTime) {
+    // an old-style event: its namespace matches the involved object's ("default" stands for none)
     if (!involvedNs) {
-      if (ns !== '' && ns !== 'default') errs.push(fieldErr.invalid(`${involvedField}.namespace`, involvedNs, 'does not match event.namespace'));
+      if (ns !== '' && ns !== 'default') errs.push(fieldErr.invalid('involvedObject.namespace', involvedNs, 'does not match event.namespace'));
     } else if (ns !== involvedNs) {
-      errs.push(fieldErr.invalid(`${involvedField}.namespace`, involvedNs, 'does not match event.namespace'));
+      errs.push(fieldErr.invalid('involvedObject.namespace', involvedNs, 'does not match event.namespace'));
     }
   } else {
     if (!involvedNs && ns !== 'default' && ns !== 'kube-system') {
-      errs.push(fieldErr.invalid(`${involvedField}.namespace`, involvedNs, 'does not match event.namespace'));
+      errs.push(fieldErr.invalid('involvedObject.namespace', involvedNs, 'does not match event.namespace'));
     }
-    const rc = str(ev.reportingComponent ?? ev.reportingController);
-    if (!rc) errs.push(fieldErr.required(reportingField, ''));
-    for (const m of isQualifiedName(rc)) errs.push(fieldErr.invalid(reportingField, rc, m));
+    const rc = str(ev.reportingComponent);
+    if (!rc) errs.push(fieldErr.required('reportingController', ''));
+    for (const m of isQualifiedName(rc)) errs.push(fieldErr.invalid('reportingController', rc, m));
     const ri = str(ev.reportingInstance);
     if (!ri) errs.push(fieldErr.required('reportingInstance', ''));
     if (ri.length > REPORTING_INSTANCE_LIMIT) errs.push(fieldErr.invalid('reportingInstance', '', `can have at most ${REPORTING_INSTANCE_LIMIT} characters`));
@@ -41,7 +46,7 @@ export function legacyValidateEvent(ev: KubeObject, reportingField: string, invo
     const reason = str(ev.reason);
     if (!reason) errs.push(fieldErr.required('reason', ''));
     if (reason.length > REASON_LIMIT) errs.push(fieldErr.invalid('reason', '', `can have at most ${REASON_LIMIT} characters`));
-    const message = str(ev.message ?? ev.note);
+    const message = str(ev.message);
     if (message.length > NOTE_LIMIT) errs.push(fieldErr.invalid('message', '', `can have at most ${NOTE_LIMIT} characters`));
   }
   for (const m of isDNS1123Subdomain(ns)) errs.push(fieldErr.invalid('namespace', ns, m));
@@ -58,7 +63,9 @@ export const events = builtin('', 'v1', 'events', {
   allowCreateOnUpdate: true,
   skipObjectMeta: true,
   skipRequired: true,
-  validateObject: (obj) => legacyValidateEvent(obj, 'reportingComponent', 'involvedObject'),
+  // core v1 requests get the legacy checks only, for backwards compatibility (ValidateEventCreate/Update)
+  validateObject: (obj) => legacyValidateEvent(obj),
+  conversion: EVENT_CONVERSION,
   selectableFields: (obj) => {
     const io = o(obj.involvedObject);
     return {

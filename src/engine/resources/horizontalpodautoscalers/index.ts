@@ -7,6 +7,8 @@ import type { ResourceDefinition } from '../../registry/types.js';
 import { nameIsPathSegment } from '../../util/validation.js';
 import { builtin } from '../factory.js';
 import { a, ageColumn, col, int, o, str, zeroStatusFields } from '../common/printers.js';
+import type { VersionConversion } from '../../registry/conversion.js';
+import { convertHorizontalPodAutoscaler } from './convert.js';
 
 type Obj = Record<string, unknown>;
 
@@ -116,10 +118,19 @@ const COLUMNS = [
   ageColumn(),
 ];
 
+/** Both versions share one store; objects are stored as autoscaling/v2 (the real storage version). */
+const conversion: VersionConversion = {
+  storageGroup: 'autoscaling',
+  storageResource: 'horizontalpodautoscalers',
+  storageApiVersion: 'autoscaling/v2',
+  convert: convertHorizontalPodAutoscaler,
+};
+
 export const horizontalpodautoscalers = builtin('autoscaling', 'v2', 'horizontalpodautoscalers', {
   default: defaultHPAv2,
   validateObject: (obj) => validateHPA(obj),
   tableColumns: COLUMNS,
+  conversion,
 }) satisfies ResourceDefinition;
 
 export const horizontalpodautoscalersV1 = builtin('autoscaling', 'v1', 'horizontalpodautoscalers', {
@@ -136,4 +147,5 @@ export const horizontalpodautoscalersV1 = builtin('autoscaling', 'v1', 'horizont
     return errs;
   },
   tableColumns: COLUMNS,
+  conversion,
 }) satisfies ResourceDefinition;

@@ -81,6 +81,8 @@ const address = (obj: KubeObject, type: string) => str(a(o(obj.status).addresses
 const info = (obj: KubeObject, k: string) => str(o(o(obj.status).nodeInfo)[k]);
 
 export const nodes = builtin('', 'v1', 'nodes', {
+  // nodes allow every field, status included, to be set on create (nodeStrategy.PrepareForCreate)
+  keepStatusOnCreate: true,
   default: (obj) => {
     const st = o(obj.status);
     if (obj.status !== undefined && st.allocatable === undefined && st.capacity !== undefined) st.allocatable = { ...o(st.capacity) };

@@ -28,6 +28,23 @@ function podPrepareForCreate(pod: KubeObject, ctx: StrategyContext): void {
   (pod.metadata ??= {}).generation = 1;
 }
 
+/**
+ * The v1 PodStatus conversion keeps podIP/podIPs (and hostIP/hostIPs) in step: a single address given
+ * fills the list, a single address that differs from the list's first wins over the list (older kubelets
+ * write only podIP), and the single field always reads as the list's first address.
+ */
+function mirrorIPs(pod: KubeObject): void {
+  if (!isPlainObject(pod.status)) return;
+  const st = pod.status as Obj;
+  for (const [one, many] of [['podIP', 'podIPs'], ['hostIP', 'hostIPs']] as const) {
+    const single = str(st[one]);
+    const list = a(st[many]);
+    if (single && (!list.length || str(list[0].ip) !== single)) st[many] = [{ ip: single }];
+    const first = a(st[many])[0];
+    if (first && str(first.ip)) st[one] = str(first.ip);
+  }
+}
+
 function validatePod(pod: KubeObject): FieldError[] {
   const errs = validatePodSpec(pod.spec, 'spec', { isPod: true });
   const spec = o(pod.spec);
@@ -129,8 +146,13 @@ export function podGracePeriod(pod: KubeObject, options: { gracePeriodSeconds?: 
 }
 
 export const pods = builtin('', 'v1', 'pods', {
+  // podStatusStrategy: /status may change labels and annotations but never the owner references
+  statusPinnedMetadata: ['ownerReferences'],
   checkGracefulDelete: podGracePeriod,
-  default: (obj) => defaultPod(obj),
+  default: (obj) => {
+    defaultPod(obj);
+    mirrorIPs(obj);
+  },
   prepareForCreate: podPrepareForCreate,
   prepareForUpdate: (obj, old, ctx) => {
     if (ctx.subresource !== '' && ctx.subresource !== 'resize' && ctx.subresource !== 'ephemeralcontainers') return;

@@ -1,11 +1,13 @@
 // ValidatingAdmissionPolicies (admissionregistration.k8s.io/v1): defaults, main checks, printer.
 
-import type { ResourceDefinition } from '../../registry/types.js';
+import { RESET_OBJECT_META_FOR_STATUS, type ResourceDefinition } from '../../registry/types.js';
 import { builtin } from '../factory.js';
 import { defaultPolicy, validatePolicy } from '../common/admission-policy.js';
 import { a, ageColumn, col, o, str } from '../common/printers.js';
 
 export const validatingadmissionpolicies = builtin('admissionregistration.k8s.io', 'v1', 'validatingadmissionpolicies', {
+  // the status strategy resets metadata (metav1.ResetObjectMetaForStatus)
+  statusPinnedMetadata: RESET_OBJECT_META_FOR_STATUS,
   // the real strategy refuses an update without a resourceVersion (AllowUnconditionalUpdate is false)
   allowUnconditionalUpdate: false,
   default: defaultPolicy,
