@@ -28,7 +28,7 @@ import {
   Reader, ProtoError, int64ToNumber, uint64ToNumber, int64ToBigInt,
   WIRE_VARINT, WIRE_FIXED64, WIRE_BYTES, WIRE_END_GROUP, WIRE_FIXED32,
 } from './reader.js';
-import { messageDef, kindMessageId, type FieldDef, type FieldType, type MessageDef, type ScalarCode } from './tables.js';
+import { messageDef, kindMessageId, outputMessageId, type FieldDef, type FieldType, type MessageDef, type ScalarCode } from './tables.js';
 
 export { protobufKinds } from './tables.js';
 
@@ -43,6 +43,8 @@ export interface ProtobufDecodeOptions {
   expectKind?: string;
   /** The endpoint's `group/version` (`v1`, `apps/v1`): default for a missing apiVersion in the envelope. */
   expectApiVersion?: string;
+  /** Also read the kinds only responses carry (lists, Status, PartialObjectMetadata): for clients and tests. */
+  responseKinds?: boolean;
 }
 
 export interface ProtobufObject {
@@ -90,7 +92,7 @@ export function decodeProtobufObject(bytes: Uint8Array, opts: ProtobufDecodeOpti
   if (!kind) throw typed(`Object 'Kind' is missing in '${typeMetaText}'`);
   if (!versionOf(apiVersion)) throw typed(`Object 'apiVersion' is missing in '${typeMetaText}'`);
 
-  const id = kindMessageId(apiVersion, kind);
+  const id = kindMessageId(apiVersion, kind) ?? (opts.responseKinds ? outputMessageId(apiVersion, kind) : undefined);
   if (!id) {
     throw typed(`no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(apiVersion)} in scheme "pkg/api/legacyscheme/scheme.go:30"`);
   }

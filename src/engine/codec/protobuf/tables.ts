@@ -1,6 +1,6 @@
 // The protobuf field tables of fields.generated.ts, parsed on first use into lookup structures.
 
-import { MESSAGES, KINDS } from './fields.generated.js';
+import { MESSAGES, KINDS, LIST_KINDS, META_KINDS } from './fields.generated.js';
 
 export type ScalarCode = 's' | 'b' | 'i' | 'l' | 'u' | 'U' | 'd' | 'f' | 'y';
 
@@ -116,4 +116,17 @@ export function kindMessageId(apiVersion: string, kind: string): string | undefi
 /** Every `apiVersion/kind` the tables can decode (DeleteOptions aside). */
 export function protobufKinds(): string[] {
   return Object.keys(KINDS);
+}
+
+function own(table: Record<string, string>, key: string): string | undefined {
+  return Object.prototype.hasOwnProperty.call(table, key) ? table[key] : undefined;
+}
+
+/**
+ * The message id of an object a response carries: a top-level kind, its list (`v1/PodList`), or a meta
+ * kind (`v1/Status`, `meta.k8s.io/v1/PartialObjectMetadataList`).
+ */
+export function outputMessageId(apiVersion: string, kind: string): string | undefined {
+  const key = `${apiVersion}/${kind}`;
+  return own(KINDS, key) ?? own(LIST_KINDS, key) ?? own(META_KINDS, key);
 }
