@@ -47,6 +47,7 @@ import { authenticate, authorize, createClusterAuth, impersonate, requestAttribu
 import { authEndpointKind, handleAuthEndpoint } from '../auth/endpoints.js';
 import { guardEscalation } from '../auth/escalation.js';
 import { requestAuthorization } from '../auth/request-checks.js';
+import { servesProtobuf } from './scope.js';
 import { ALL_AUTHENTICATED, APISERVER_USER, serviceAccountGroups } from '../auth/user.js';
 import { ApiMetrics, METRICS_CONTENT_TYPE, routeLabels } from './metrics.js';
 import { defaultObjects } from '../bootstrap/default-objects.js';
@@ -271,12 +272,17 @@ class Engine implements EngineCore {
       try {
         res = await this.resource(info, request, url, query, pretty, user);
       } catch (e) {
-        res = respondError(e, { pretty });
+        res = respondError(e, { pretty, errorAccept: this.errorAccept(request) });
       }
       return withDeprecationWarning(def, res);
     } catch (e) {
-      return respondError(e, { pretty });
+      return respondError(e, { pretty, errorAccept: this.errorAccept(request) });
     }
+  }
+
+  /** How error Statuses are written for this request (ErrorNegotiated over the codec's serializers). */
+  private errorAccept(request: Request): { accept: string | null; cbor: boolean } {
+    return { accept: request.headers.get('Accept'), cbor: !!this.featureGates['CBORServingAndStorage'] };
   }
 
   /**
@@ -407,7 +413,7 @@ class Engine implements EngineCore {
     if (!def.namespaced && info.namespace) throw notFoundPath();
     // the route exists: instrument it (metrics); handle() adds the deprecation warning
     const route = routeLabels(def, info, request, query);
-    return this.metrics.instrument(route, () => this.serve(def, info, request, url, query, pretty, user).catch((e: unknown) => respondError(e, { pretty })));
+    return this.metrics.instrument(route, () => this.serve(def, info, request, url, query, pretty, user).catch((e: unknown) => respondError(e, { pretty, errorAccept: this.errorAccept(request) })));
   }
 
   private async serve(def: ResourceDefinition, info: ResourceRequestInfo, request: Request, url: URL, query: URLSearchParams, pretty: boolean, user: UserInfo): Promise<Response> {
@@ -423,6 +429,7 @@ class Engine implements EngineCore {
       cbor: !!this.featureGates['CBORServingAndStorage'],
       allowAs: readVerb && !info.subresource,
       watch: verb === 'watch',
+      protobuf: servesProtobuf(def),
     });
     const scope: Scope = {
       core: this,

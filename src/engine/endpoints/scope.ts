@@ -9,6 +9,8 @@ import type { ResourceDefinition } from '../registry/types.js';
 import { decodeBody } from '../codec/decode.js';
 import { MAX_REQUEST_BODY_BYTES, readLimitedBody } from '../codec/read-body.js';
 import { decodeProtobufObject } from '../codec/protobuf/decode.js';
+import { hasProtobufForm } from '../codec/protobuf/encode.js';
+import { groupVersion } from '../registry/types.js';
 import { goQuote } from '../codec/go-format.js';
 import type { ResourceRequestInfo } from './request-info.js';
 import { bodyMediaType, type BodyFormat, type Negotiated } from './negotiation/media.js';
@@ -42,6 +44,11 @@ export interface Scope {
   userAgent: string;
   /** Who is acting, and the handlers' extra authorization checks (create-on-update, unsafe delete). */
   auth?: RequestAuthorization;
+}
+
+/** Whether the endpoint's objects have a protobuf form: built-in kinds do, custom resources do not. */
+export function servesProtobuf(def: ResourceDefinition): boolean {
+  return !(def as { custom?: boolean }).custom && hasProtobufForm(groupVersion(def), def.kind);
 }
 
 /** The real server's limit on request bodies (3 MiB). */

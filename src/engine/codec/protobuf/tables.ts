@@ -128,5 +128,15 @@ function own(table: Record<string, string>, key: string): string | undefined {
  */
 export function outputMessageId(apiVersion: string, kind: string): string | undefined {
   const key = `${apiVersion}/${kind}`;
-  return own(KINDS, key) ?? own(LIST_KINDS, key) ?? own(META_KINDS, key);
+  const hit = own(KINDS, key) ?? own(LIST_KINDS, key) ?? own(META_KINDS, key);
+  if (hit || !apiVersion.includes('/')) return hit;
+  // the spec's `svc` spellings of a group (docs/design.md 3), and meta.k8s.io/v1beta1, whose
+  // PartialObjectMetadata[List] are v1's types
+  const slash = apiVersion.indexOf('/');
+  let group = apiVersion.slice(0, slash);
+  let version = apiVersion.slice(slash + 1);
+  if (group.endsWith('.svc.io')) group = `${group.slice(0, -'.svc.io'.length)}.k8s.io`;
+  if (group === 'meta.k8s.io' && version === 'v1beta1') version = 'v1';
+  const canonical = `${group}/${version}`;
+  return canonical === apiVersion ? undefined : outputMessageId(canonical, kind);
 }
