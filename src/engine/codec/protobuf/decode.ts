@@ -43,6 +43,8 @@ export interface ProtobufDecodeOptions {
   expectKind?: string;
   /** The endpoint's `group/version` (`v1`, `apps/v1`): default for a missing apiVersion in the envelope. */
   expectApiVersion?: string;
+  /** A missing kind in the envelope defaults to this (without the handlers' error wording of expectKind). */
+  defaultKind?: string;
   /** Also read the kinds only responses carry (lists, Status, PartialObjectMetadata): for clients and tests. */
   responseKinds?: boolean;
 }
@@ -81,7 +83,7 @@ export function decodeProtobufObject(bytes: Uint8Array, opts: ProtobufDecodeOpti
 
   // copyKindDefaults: a missing kind or version comes from the endpoint
   let { apiVersion, kind } = env;
-  if (!kind && opts.expectKind) kind = opts.expectKind;
+  if (!kind && (opts.expectKind ?? opts.defaultKind)) kind = (opts.expectKind ?? opts.defaultKind)!;
   if (!versionOf(apiVersion) && opts.expectApiVersion) apiVersion = opts.expectApiVersion;
 
   const typed = (inner: string): StatusError =>

@@ -18,7 +18,7 @@
 import { compareGoStrings } from '../go-format.js';
 import { MAX_NESTING_DEPTH } from '../budgets.js';
 import { PROTOBUF_PREFIX } from './decode.js';
-import { messageDef, outputMessageId, type FieldDef, type FieldType, type MessageDef, type ScalarCode } from './tables.js';
+import { messageDef, outputMessageId, kindMessageId, type FieldDef, type FieldType, type MessageDef, type ScalarCode } from './tables.js';
 
 const UTF8 = new TextEncoder();
 
@@ -345,7 +345,7 @@ export function encodeProtobufMessage(id: string, value: unknown): Uint8Array {
 export function encodeProtobufObject(obj: Record<string, unknown>): Uint8Array {
   const apiVersion = typeof obj.apiVersion === 'string' ? obj.apiVersion : '';
   const kind = typeof obj.kind === 'string' ? obj.kind : '';
-  const id = outputMessageId(apiVersion, kind);
+  const id = outputMessageId(apiVersion, kind) ?? kindMessageId(apiVersion, kind);
   if (!id) throw new ProtobufEncodeError(`object ${apiVersion}/${kind} does not implement the protobuf marshalling interface and cannot be encoded to a protobuf message`);
   const w = new Writer();
   w.raw(PROTOBUF_PREFIX);
@@ -375,4 +375,17 @@ export function encodeProtobufWatchFrame(type: string, object: Record<string, un
   const out = w.result();
   new DataView(out.buffer).setUint32(0, out.length - 4, false);
   return out;
+}
+
+/**
+ * Whether two JSON values are the same Go value of a message type (apiequality.Semantic.DeepEqual for
+ * these types): compared through their deterministic protobuf encoding, so member order, absent zero
+ * values and empty structs do not count.
+ */
+export function semanticEqual(id: string, a: unknown, b: unknown): boolean {
+  const x = encodeProtobufMessage(id, a ?? {});
+  const y = encodeProtobufMessage(id, b ?? {});
+  if (x.length !== y.length) return false;
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+  return true;
 }
