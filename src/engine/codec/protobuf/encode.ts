@@ -25,7 +25,7 @@ const UTF8 = new TextEncoder();
 /** Thrown for a value the protobuf form cannot hold (the responder turns it into a 500, as Go's encoder errors). */
 export class ProtobufEncodeError extends Error {}
 
-class Writer {
+export class ProtoWriter {
   buf = new Uint8Array(256);
   len = 0;
 
@@ -93,7 +93,7 @@ class Writer {
       this.buf[at] = size;
       return;
     }
-    const head = new Writer();
+    const head = new ProtoWriter();
     head.uvarint(size);
     const extra = head.len - 1;
     this.ensure(extra);
@@ -117,7 +117,7 @@ function byNumber(def: Extract<MessageDef, { kind: 'struct' }>): FieldDef[] {
 
 let depth = 0;
 
-function writeMessage(w: Writer, id: string, value: unknown): void {
+function writeMessage(w: ProtoWriter, id: string, value: unknown): void {
   const def = messageDef(id);
   if (depth >= MAX_NESTING_DEPTH) throw new ProtobufEncodeError('exceeded maximum recursion depth');
   depth++;
@@ -145,7 +145,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function writeField(w: Writer, f: FieldDef, v: unknown): void {
+function writeField(w: ProtoWriter, f: FieldDef, v: unknown): void {
   const t = f.type;
   if (t.k === 'list') {
     if (Array.isArray(v)) for (const x of v) writeElement(w, f.num, t.elem, x);
@@ -171,7 +171,7 @@ function writeField(w: Writer, f: FieldDef, v: unknown): void {
 }
 
 /** One value of a field (a list element, a map value, or a singular field's value). */
-function writeElement(w: Writer, num: number, t: FieldType, v: unknown): void {
+function writeElement(w: ProtoWriter, num: number, t: FieldType, v: unknown): void {
   if (t.k === 'message') {
     w.nested(num, () => writeMessage(w, t.id, v));
     return;
@@ -184,7 +184,7 @@ function num(v: unknown): number {
   return typeof v === 'number' && Number.isFinite(v) ? v : 0;
 }
 
-function writeScalar(w: Writer, n: number, t: ScalarCode, v: unknown): void {
+function writeScalar(w: ProtoWriter, n: number, t: ScalarCode, v: unknown): void {
   switch (t) {
     case 's':
       w.bytesField(n, UTF8.encode(typeof v === 'string' ? v : ''));
@@ -225,7 +225,7 @@ function writeScalar(w: Writer, n: number, t: ScalarCode, v: unknown): void {
   }
 }
 
-function writeSpecial(w: Writer, id: string, v: unknown): void {
+function writeSpecial(w: ProtoWriter, id: string, v: unknown): void {
   switch (id) {
     case 'meta/v1.Time':
     case 'meta/v1.MicroTime': {
@@ -335,7 +335,7 @@ export function hasProtobufForm(apiVersion: string, kind: string): boolean {
 
 /** The raw message of a JSON object (no prefix, no envelope). */
 export function encodeProtobufMessage(id: string, value: unknown): Uint8Array {
-  const w = new Writer();
+  const w = new ProtoWriter();
   depth = 0;
   writeMessage(w, id, value);
   return w.result();
@@ -347,7 +347,7 @@ export function encodeProtobufObject(obj: Record<string, unknown>): Uint8Array {
   const kind = typeof obj.kind === 'string' ? obj.kind : '';
   const id = outputMessageId(apiVersion, kind) ?? kindMessageId(apiVersion, kind);
   if (!id) throw new ProtobufEncodeError(`object ${apiVersion}/${kind} does not implement the protobuf marshalling interface and cannot be encoded to a protobuf message`);
-  const w = new Writer();
+  const w = new ProtoWriter();
   w.raw(PROTOBUF_PREFIX);
   w.nested(1, () => {
     w.bytesField(1, UTF8.encode(apiVersion));
@@ -368,7 +368,7 @@ export function encodeProtobufObject(obj: Record<string, unknown>): Uint8Array {
  */
 export function encodeProtobufWatchFrame(type: string, object: Record<string, unknown>): Uint8Array {
   const inner = encodeProtobufObject(object);
-  const w = new Writer();
+  const w = new ProtoWriter();
   w.raw(new Uint8Array(4));
   w.bytesField(1, UTF8.encode(type));
   w.nested(2, () => w.bytesField(1, inner));
