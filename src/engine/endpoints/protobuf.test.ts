@@ -130,7 +130,7 @@ describe('protobuf watch, errors, negotiation', () => {
           }
         }
         const { value, done } = await reader.read();
-        if (done) throw new Error('stream ended');
+        if (done || !value) throw new Error('stream ended');
         const joined = new Uint8Array(buf.length + value.length);
         joined.set(buf);
         joined.set(value, buf.length);
