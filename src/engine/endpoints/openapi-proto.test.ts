@@ -48,7 +48,7 @@ describe('/openapi/v2 in protobuf', () => {
     for (const accept of ['', 'application/json', '*/*', `application/json, ${PROTO}`]) {
       const r = await c.raw('GET', '/openapi/v2', undefined, accept ? { Accept: accept } : {});
       expect(r.headers.get('Content-Type')).toBe('application/json');
-      expect((await r.json()).swagger).toBe('2.0');
+      expect(((await r.json()) as { swagger: string }).swagger).toBe('2.0');
     }
     const n = await c.raw('GET', '/openapi/v2', undefined, { Accept: 'text/html' });
     expect(n.status).toBe(406);
