@@ -98,10 +98,11 @@ class Decoder {
   }
 
   value(level: number): unknown {
-    if (level > MAX_NESTED_LEVELS) throw new CborDecodeError(`cbor: exceeded max nested level ${MAX_NESTED_LEVELS}`);
     const h = this.u8();
     const major = h >> 5;
     const ai = h & 31;
+    // arrays, maps and tags count as levels (scalars do not)
+    if (major >= 4 && major <= 6 && level > MAX_NESTED_LEVELS) throw new CborDecodeError(`cbor: exceeded max nested level ${MAX_NESTED_LEVELS}`);
     switch (major) {
       case 0:
         return this.arg(ai, 0);

@@ -11,6 +11,7 @@ import { decodeProtobufObject } from '../codec/protobuf/decode.js';
 import { encodeProtobufObject, encodeProtobufMessage } from '../codec/protobuf/encode.js';
 import { encodeCbor } from './negotiation/encode.js';
 import { servesProtobuf } from './scope.js';
+import { decodeCbor } from '../codec/cbor.js';
 
 const PB = 'application/vnd.kubernetes.protobuf';
 
@@ -312,6 +313,16 @@ describe('CBOR request bodies behind CBORServingAndStorage', () => {
     const de = await on.raw('POST', CM, deep, { 'Content-Type': 'application/cbor' });
     expect(de.status).toBe(400);
     expect(JSON.parse(await de.text()).message).toContain('exceeded max nested level 64');
+    // errors in CBOR when CBOR is what the client takes; a Table is never CBOR (JSON or YAML only)
+    const missing = await on.raw('GET', `${CM}/missing`, undefined, { Accept: 'application/cbor' });
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('Content-Type')).toBe('application/cbor');
+    const mb = new Uint8Array(await missing.arrayBuffer());
+    expect([...mb.slice(0, 3)]).toEqual([0xd9, 0xd9, 0xf7]);
+    expect(decodeCbor(mb)).toMatchObject({ kind: 'Status', code: 404, reason: 'NotFound', message: 'configmaps "missing" not found' });
+    const table = await on.req('GET', CM, undefined, { Accept: 'application/cbor;as=Table;g=meta.k8s.io;v=v1' });
+    expect(table.status).toBe(406);
+    expect(table.body.message).toBe('only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf, application/cbor');
     const off = await c.raw('POST', CM, body, { 'Content-Type': 'application/cbor' });
     expect(off.status).toBe(415);
     expect(JSON.parse(await off.text()).message).toBe('the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf');
