@@ -47,6 +47,19 @@ function goForm(json: Record<string, unknown>): unknown {
   return sorted(decoded(encodeProtobufObject(json)));
 }
 
+/** Paths where `json` has a member `got` lacks or holds differently (what a protobuf answer would lose). */
+function lost(json: unknown, got: unknown, at = ''): string[] {
+  if (json && typeof json === 'object' && !Array.isArray(json)) {
+    if (!got || typeof got !== 'object' || Array.isArray(got)) return [at || '.'];
+    return Object.entries(json).flatMap(([k, v]) => (v === null && (got as Record<string, unknown>)[k] === undefined ? [] : lost(v, (got as Record<string, unknown>)[k], `${at}.${k}`)));
+  }
+  if (Array.isArray(json)) {
+    if (!Array.isArray(got) || got.length !== json.length) return [at];
+    return json.flatMap((v, i) => lost(v, got[i], `${at}[${i}]`));
+  }
+  return json === got ? [] : [at];
+}
+
 let c: TestClient;
 const served = builtinResources.filter((d) => servesProtobuf(d));
 
@@ -78,6 +91,8 @@ describe('protobuf responses over the catalog', () => {
       expect(g.headers.get('Content-Type')).toBe(PB);
       const gbytes = await bytesOf(g);
       expect(sorted(decoded(gbytes))).toEqual(goForm(json));
+      // nothing of the JSON answer is lost in the protobuf one
+      expect(lost(json, decoded(gbytes))).toEqual([]);
       // the envelope names the served version and kind
       const env = decodeProtobufObject(gbytes, { responseKinds: true });
       expect([env.apiVersion, env.kind]).toEqual([groupVersion(def), def.kind]);
@@ -177,6 +192,18 @@ describe('protobuf watch, errors, negotiation', () => {
     const n = await c.req('GET', CM, undefined, { Accept: `${PB}${table}` });
     expect(n.status).toBe(406);
     expect(n.body.message).toBe('only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf');
+  });
+
+  it('the stream=watch form names the same serializer; YAML has no stream form', async () => {
+    const ac = new AbortController();
+    const w = await c.server.handle(new Request(`http://x${CM}?watch=true`, { headers: { Accept: `${PB};stream=watch` }, signal: ac.signal }));
+    expect(w.status).toBe(200);
+    expect(w.headers.get('Content-Type')).toBe(`${PB};stream=watch`);
+    ac.abort();
+    const g = await c.raw('GET', CM, undefined, { Accept: `${PB};stream=watch` });
+    expect(g.headers.get('Content-Type')).toBe(PB);
+    const y = await c.raw('GET', CM, undefined, { Accept: 'application/yaml;stream=watch, application/json' });
+    expect(y.headers.get('Content-Type')).toBe('application/json');
   });
 
   it('the spec spelling application/vnd.svc.protobuf is accepted and mirrored', async () => {
