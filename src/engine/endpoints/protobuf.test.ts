@@ -302,6 +302,24 @@ describe('protobuf DeleteOptions and subresource bodies', () => {
     expect((await c.req('GET', `${CM}/d2`)).status).toBe(200);
   });
 
+  it('deletecollection takes protobuf DeleteOptions; the status subresource a protobuf object', async () => {
+    const NS = '/api/v1/namespaces/dc-pb';
+    expect((await c.req('POST', '/api/v1/namespaces', { metadata: { name: 'dc-pb' } })).status).toBe(201);
+    for (const n of ['a', 'b']) await c.req('POST', `${NS}/configmaps`, { metadata: { name: n, labels: { x: n } } });
+    const dry = await c.raw('DELETE', `${NS}/configmaps?labelSelector=x%3Da`, deleteOptions({ dryRun: ['All'] }), { 'Content-Type': PB });
+    expect(dry.status).toBe(200);
+    expect((await c.req('GET', `${NS}/configmaps?labelSelector=x`)).body.items).toHaveLength(2);
+    const del = await c.raw('DELETE', `${NS}/configmaps?labelSelector=x%3Da`, deleteOptions({ propagationPolicy: 'Background' }), { 'Content-Type': PB, Accept: PB });
+    expect(del.status).toBe(200);
+    expect(decoded(await bytesOf(del))).toMatchObject({ kind: 'ConfigMapList', items: [{ metadata: { name: 'a' } }] });
+    expect((await c.req('GET', `${NS}/configmaps?labelSelector=x`)).body.items.map((i: { metadata: { name: string } }) => i.metadata.name)).toEqual(['b']);
+    // status of a namespace written in protobuf
+    const ns = (await c.req('GET', NS)).body;
+    const put = await c.raw('PUT', `${NS}/status`, encodeProtobufObject({ ...ns, status: { phase: 'Active', conditions: [{ type: 'NamespaceDeletionDiscoveryFailure', status: 'False', reason: 'Fine', message: 'ok' }] } }), { 'Content-Type': PB, Accept: PB });
+    expect(put.status).toBe(200);
+    expect(decoded(await bytesOf(put))).toMatchObject({ kind: 'Namespace', status: { conditions: [{ type: 'NamespaceDeletionDiscoveryFailure', reason: 'Fine' }] } });
+  });
+
   it('the scale subresource takes an autoscaling/v1 Scale in protobuf', async () => {
     const D = '/apis/apps/v1/namespaces/default/deployments';
     const dep = sampleObject(builtinResources.find((d) => d.kind === 'Deployment')!, 'sc', 'default')!;
