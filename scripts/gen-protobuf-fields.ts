@@ -10,7 +10,7 @@
 //    fields are written at the parent's level.
 // Only messages reachable from the top-level kinds of the groups listed in GROUPS are emitted.
 //
-// Run: npx tsx scripts/gen-protobuf-fields.ts <path to k8s.io/api checkout> <path to k8s.io/apimachinery checkout>
+// Run: npx tsx scripts/gen-protobuf-fields.ts <k8s.io/api checkout> <k8s.io/apimachinery checkout> <k8s.io/apiextensions-apiserver checkout>
 // (with a git mirror: `git archive v0.33.9 | tar -x -C <dir>` gives such a checkout).
 
 import { readFileSync, writeFileSync, readdirSync, existsSync } from 'node:fs';
@@ -57,7 +57,12 @@ const MACHINERY: Array<{ dir: string; id: string }> = [
 const SPECIAL = new Set([
   'meta/v1.Time', 'meta/v1.MicroTime', 'meta/v1.Duration', 'meta/v1.FieldsV1',
   'resource.Quantity', 'intstr.IntOrString', 'runtime.RawExtension',
+  'apiextensions/v1.JSON', 'apiextensions/v1.JSONSchemaPropsOrArray', 'apiextensions/v1.JSONSchemaPropsOrBool',
+  'apiextensions/v1.JSONSchemaPropsOrStringArray',
 ]);
+
+// Group versions of k8s.io/apiextensions-apiserver (the third checkout): CustomResourceDefinition.
+const APIEXTENSIONS = [{ id: 'apiextensions/v1', dir: 'pkg/apis/apiextensions/v1' }];
 
 const SCALARS: Record<string, string> = { string: 's', bool: 'b', int32: 'i', int64: 'l', bytes: 'y', uint32: 'u', uint64: 'U', double: 'd', float: 'f' };
 
@@ -90,12 +95,12 @@ interface Pkg {
 }
 
 function usage(): never {
-  process.stderr.write('usage: gen-protobuf-fields.ts <k8s.io/api checkout> <k8s.io/apimachinery checkout>\n');
+  process.stderr.write('usage: gen-protobuf-fields.ts <k8s.io/api checkout> <k8s.io/apimachinery checkout> <k8s.io/apiextensions-apiserver checkout>\n');
   process.exit(2);
 }
 
-const [apiRoot, machineryRoot] = process.argv.slice(2);
-if (!apiRoot || !machineryRoot) usage();
+const [apiRoot, machineryRoot, apiextensionsRoot] = process.argv.slice(2);
+if (!apiRoot || !machineryRoot || !apiextensionsRoot) usage();
 
 function stripComments(src: string): string {
   // one left-to-right pass, so a `/*` inside a line comment ("pods/*") does not open a block
@@ -140,6 +145,12 @@ function parseGo(dir: string): { structs: Map<string, GoField[]>; slices: Set<st
       if (line.includes('+k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object')) pendingObject = true;
       const sl = /^type\s+(\w+)\s+\[\](\w+)\s*$/.exec(line);
       if (sl && sl[2] !== 'byte') slices.add(sl[1]);
+      const empty = /^type\s+(\w+)\s+struct\s*\{\s*\}\s*$/.exec(line);
+      if (empty) {
+        structs.set(empty[1], []);
+        pendingObject = false;
+        continue;
+      }
       const st = /^type\s+(\w+)\s+struct\s*\{\s*$/.exec(line);
       if (!st) {
         if (/^type\s/.test(line)) pendingObject = false;
@@ -185,7 +196,7 @@ function loadPkg(id: string, dir: string): Pkg {
   const { structs, slices, objects } = parseGo(dir);
   let group: string | undefined;
   const register = path.join(dir, 'register.go');
-  if (GROUPS.includes(id) && existsSync(register)) {
+  if ((GROUPS.includes(id) || APIEXTENSIONS.some((a) => a.id === id)) && existsSync(register)) {
     const g = /\bGroupName\s*=\s*"([^"]*)"/.exec(readFileSync(register, 'utf8'));
     if (g) group = g[1];
   }
@@ -195,6 +206,7 @@ function loadPkg(id: string, dir: string): Pkg {
 const pkgs: Pkg[] = [
   ...GROUPS.map((g) => loadPkg(g, path.join(apiRoot, g))),
   ...MACHINERY.map((m) => loadPkg(m.id, path.join(machineryRoot, m.dir))),
+  ...APIEXTENSIONS.map((a) => loadPkg(a.id, path.join(apiextensionsRoot, a.dir))),
 ];
 const byProtoPackage = new Map(pkgs.map((p) => [p.protoPackage, p]));
 const byId = new Map(pkgs.map((p) => [p.id, p]));

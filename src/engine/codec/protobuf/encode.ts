@@ -253,8 +253,23 @@ function writeSpecial(w: ProtoWriter, id: string, v: unknown): void {
       return;
     case 'runtime.RawExtension':
     case 'meta/v1.FieldsV1':
+    case 'apiextensions/v1.JSON':
       if (v === undefined || v === null) return;
       w.bytesField(1, UTF8.encode(JSON.stringify(v)));
+      return;
+    // the JSON-schema unions of apiextensions/v1 (their UnmarshalJSON picks the member by the JSON's shape)
+    case 'apiextensions/v1.JSONSchemaPropsOrArray':
+      if (Array.isArray(v)) for (const s of v) w.nested(2, () => writeMessage(w, 'apiextensions/v1.JSONSchemaProps', s));
+      else if (isObject(v)) w.nested(1, () => writeMessage(w, 'apiextensions/v1.JSONSchemaProps', v));
+      return;
+    case 'apiextensions/v1.JSONSchemaPropsOrBool':
+      w.tag(1, 0);
+      w.byte(v === true || isObject(v) ? 1 : 0);
+      if (isObject(v)) w.nested(2, () => writeMessage(w, 'apiextensions/v1.JSONSchemaProps', v));
+      return;
+    case 'apiextensions/v1.JSONSchemaPropsOrStringArray':
+      if (Array.isArray(v)) for (const s of v) w.bytesField(2, UTF8.encode(typeof s === 'string' ? s : ''));
+      else if (isObject(v)) w.nested(1, () => writeMessage(w, 'apiextensions/v1.JSONSchemaProps', v));
       return;
   }
   throw new Error(`protobuf: no encoder for ${id}`);

@@ -5,7 +5,7 @@
 // type: s string, b bool, i int32, l int64, u uint32, U uint64, d double, f float, y bytes, a message
 // (`Name` in the same package or `pkg.Name`), `[T]` repeated, `{K,V}` map. flags: ? omitempty,
 // * Go pointer, ^ inline (fields written at the parent's level). `[T]` alone is a Go named slice (wrapper message).
-// Not listed (the decoder knows them): meta/v1.Time, meta/v1.MicroTime, meta/v1.Duration, meta/v1.FieldsV1, resource.Quantity, intstr.IntOrString, runtime.RawExtension.
+// Not listed (the decoder knows them): meta/v1.Time, meta/v1.MicroTime, meta/v1.Duration, meta/v1.FieldsV1, resource.Quantity, intstr.IntOrString, runtime.RawExtension, apiextensions/v1.JSON, apiextensions/v1.JSONSchemaPropsOrArray, apiextensions/v1.JSONSchemaPropsOrBool, apiextensions/v1.JSONSchemaPropsOrStringArray.
 
 export const MESSAGES: Record<string, Record<string, string>> = {
 "admissionregistration/v1": {
@@ -36,6 +36,28 @@ export const MESSAGES: Record<string, Record<string, string>> = {
 "Validation": "expression=1:s;message=2:s:?;reason=3:s:?*;messageExpression=4:s:?",
 "Variable": "name=1:s;expression=2:s",
 "WebhookClientConfig": "url=3:s:?*;service=1:ServiceReference:?*;caBundle=2:y:?"
+},
+"apiextensions/v1": {
+"CustomResourceColumnDefinition": "name=1:s;type=2:s;format=3:s:?;description=4:s:?;priority=5:i:?;jsonPath=6:s",
+"CustomResourceConversion": "strategy=1:s;webhook=2:WebhookConversion:?*",
+"CustomResourceDefinition": "metadata=1:meta/v1.ObjectMeta:?;spec=2:CustomResourceDefinitionSpec;status=3:CustomResourceDefinitionStatus:?",
+"CustomResourceDefinitionCondition": "type=1:s;status=2:s;lastTransitionTime=3:meta/v1.Time:?;reason=4:s:?;message=5:s:?",
+"CustomResourceDefinitionList": "metadata=1:meta/v1.ListMeta:?;items=2:[CustomResourceDefinition]",
+"CustomResourceDefinitionNames": "plural=1:s;singular=2:s:?;shortNames=3:[s]:?;kind=4:s;listKind=5:s:?;categories=6:[s]:?",
+"CustomResourceDefinitionSpec": "group=1:s;names=3:CustomResourceDefinitionNames;scope=4:s;versions=7:[CustomResourceDefinitionVersion];conversion=9:CustomResourceConversion:?*;preserveUnknownFields=10:b:?",
+"CustomResourceDefinitionStatus": "conditions=1:[CustomResourceDefinitionCondition];acceptedNames=2:CustomResourceDefinitionNames;storedVersions=3:[s]",
+"CustomResourceDefinitionVersion": "name=1:s;served=2:b;storage=3:b;deprecated=7:b:?;deprecationWarning=8:s:?*;schema=4:CustomResourceValidation:?*;subresources=5:CustomResourceSubresources:?*;additionalPrinterColumns=6:[CustomResourceColumnDefinition]:?;selectableFields=9:[SelectableField]:?",
+"CustomResourceSubresourceScale": "specReplicasPath=1:s;statusReplicasPath=2:s;labelSelectorPath=3:s:?*",
+"CustomResourceSubresourceStatus": "",
+"CustomResourceSubresources": "status=1:CustomResourceSubresourceStatus:?*;scale=2:CustomResourceSubresourceScale:?*",
+"CustomResourceValidation": "openAPIV3Schema=1:JSONSchemaProps:?*",
+"ExternalDocumentation": "description=1:s:?;url=2:s:?",
+"JSONSchemaProps": "id=1:s:?;$schema=2:s:?;$ref=3:s:?*;description=4:s:?;type=5:s:?;format=6:s:?;title=7:s:?;default=8:JSON:?*;maximum=9:d:?*;exclusiveMaximum=10:b:?;minimum=11:d:?*;exclusiveMinimum=12:b:?;maxLength=13:l:?*;minLength=14:l:?*;pattern=15:s:?;maxItems=16:l:?*;minItems=17:l:?*;uniqueItems=18:b:?;multipleOf=19:d:?*;enum=20:[JSON]:?;maxProperties=21:l:?*;minProperties=22:l:?*;required=23:[s]:?;items=24:JSONSchemaPropsOrArray:?*;allOf=25:[JSONSchemaProps]:?;oneOf=26:[JSONSchemaProps]:?;anyOf=27:[JSONSchemaProps]:?;not=28:JSONSchemaProps:?*;properties=29:{s,JSONSchemaProps}:?;additionalProperties=30:JSONSchemaPropsOrBool:?*;patternProperties=31:{s,JSONSchemaProps}:?;dependencies=32:{s,JSONSchemaPropsOrStringArray}:?;additionalItems=33:JSONSchemaPropsOrBool:?*;definitions=34:{s,JSONSchemaProps}:?;externalDocs=35:ExternalDocumentation:?*;example=36:JSON:?*;nullable=37:b:?;x-kubernetes-preserve-unknown-fields=38:b:?*;x-kubernetes-embedded-resource=39:b:?;x-kubernetes-int-or-string=40:b:?;x-kubernetes-list-map-keys=41:[s]:?;x-kubernetes-list-type=42:s:?*;x-kubernetes-map-type=43:s:?*;x-kubernetes-validations=44:[ValidationRule]:?",
+"SelectableField": "jsonPath=1:s",
+"ServiceReference": "namespace=1:s;name=2:s;path=3:s:?*;port=4:i:?*",
+"ValidationRule": "rule=1:s;message=2:s:?;messageExpression=3:s:?;reason=4:s:?*;fieldPath=5:s:?;optionalOldSelf=6:b:?*",
+"WebhookClientConfig": "url=3:s:?*;service=1:ServiceReference:?*;caBundle=2:y:?",
+"WebhookConversion": "clientConfig=2:WebhookClientConfig:?*;conversionReviewVersions=3:[s]"
 },
 "apps/v1": {
 "ControllerRevision": "metadata=1:meta/v1.ObjectMeta:?;data=2:runtime.RawExtension:?;revision=3:l",
@@ -598,7 +620,8 @@ export const KINDS: Record<string, string> = {
 "certificates.k8s.io/v1/CertificateSigningRequest": "certificates/v1.CertificateSigningRequest",
 "flowcontrol.apiserver.k8s.io/v1/FlowSchema": "flowcontrol/v1.FlowSchema",
 "flowcontrol.apiserver.k8s.io/v1/PriorityLevelConfiguration": "flowcontrol/v1.PriorityLevelConfiguration",
-"node.k8s.io/v1/RuntimeClass": "node/v1.RuntimeClass"
+"node.k8s.io/v1/RuntimeClass": "node/v1.RuntimeClass",
+"apiextensions.k8s.io/v1/CustomResourceDefinition": "apiextensions/v1.CustomResourceDefinition"
 };
 
 /** The lists of those kinds (`apiVersion/PodList`), for responses. */
@@ -654,7 +677,8 @@ export const LIST_KINDS: Record<string, string> = {
 "certificates.k8s.io/v1/CertificateSigningRequestList": "certificates/v1.CertificateSigningRequestList",
 "flowcontrol.apiserver.k8s.io/v1/FlowSchemaList": "flowcontrol/v1.FlowSchemaList",
 "flowcontrol.apiserver.k8s.io/v1/PriorityLevelConfigurationList": "flowcontrol/v1.PriorityLevelConfigurationList",
-"node.k8s.io/v1/RuntimeClassList": "node/v1.RuntimeClassList"
+"node.k8s.io/v1/RuntimeClassList": "node/v1.RuntimeClassList",
+"apiextensions.k8s.io/v1/CustomResourceDefinitionList": "apiextensions/v1.CustomResourceDefinitionList"
 };
 
 /** meta.k8s.io kinds responses carry (Status, WatchEvent, PartialObjectMetadata[List]). */

@@ -7,11 +7,15 @@ export type ScalarCode = 's' | 'b' | 'i' | 'l' | 'u' | 'U' | 'd' | 'f' | 'y';
 /** Messages whose JSON form is not their field structure (custom MarshalJSON in Go). */
 export type SpecialId =
   | 'meta/v1.Time' | 'meta/v1.MicroTime' | 'meta/v1.Duration' | 'meta/v1.FieldsV1'
-  | 'resource.Quantity' | 'intstr.IntOrString' | 'runtime.RawExtension';
+  | 'resource.Quantity' | 'intstr.IntOrString' | 'runtime.RawExtension'
+  | 'apiextensions/v1.JSON' | 'apiextensions/v1.JSONSchemaPropsOrArray' | 'apiextensions/v1.JSONSchemaPropsOrBool'
+  | 'apiextensions/v1.JSONSchemaPropsOrStringArray';
 
 const SPECIAL_IDS: ReadonlySet<string> = new Set<SpecialId>([
   'meta/v1.Time', 'meta/v1.MicroTime', 'meta/v1.Duration', 'meta/v1.FieldsV1',
   'resource.Quantity', 'intstr.IntOrString', 'runtime.RawExtension',
+  'apiextensions/v1.JSON', 'apiextensions/v1.JSONSchemaPropsOrArray', 'apiextensions/v1.JSONSchemaPropsOrBool',
+  'apiextensions/v1.JSONSchemaPropsOrStringArray',
 ]);
 
 export type FieldType =
