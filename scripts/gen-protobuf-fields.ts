@@ -10,7 +10,7 @@
 //    fields are written at the parent's level.
 // Only messages reachable from the top-level kinds of the groups listed in GROUPS are emitted.
 //
-// Run: npx tsx scripts/gen-protobuf-fields.ts <path to k8s.io/api checkout> <path to k8s.io/apimachinery checkout>
+// Run: npx tsx scripts/gen-protobuf-fields.ts <k8s.io/api checkout> <k8s.io/apimachinery checkout> <k8s.io/apiextensions-apiserver checkout>
 // (with a git mirror: `git archive v0.33.9 | tar -x -C <dir>` gives such a checkout).
 
 import { readFileSync, writeFileSync, readdirSync, existsSync } from 'node:fs';
@@ -27,7 +27,19 @@ const GROUPS = [
   'core/v1', 'apps/v1', 'batch/v1', 'rbac/v1', 'networking/v1', 'policy/v1', 'scheduling/v1', 'storage/v1',
   'coordination/v1', 'discovery/v1', 'autoscaling/v1', 'autoscaling/v2', 'events/v1', 'admissionregistration/v1',
   'authentication/v1', 'authorization/v1', 'certificates/v1',
+  // served responses: every GA group of v1.33 (flowcontrol, node)
+  'flowcontrol/v1', 'node/v1',
 ];
+
+// meta.k8s.io messages responses carry: errors and delete results (Status), watch frames (WatchEvent), and
+// the metadata-only representations (`as=PartialObjectMetadata[List]`).
+const META_ROOTS: Record<string, string> = {
+  'v1/Status': 'meta/v1.Status',
+  'meta.k8s.io/v1/Status': 'meta/v1.Status',
+  'meta.k8s.io/v1/WatchEvent': 'meta/v1.WatchEvent',
+  'meta.k8s.io/v1/PartialObjectMetadata': 'meta/v1.PartialObjectMetadata',
+  'meta.k8s.io/v1/PartialObjectMetadataList': 'meta/v1.PartialObjectMetadataList',
+};
 
 // runtime.Objects with ObjectMeta that no v1.33 endpoint accepts as a body.
 const NOT_SERVED = new Set(['core/v1.RangeAllocation', 'core/v1.PodStatusResult']);
@@ -45,7 +57,12 @@ const MACHINERY: Array<{ dir: string; id: string }> = [
 const SPECIAL = new Set([
   'meta/v1.Time', 'meta/v1.MicroTime', 'meta/v1.Duration', 'meta/v1.FieldsV1',
   'resource.Quantity', 'intstr.IntOrString', 'runtime.RawExtension',
+  'apiextensions/v1.JSON', 'apiextensions/v1.JSONSchemaPropsOrArray', 'apiextensions/v1.JSONSchemaPropsOrBool',
+  'apiextensions/v1.JSONSchemaPropsOrStringArray',
 ]);
+
+// Group versions of k8s.io/apiextensions-apiserver (the third checkout): CustomResourceDefinition.
+const APIEXTENSIONS = [{ id: 'apiextensions/v1', dir: 'pkg/apis/apiextensions/v1' }];
 
 const SCALARS: Record<string, string> = { string: 's', bool: 'b', int32: 'i', int64: 'l', bytes: 'y', uint32: 'u', uint64: 'U', double: 'd', float: 'f' };
 
@@ -78,12 +95,12 @@ interface Pkg {
 }
 
 function usage(): never {
-  process.stderr.write('usage: gen-protobuf-fields.ts <k8s.io/api checkout> <k8s.io/apimachinery checkout>\n');
+  process.stderr.write('usage: gen-protobuf-fields.ts <k8s.io/api checkout> <k8s.io/apimachinery checkout> <k8s.io/apiextensions-apiserver checkout>\n');
   process.exit(2);
 }
 
-const [apiRoot, machineryRoot] = process.argv.slice(2);
-if (!apiRoot || !machineryRoot) usage();
+const [apiRoot, machineryRoot, apiextensionsRoot] = process.argv.slice(2);
+if (!apiRoot || !machineryRoot || !apiextensionsRoot) usage();
 
 function stripComments(src: string): string {
   // one left-to-right pass, so a `/*` inside a line comment ("pods/*") does not open a block
@@ -128,6 +145,12 @@ function parseGo(dir: string): { structs: Map<string, GoField[]>; slices: Set<st
       if (line.includes('+k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object')) pendingObject = true;
       const sl = /^type\s+(\w+)\s+\[\](\w+)\s*$/.exec(line);
       if (sl && sl[2] !== 'byte') slices.add(sl[1]);
+      const empty = /^type\s+(\w+)\s+struct\s*\{\s*\}\s*$/.exec(line);
+      if (empty) {
+        structs.set(empty[1], []);
+        pendingObject = false;
+        continue;
+      }
       const st = /^type\s+(\w+)\s+struct\s*\{\s*$/.exec(line);
       if (!st) {
         if (/^type\s/.test(line)) pendingObject = false;
@@ -173,7 +196,7 @@ function loadPkg(id: string, dir: string): Pkg {
   const { structs, slices, objects } = parseGo(dir);
   let group: string | undefined;
   const register = path.join(dir, 'register.go');
-  if (GROUPS.includes(id) && existsSync(register)) {
+  if ((GROUPS.includes(id) || APIEXTENSIONS.some((a) => a.id === id)) && existsSync(register)) {
     const g = /\bGroupName\s*=\s*"([^"]*)"/.exec(readFileSync(register, 'utf8'));
     if (g) group = g[1];
   }
@@ -183,6 +206,7 @@ function loadPkg(id: string, dir: string): Pkg {
 const pkgs: Pkg[] = [
   ...GROUPS.map((g) => loadPkg(g, path.join(apiRoot, g))),
   ...MACHINERY.map((m) => loadPkg(m.id, path.join(machineryRoot, m.dir))),
+  ...APIEXTENSIONS.map((a) => loadPkg(a.id, path.join(apiextensionsRoot, a.dir))),
 ];
 const byProtoPackage = new Map(pkgs.map((p) => [p.protoPackage, p]));
 const byId = new Map(pkgs.map((p) => [p.id, p]));
@@ -221,9 +245,24 @@ for (const p of pkgs) {
   }
 }
 
+// Lists of the top-level kinds (`PodList`: ListMeta metadata, repeated items), for list responses.
+const lists: Array<{ apiVersion: string; kind: string; id: string }> = [];
+for (const p of pkgs) {
+  if (p.group === undefined) continue;
+  for (const name of [...p.runtimeObjects].sort()) {
+    if (!name.endsWith('List')) continue;
+    const fields = p.messages.get(name);
+    const item = roots.find((r) => r.id === `${p.id}.${name.slice(0, -4)}`);
+    if (!fields || !item) continue;
+    const md = fields.find((f) => f.name === 'metadata');
+    if (!md || !md.type.endsWith('ListMeta') || !fields.some((f) => f.name === 'items' && f.label === 'repeated')) continue;
+    lists.push({ apiVersion: item.apiVersion, kind: name, id: `${p.id}.${name}` });
+  }
+}
+
 // Reachability.
 const reachable = new Set<string>();
-const queue = roots.map((r) => r.id);
+const queue = [...roots.map((r) => r.id), ...lists.map((r) => r.id), ...Object.values(META_ROOTS)];
 while (queue.length) {
   const id = queue.pop()!;
   if (reachable.has(id)) continue;
@@ -284,6 +323,8 @@ for (const id of sortedIds) {
 
 const kinds: Record<string, string> = {};
 for (const r of roots) kinds[`${r.apiVersion}/${r.kind}`] = r.id;
+const listKinds: Record<string, string> = {};
+for (const r of lists) listKinds[`${r.apiVersion}/${r.kind}`] = r.id;
 
 const header = `// Generated by scripts/gen-protobuf-fields.ts from the generated.proto files and Go types of
 // k8s.io/api and k8s.io/apimachinery v0.33 (Kubernetes v1.33). Do not edit.
@@ -299,6 +340,12 @@ export const MESSAGES: Record<string, Record<string, string>> = ${JSON.stringify
 
 /** \`apiVersion/kind\` -> message id (\`pkg.Name\`). */
 export const KINDS: Record<string, string> = ${JSON.stringify(kinds, null, 1).replace(/\n\s*/g, '\n')};
+
+/** The lists of those kinds (\`apiVersion/PodList\`), for responses. */
+export const LIST_KINDS: Record<string, string> = ${JSON.stringify(listKinds, null, 1).replace(/\n\s*/g, '\n')};
+
+/** meta.k8s.io kinds responses carry (Status, WatchEvent, PartialObjectMetadata[List]). */
+export const META_KINDS: Record<string, string> = ${JSON.stringify(META_ROOTS, null, 1).replace(/\n\s*/g, '\n')};
 `;
 writeFileSync(outPath, body);
-process.stdout.write(`wrote ${path.relative(repoRoot, outPath)}: ${roots.length} kinds, ${sortedIds.length} messages, ${body.length} bytes\n`);
+process.stdout.write(`wrote ${path.relative(repoRoot, outPath)}: ${roots.length} kinds, ${lists.length} lists, ${sortedIds.length} messages, ${body.length} bytes\n`);

@@ -13,7 +13,7 @@ import { decodeBody } from '../codec/decode.js';
 import { objectKey } from '../registry/keys.js';
 import type { ClusterState } from '../registry/state.js';
 import type { ResourceRequestInfo } from '../endpoints/request-info.js';
-import { bodyMediaType } from '../endpoints/negotiation/media.js';
+import { bodyMediaType, negotiate, PROTOBUF, PROTOBUF_SVC } from '../endpoints/negotiation/media.js';
 import { respond } from '../endpoints/responders.js';
 import { canonicalGroup } from '../util/spelling.js';
 import { nonResourceAttributes, resourceAttributes, type Attributes, type Authorizer } from './attributes.js';
@@ -53,7 +53,7 @@ async function readObject(ctx: AuthEndpointContext, kind: string, group: string)
   const ct = bodyMediaType(ctx.request.headers.get('Content-Type'));
   const bytes = await readLimitedBody(ctx.request);
   // kubectl's typed clients send protobuf
-  const value = ct.full === 'application/vnd.kubernetes.protobuf'
+  const value = ct.full === PROTOBUF || ct.full === PROTOBUF_SVC
     ? decodeProtobufObject(bytes, { expectKind: kind, expectApiVersion: `${group}/v1` }).object
     : decodeBody(bytes, ct.format === 'yaml' ? 'yaml' : 'json').value;
   if (value === null || value === undefined) return {};
@@ -148,9 +148,11 @@ function metadataOf(o: Record<string, unknown>, namespace?: string): Record<stri
 export async function handleAuthEndpoint(kind: Kind, info: ResourceRequestInfo, ctx: AuthEndpointContext): Promise<Response> {
   const group = kind === 'TokenRequest' || kind === 'SelfSubjectReview' ? AUTHN : AUTHZ;
   const apiVersion = `${group}/v1`;
+  // the answer in the negotiated representation (typed clients ask for protobuf first), chosen before the body is read
+  const negotiated = negotiate(ctx.request.headers.get('Accept'), { cbor: false, allowAs: false, protobuf: true });
   const body = await readObject(ctx, kind, group);
   const spec = obj(body.spec) ?? {};
-  const ok = (out: Record<string, unknown>) => respond(201, out, { pretty: ctx.pretty });
+  const ok = (out: Record<string, unknown>) => respond(201, out, { pretty: ctx.pretty, negotiated });
   switch (kind) {
     case 'SubjectAccessReview':
     case 'LocalSubjectAccessReview':

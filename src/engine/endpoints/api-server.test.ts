@@ -336,11 +336,11 @@ describe('Table output', () => {
   });
 
   it('406 when nothing acceptable is offered; a list of types falls back in order', async () => {
-    const r = await c.req('GET', '/api/v1/namespaces', undefined, { Accept: 'application/vnd.kubernetes.protobuf' });
+    const r = await c.req('GET', '/api/v1/namespaces', undefined, { Accept: 'text/html' });
     expect(r.status).toBe(406);
     expect(r.body.reason).toBe('NotAcceptable');
-    expect(r.body.message).toBe('only the following media types are accepted: application/json, application/yaml');
-    const ok = await c.req('GET', '/api/v1/namespaces', undefined, { Accept: 'application/vnd.kubernetes.protobuf, application/json' });
+    expect(r.body.message).toBe('only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf');
+    const ok = await c.req('GET', '/api/v1/namespaces', undefined, { Accept: 'text/html, application/json' });
     expect(ok.status).toBe(200);
     expect(ok.headers.get('Content-Type')).toBe('application/json');
   });

@@ -47,6 +47,9 @@ import { authenticate, authorize, createClusterAuth, impersonate, requestAttribu
 import { authEndpointKind, handleAuthEndpoint } from '../auth/endpoints.js';
 import { guardEscalation } from '../auth/escalation.js';
 import { requestAuthorization } from '../auth/request-checks.js';
+import { servesProtobuf } from './scope.js';
+import { encodeOpenAPIV2Proto, OPENAPI_V2_PROTO_CONTENT_TYPE, OPENAPI_V2_PROTO_SUBTYPES } from './openapi-proto.js';
+import { parseAccept } from './negotiation/media.js';
 import { ALL_AUTHENTICATED, APISERVER_USER, serviceAccountGroups } from '../auth/user.js';
 import { ApiMetrics, METRICS_CONTENT_TYPE, routeLabels } from './metrics.js';
 import { defaultObjects } from '../bootstrap/default-objects.js';
@@ -259,7 +262,7 @@ class Engine implements EngineCore {
       const requester = as ?? this.controllerRequester(request) ?? authenticate(request, this.opts.auth ?? {}, this.auth.tokenChecker);
       const user = impersonate(request.headers, requester, this.auth.authorizer);
       authorize(this.auth.authorizer, requestAttributes(user, info, path, query));
-      const nonResource = this.nonResource(method, path, query, pretty);
+      const nonResource = this.nonResource(method, path, query, pretty, request.headers.get('Accept'));
       if (nonResource) return nonResource;
       if (!info.isResourceRequest) {
         if (info.discovery) return this.discovery(info.discovery, request, pretty);
@@ -271,12 +274,17 @@ class Engine implements EngineCore {
       try {
         res = await this.resource(info, request, url, query, pretty, user);
       } catch (e) {
-        res = respondError(e, { pretty });
+        res = respondError(e, { pretty, errorAccept: this.errorAccept(request) });
       }
       return withDeprecationWarning(def, res);
     } catch (e) {
-      return respondError(e, { pretty });
+      return respondError(e, { pretty, errorAccept: this.errorAccept(request) });
     }
+  }
+
+  /** How error Statuses are written for this request (ErrorNegotiated over the codec's serializers). */
+  private errorAccept(request: Request): { accept: string | null; cbor: boolean } {
+    return { accept: request.headers.get('Accept'), cbor: !!this.featureGates['CBORServingAndStorage'] };
   }
 
   /**
@@ -297,7 +305,7 @@ class Engine implements EngineCore {
     throw notFoundPath();
   }
 
-  private nonResource(method: string, path: string, query: URLSearchParams, pretty: boolean): Response | undefined {
+  private nonResource(method: string, path: string, query: URLSearchParams, pretty: boolean, accept: string | null = null): Response | undefined {
     const segments = pathSegments(path);
     if (segments === undefined) return undefined;
     const p = '/' + segments.join('/');
@@ -316,7 +324,7 @@ class Engine implements EngineCore {
       }
       return new Response('ok', { status: 200, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' } });
     }
-    if (p === '/openapi/v2') return respond(200, buildOpenAPIV2(this.registry.all()), { pretty });
+    if (p === '/openapi/v2') return openAPIV2Response(this.registry.all(), accept, pretty);
     if (p === '/openapi/v3') return respond(200, buildOpenAPIV3Discovery(this.registry.all()), { pretty });
     if (p.startsWith('/openapi/v3/')) {
       const gv = p.slice('/openapi/v3/'.length);
@@ -407,7 +415,7 @@ class Engine implements EngineCore {
     if (!def.namespaced && info.namespace) throw notFoundPath();
     // the route exists: instrument it (metrics); handle() adds the deprecation warning
     const route = routeLabels(def, info, request, query);
-    return this.metrics.instrument(route, () => this.serve(def, info, request, url, query, pretty, user).catch((e: unknown) => respondError(e, { pretty })));
+    return this.metrics.instrument(route, () => this.serve(def, info, request, url, query, pretty, user).catch((e: unknown) => respondError(e, { pretty, errorAccept: this.errorAccept(request) })));
   }
 
   private async serve(def: ResourceDefinition, info: ResourceRequestInfo, request: Request, url: URL, query: URLSearchParams, pretty: boolean, user: UserInfo): Promise<Response> {
@@ -423,6 +431,7 @@ class Engine implements EngineCore {
       cbor: !!this.featureGates['CBORServingAndStorage'],
       allowAs: readVerb && !info.subresource,
       watch: verb === 'watch',
+      protobuf: servesProtobuf(def),
     });
     const scope: Scope = {
       core: this,
@@ -531,6 +540,31 @@ export function notFoundPath(): StatusError {
     details: {},
     code: 404,
   });
+}
+
+/**
+ * /openapi/v2 as kube-openapi's handler serves it: the first Accept clause (by q) naming JSON or one of the
+ * two protobuf spellings (wildcards match JSON first) chooses; `Vary: Accept`; nothing acceptable is a bare 406.
+ */
+function openAPIV2Response(resources: ResourceDefinition[], accept: string | null, pretty: boolean): Response {
+  const offered: Array<{ subtype: string; proto: boolean }> = [
+    { subtype: 'json', proto: false },
+    ...OPENAPI_V2_PROTO_SUBTYPES.map((subtype) => ({ subtype, proto: true })),
+  ];
+  const clauses = parseAccept(accept && accept.trim() ? accept : '*/*');
+  for (const c of clauses) {
+    for (const o of offered) {
+      if (c.type !== 'application' && c.type !== '*') continue;
+      if (c.subtype !== o.subtype && c.subtype !== '*') continue;
+      const doc = buildOpenAPIV2(resources);
+      if (!o.proto) return respond(200, doc, { pretty, headers: { Vary: 'Accept' } });
+      return new Response(encodeOpenAPIV2Proto(doc) as Uint8Array<ArrayBuffer>, {
+        status: 200,
+        headers: { 'Content-Type': OPENAPI_V2_PROTO_CONTENT_TYPE, Vary: 'Accept', 'Cache-Control': 'no-cache, private' },
+      });
+    }
+  }
+  return new Response(null, { status: 406, headers: { Vary: 'Accept' } });
 }
 
 export function createApiServer(options: ApiServerOptions): ApiServer & { engine: Engine } {

@@ -669,22 +669,31 @@ describe('representations', () => {
     w.close();
   });
 
-  it('406 when nothing is acceptable (protobuf only, CBOR with the gate off); Accept lists fall back in order', async () => {
-    for (const accept of ['application/vnd.kubernetes.protobuf', 'application/cbor', 'text/html', 'application/json;as=Table;g=meta.k8s.io;v=v2']) {
+  it('406 when nothing is acceptable (CBOR with the gate off, a protobuf Table); Accept lists fall back in order', async () => {
+    const tableAs = ';as=Table;g=meta.k8s.io;v=v1';
+    for (const accept of ['application/cbor', 'text/html', 'application/json;as=Table;g=meta.k8s.io;v=v2', `application/vnd.kubernetes.protobuf${tableAs}`, 'application/json;v=v1']) {
       const r = await c.req('GET', CM, undefined, { Accept: accept });
       expect(r.status).toBe(406);
       expect(r.body).toEqual({
         kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
-        message: 'only the following media types are accepted: application/json, application/yaml', reason: 'NotAcceptable', code: 406,
+        message: 'only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf', reason: 'NotAcceptable', code: 406,
       });
+      // no acceptable serializer for the error either: WriteRawJSON, indented
+      expect(r.text.startsWith('{\n  "kind": "Status"')).toBe(true);
     }
-    const r = await c.req('GET', CM, undefined, { Accept: 'application/vnd.kubernetes.protobuf;q=1, application/yaml;q=0.5, application/json;q=0.9' });
-    expect(r.headers.get('Content-Type')).toBe('application/json');
-    // a watch has no YAML stream: 406 alone, JSON as a fallback
-    const yw = await c.req('GET', `${CM}?watch=true`, undefined, { Accept: 'application/yaml' });
-    expect(yw.status).toBe(406);
-    expect(yw.body.message).toBe('only the following media types are accepted: application/json');
-    const w = await watch(`${CM}?watch=true&resourceVersion=4`, { Accept: 'application/yaml, application/json' });
+    const r = await c.raw('GET', CM, undefined, { Accept: 'application/vnd.kubernetes.protobuf;q=1, application/yaml;q=0.5, application/json;q=0.9' });
+    expect(r.headers.get('Content-Type')).toBe('application/vnd.kubernetes.protobuf');
+    const t = await c.req('GET', CM, undefined, { Accept: `application/vnd.kubernetes.protobuf${tableAs}, application/json${tableAs}` });
+    expect(t.headers.get('Content-Type')).toBe(`application/json${tableAs}`);
+    // a watch needs a stream serializer: the first acceptable clause chosen for YAML is a 406 with the stream forms
+    for (const accept of ['application/yaml', 'application/yaml, application/json']) {
+      const yw = await c.req('GET', `${CM}?watch=true`, undefined, { Accept: accept });
+      expect(yw.status).toBe(406);
+      // the error itself is written in the acceptable YAML (ErrorNegotiated)
+      expect(yw.headers.get('Content-Type')).toBe('application/yaml');
+      expect(yw.text).toContain('message: "only the following media types are accepted: application/json;stream=watch, application/vnd.kubernetes.protobuf;stream=watch"');
+    }
+    const w = await watch(`${CM}?watch=true&resourceVersion=4`, { Accept: 'application/yaml;q=0.5, application/json' });
     expect(w.res.headers.get('Content-Type')).toBe('application/json');
     w.close();
   });
@@ -715,7 +724,7 @@ describe('representations', () => {
     w.close();
   });
 
-  it('CBOR behind CBORServingAndStorage: get, list and a cbor-seq watch', async () => {
+  it('CBOR behind CBORServingAndStorage: get, list and a watch answered as a CBOR sequence', async () => {
     c = await testClient(createMemoryStorage(), { featureGates: { CBORServingAndStorage: true }, defaultObjects: false });
     await create('a');
     const g = await c.raw('GET', `${CM}/a`, undefined, { Accept: 'application/cbor' });
@@ -729,7 +738,11 @@ describe('representations', () => {
     const l = await c.raw('GET', CM, undefined, { Accept: 'application/cbor' });
     expect(cborDecode(new Uint8Array(await l.arrayBuffer()).slice(3))).toMatchObject({ kind: 'ConfigMapList', items: [{ metadata: { name: 'a' } }] });
     const ac = new AbortController();
-    const w = await c.server.handle(new Request(`http://x${CM}?watch=true&resourceVersion=5`, { headers: { Accept: 'application/cbor-seq' }, signal: ac.signal }));
+    // clients ask for application/cbor (the only CBOR serializer); application/cbor-seq names none
+    const seq = await c.req('GET', `${CM}?watch=true&resourceVersion=5`, undefined, { Accept: 'application/cbor-seq' });
+    expect(seq.status).toBe(406);
+    expect(seq.body.message).toBe('only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf, application/cbor');
+    const w = await c.server.handle(new Request(`http://x${CM}?watch=true&resourceVersion=5`, { headers: { Accept: 'application/cbor' }, signal: ac.signal }));
     expect(w.headers.get('Content-Type')).toBe('application/cbor-seq');
     const reader = w.body!.getReader();
     await create('b');

@@ -4,13 +4,20 @@
 
 import { dump } from 'js-yaml';
 import { StatusError, internalError, type Status } from '../errors.js';
-import type { Negotiated } from './negotiation/media.js';
+import { negotiateError, type Negotiated } from './negotiation/media.js';
+import { encodeProtobufObject } from '../codec/protobuf/encode.js';
+import { encodeCbor } from './negotiation/encode.js';
 
 export interface ResponseOptions {
   negotiated?: Negotiated;
   pretty?: boolean;
   headers?: Record<string, string>;
   warnings?: string[];
+  /**
+   * For error Statuses: the request's Accept header (and whether CBOR is served), negotiated as
+   * ErrorNegotiated does; nothing acceptable writes the Status as indented JSON.
+   */
+  errorAccept?: { accept: string | null; cbor: boolean };
 }
 
 /** The real server pretty-prints for `pretty=true` and for curl/wget/browsers (handlers.isPrettyPrint). */
@@ -63,12 +70,18 @@ export function headerValue(value: string): string {
 export function respond(status: number, body: unknown, opts: ResponseOptions = {}): Response {
   const headers = new Headers({ 'Cache-Control': 'no-cache, private' });
   const neg = opts.negotiated;
-  let text: string;
+  let payload: string | Uint8Array<ArrayBuffer>;
   if (neg?.format === 'yaml') {
-    text = encodeYaml(body);
+    payload = encodeYaml(body);
+    headers.set('Content-Type', neg.contentType);
+  } else if (neg?.format === 'protobuf') {
+    payload = encodeProtobufObject(body as Record<string, unknown>) as Uint8Array<ArrayBuffer>;
+    headers.set('Content-Type', neg.contentType);
+  } else if (neg?.format === 'cbor') {
+    payload = encodeCbor(body);
     headers.set('Content-Type', neg.contentType);
   } else {
-    text = encodeJson(body, opts.pretty ?? false);
+    payload = encodeJson(body, opts.pretty ?? false);
     headers.set('Content-Type', neg?.contentType ?? 'application/json');
   }
   for (const [k, v] of Object.entries(opts.headers ?? {})) headers.set(k, headerValue(v));
@@ -76,14 +89,24 @@ export function respond(status: number, body: unknown, opts: ResponseOptions = {
     const h = warningHeader(w);
     if (h !== undefined) headers.append('Warning', headerValue(h));
   }
-  return new Response(text, { status, headers });
+  return new Response(payload, { status, headers });
 }
 
 export function respondStatus(e: StatusError, opts: ResponseOptions = {}): Response {
+  const headers = { ...e.headers, ...(opts.headers ?? {}) };
+  const warnings = e.warnings?.length ? [...(opts.warnings ?? []), ...e.warnings] : opts.warnings;
+  if (opts.errorAccept) {
+    // ErrorNegotiated: the Status in the first acceptable serializer (never a Table); with none, WriteRawJSON
+    const neg = negotiateError(opts.errorAccept.accept, opts.errorAccept.cbor);
+    if (!neg) {
+      const res = respond(e.status.code, e.status, { ...opts, negotiated: undefined, headers, warnings });
+      return new Response(JSON.stringify(e.status, null, 2), { status: res.status, headers: res.headers });
+    }
+    return respond(e.status.code, e.status, { ...opts, negotiated: neg, headers, warnings });
+  }
   // Status bodies are always JSON (or YAML when that was negotiated), never a Table.
   const neg = opts.negotiated?.format === 'yaml' ? { format: 'yaml' as const, contentType: 'application/yaml' } : undefined;
-  const warnings = e.warnings?.length ? [...(opts.warnings ?? []), ...e.warnings] : opts.warnings;
-  return respond(e.status.code, e.status, { ...opts, negotiated: neg, headers: { ...e.headers, ...(opts.headers ?? {}) }, warnings });
+  return respond(e.status.code, e.status, { ...opts, negotiated: neg, headers, warnings });
 }
 
 export function respondError(e: unknown, opts: ResponseOptions = {}): Response {

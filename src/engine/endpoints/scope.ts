@@ -9,9 +9,13 @@ import type { ResourceDefinition } from '../registry/types.js';
 import { decodeBody } from '../codec/decode.js';
 import { MAX_REQUEST_BODY_BYTES, readLimitedBody } from '../codec/read-body.js';
 import { decodeProtobufObject } from '../codec/protobuf/decode.js';
+import { hasProtobufForm } from '../codec/protobuf/encode.js';
+import { groupVersion } from '../registry/types.js';
 import { goQuote } from '../codec/go-format.js';
 import type { ResourceRequestInfo } from './request-info.js';
-import { bodyMediaType, type BodyFormat, type Negotiated } from './negotiation/media.js';
+import { bodyMediaType, supportedTypes, PROTOBUF, PROTOBUF_SVC, type BodyFormat, type Negotiated } from './negotiation/media.js';
+import { decodeCbor, CborDecodeError } from '../codec/cbor.js';
+import { summarizeData } from '../codec/decode.js';
 import type { WatchHub } from '../watch/hub.js';
 import type { RequestAuthorization } from '../auth/request-checks.js';
 
@@ -44,6 +48,11 @@ export interface Scope {
   auth?: RequestAuthorization;
 }
 
+/** Whether the endpoint's objects have a protobuf form: built-in kinds do, custom resources do not. */
+export function servesProtobuf(def: ResourceDefinition): boolean {
+  return !(def as { custom?: boolean }).custom && hasProtobufForm(groupVersion(def), def.kind);
+}
+
 /** The real server's limit on request bodies (3 MiB). */
 export const MAX_BODY_BYTES = MAX_REQUEST_BODY_BYTES;
 
@@ -58,25 +67,40 @@ export interface DecodedBody {
   format: BodyFormat;
 }
 
-/** Decodes a create/update body per Content-Type: JSON, YAML (and CBOR when enabled). */
-export async function decodeObjectBody(scope: Scope): Promise<DecodedBody> {
+/**
+ * Decodes a create/update body per Content-Type (NegotiateInputSerializer): JSON, YAML, protobuf (built-in
+ * kinds; kubectl's typed clients send it) and CBOR when CBORServingAndStorage is on; any other type is a
+ * 415 listing the codec's serializers. `target` is the kind the endpoint decodes into (the scale
+ * subresource's is autoscaling/v1 Scale).
+ */
+export async function decodeObjectBody(scope: Scope, target?: { kind: string; apiVersion: string }, preread?: Uint8Array): Promise<DecodedBody> {
+  const body = (): Promise<Uint8Array> => (preread ? Promise.resolve(preread) : readBody(scope));
   const ct = bodyMediaType(scope.request.headers.get('Content-Type'));
   const cbor = !!scope.core.featureGates['CBORServingAndStorage'];
-  if (ct.full === 'application/vnd.kubernetes.protobuf' && !(scope.def as { custom?: boolean }).custom) {
-    // kubectl's typed clients send protobuf; the engine works in JSON (answers stay JSON)
-    const decoded = decodeProtobufObject(await readBody(scope), { expectKind: scope.def.kind, expectApiVersion: scope.def.group ? `${scope.def.group}/${scope.def.version}` : scope.def.version });
+  const kind = target?.kind ?? scope.def.kind;
+  const apiVersion = target?.apiVersion ?? groupVersion(scope.def);
+  if ((ct.full === PROTOBUF || ct.full === PROTOBUF_SVC) && !(scope.def as { custom?: boolean }).custom) {
+    const decoded = decodeProtobufObject(await body(), { expectKind: kind, expectApiVersion: apiVersion });
     return { value: decoded.object, duplicates: [], format: 'json' };
   }
-  if (!ct.format || (ct.format === 'cbor' && !cbor)) {
-    throw unsupportedMediaType(cbor ? 'application/json, application/yaml, application/cbor' : 'application/json, application/yaml, application/vnd.kubernetes.protobuf');
-  }
-  const bytes = await readBody(scope);
-  if (ct.format === 'cbor') {
-    throw unsupportedMediaType('application/json, application/yaml');
-  }
+  if (!ct.format || (ct.format === 'cbor' && !cbor)) throw unsupportedMediaType(supportedTypes({ cbor }).join(', '));
+  const bytes = await body();
+  if (ct.format === 'cbor') return { value: decodeCborBody(bytes, kind), duplicates: [], format: 'json' };
   // a body that cannot be decoded is a 400 naming the type the endpoint expects (transformDecodeError)
-  const { value, duplicates } = decodeBody(bytes, ct.format, { expectKind: scope.def.kind });
+  const { value, duplicates } = decodeBody(bytes, ct.format, { expectKind: kind });
   return { value, duplicates, format: ct.format };
+}
+
+/** A CBOR body: one data item, worded as transformDecodeError words decoding errors. */
+export function decodeCborBody(bytes: Uint8Array, kind: string): unknown {
+  try {
+    return decodeCbor(bytes);
+  } catch (e) {
+    if (e instanceof CborDecodeError) {
+      throw badRequest(`the object provided is unrecognized (must be of type ${kind}): couldn't get version/kind; cbor: ${e.message.replace(/^cbor: /, '')} (${summarizeData(bytes)})`);
+    }
+    throw e;
+  }
 }
 
 /**

@@ -28,7 +28,7 @@ import {
   Reader, ProtoError, int64ToNumber, uint64ToNumber, int64ToBigInt,
   WIRE_VARINT, WIRE_FIXED64, WIRE_BYTES, WIRE_END_GROUP, WIRE_FIXED32,
 } from './reader.js';
-import { messageDef, kindMessageId, type FieldDef, type FieldType, type MessageDef, type ScalarCode } from './tables.js';
+import { messageDef, kindMessageId, outputMessageId, type FieldDef, type FieldType, type MessageDef, type ScalarCode } from './tables.js';
 
 export { protobufKinds } from './tables.js';
 
@@ -43,6 +43,10 @@ export interface ProtobufDecodeOptions {
   expectKind?: string;
   /** The endpoint's `group/version` (`v1`, `apps/v1`): default for a missing apiVersion in the envelope. */
   expectApiVersion?: string;
+  /** A missing kind in the envelope defaults to this (without the handlers' error wording of expectKind). */
+  defaultKind?: string;
+  /** Also read the kinds only responses carry (lists, Status, PartialObjectMetadata): for clients and tests. */
+  responseKinds?: boolean;
 }
 
 export interface ProtobufObject {
@@ -79,7 +83,7 @@ export function decodeProtobufObject(bytes: Uint8Array, opts: ProtobufDecodeOpti
 
   // copyKindDefaults: a missing kind or version comes from the endpoint
   let { apiVersion, kind } = env;
-  if (!kind && opts.expectKind) kind = opts.expectKind;
+  if (!kind && (opts.expectKind ?? opts.defaultKind)) kind = (opts.expectKind ?? opts.defaultKind)!;
   if (!versionOf(apiVersion) && opts.expectApiVersion) apiVersion = opts.expectApiVersion;
 
   const typed = (inner: string): StatusError =>
@@ -90,7 +94,7 @@ export function decodeProtobufObject(bytes: Uint8Array, opts: ProtobufDecodeOpti
   if (!kind) throw typed(`Object 'Kind' is missing in '${typeMetaText}'`);
   if (!versionOf(apiVersion)) throw typed(`Object 'apiVersion' is missing in '${typeMetaText}'`);
 
-  const id = kindMessageId(apiVersion, kind);
+  const id = kindMessageId(apiVersion, kind) ?? (opts.responseKinds ? outputMessageId(apiVersion, kind) : undefined);
   if (!id) {
     throw typed(`no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(apiVersion)} in scheme "pkg/api/legacyscheme/scheme.go:30"`);
   }
@@ -458,12 +462,17 @@ function decodeSpecial(id: string, data: Uint8Array): unknown {
       if (type === 1) return strVal;
       throw new ProtoError('impossible IntOrString.Type');
     }
+    case 'apiextensions/v1.JSONSchemaPropsOrArray':
+    case 'apiextensions/v1.JSONSchemaPropsOrBool':
+    case 'apiextensions/v1.JSONSchemaPropsOrStringArray':
+      return decodeSchemaUnion(id, data);
     case 'runtime.RawExtension':
+    case 'apiextensions/v1.JSON':
     case 'meta/v1.FieldsV1': {
       let raw: Uint8Array | undefined;
       const r = new Reader(data);
       while (!r.done()) {
-        const { num, wire } = readTag(r, id === 'runtime.RawExtension' ? 'RawExtension' : 'FieldsV1');
+        const { num, wire } = readTag(r, id === 'meta/v1.FieldsV1' ? 'FieldsV1' : id === 'apiextensions/v1.JSON' ? 'JSON' : 'RawExtension');
         if (num === 1) {
           if (wire !== WIRE_BYTES) throw wrongWire(wire, 'Raw');
           raw = r.bytes();
@@ -474,12 +483,44 @@ function decodeSpecial(id: string, data: Uint8Array): unknown {
       try {
         return parseJson(utf8(raw), { maxDepth: Math.max(1, MAX_NESTING_DEPTH - messageDepth) }).value;
       } catch (e) {
-        if (e instanceof JsonSyntaxError) throw new ProtoError(`${id === 'runtime.RawExtension' ? 'RawExtension' : 'FieldsV1'} is not JSON: ${e.message}`);
+        if (e instanceof JsonSyntaxError) throw new ProtoError(`${id === 'meta/v1.FieldsV1' ? 'FieldsV1' : id === 'apiextensions/v1.JSON' ? 'JSON' : 'RawExtension'} is not JSON: ${e.message}`);
         throw e;
       }
     }
   }
   throw new Error(`protobuf: no decoder for ${id}`);
+}
+
+/**
+ * The JSON-schema unions of apiextensions/v1 as their MarshalJSON writes them: OrArray is the list when it
+ * has items, else the schema (null without one); OrBool is the schema when there is one, else the bool;
+ * OrStringArray is the property list when non-empty, else the schema (null without one).
+ */
+function decodeSchemaUnion(id: string, data: Uint8Array): unknown {
+  const name = id.slice(id.indexOf('.') + 1);
+  let schema: Uint8Array[] | undefined;
+  const list: unknown[] = [];
+  let allows = false;
+  const r = new Reader(data);
+  while (!r.done()) {
+    const { num, wire } = readTag(r, name);
+    const schemaNum = id === 'apiextensions/v1.JSONSchemaPropsOrBool' ? 2 : 1;
+    if (num === schemaNum) {
+      if (wire !== WIRE_BYTES) throw wrongWire(wire, 'Schema');
+      (schema ??= []).push(r.bytes());
+    } else if (id === 'apiextensions/v1.JSONSchemaPropsOrBool' && num === 1) {
+      if (wire !== WIRE_VARINT) throw wrongWire(wire, 'Allows');
+      const [lo, hi] = r.varint();
+      allows = lo !== 0 || hi !== 0;
+    } else if (id !== 'apiextensions/v1.JSONSchemaPropsOrBool' && num === 2) {
+      if (wire !== WIRE_BYTES) throw wrongWire(wire, id === 'apiextensions/v1.JSONSchemaPropsOrArray' ? 'JSONSchemas' : 'Property');
+      list.push(id === 'apiextensions/v1.JSONSchemaPropsOrArray' ? decodeMessage('apiextensions/v1.JSONSchemaProps', r.bytes()) : utf8(r.bytes()));
+    } else r.skip(wire);
+  }
+  const decodedSchema = schema ? decodeMessage('apiextensions/v1.JSONSchemaProps', concat(schema)) : undefined;
+  if (id === 'apiextensions/v1.JSONSchemaPropsOrBool') return decodedSchema ?? allows;
+  if (list.length > 0) return list;
+  return decodedSchema ?? null;
 }
 
 const DAY_SECONDS = 86400n;

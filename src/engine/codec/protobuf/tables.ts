@@ -1,17 +1,21 @@
 // The protobuf field tables of fields.generated.ts, parsed on first use into lookup structures.
 
-import { MESSAGES, KINDS } from './fields.generated.js';
+import { MESSAGES, KINDS, LIST_KINDS, META_KINDS } from './fields.generated.js';
 
 export type ScalarCode = 's' | 'b' | 'i' | 'l' | 'u' | 'U' | 'd' | 'f' | 'y';
 
 /** Messages whose JSON form is not their field structure (custom MarshalJSON in Go). */
 export type SpecialId =
   | 'meta/v1.Time' | 'meta/v1.MicroTime' | 'meta/v1.Duration' | 'meta/v1.FieldsV1'
-  | 'resource.Quantity' | 'intstr.IntOrString' | 'runtime.RawExtension';
+  | 'resource.Quantity' | 'intstr.IntOrString' | 'runtime.RawExtension'
+  | 'apiextensions/v1.JSON' | 'apiextensions/v1.JSONSchemaPropsOrArray' | 'apiextensions/v1.JSONSchemaPropsOrBool'
+  | 'apiextensions/v1.JSONSchemaPropsOrStringArray';
 
 const SPECIAL_IDS: ReadonlySet<string> = new Set<SpecialId>([
   'meta/v1.Time', 'meta/v1.MicroTime', 'meta/v1.Duration', 'meta/v1.FieldsV1',
   'resource.Quantity', 'intstr.IntOrString', 'runtime.RawExtension',
+  'apiextensions/v1.JSON', 'apiextensions/v1.JSONSchemaPropsOrArray', 'apiextensions/v1.JSONSchemaPropsOrBool',
+  'apiextensions/v1.JSONSchemaPropsOrStringArray',
 ]);
 
 export type FieldType =
@@ -116,4 +120,27 @@ export function kindMessageId(apiVersion: string, kind: string): string | undefi
 /** Every `apiVersion/kind` the tables can decode (DeleteOptions aside). */
 export function protobufKinds(): string[] {
   return Object.keys(KINDS);
+}
+
+function own(table: Record<string, string>, key: string): string | undefined {
+  return Object.prototype.hasOwnProperty.call(table, key) ? table[key] : undefined;
+}
+
+/**
+ * The message id of an object a response carries: a top-level kind, its list (`v1/PodList`), or a meta
+ * kind (`v1/Status`, `meta.k8s.io/v1/PartialObjectMetadataList`).
+ */
+export function outputMessageId(apiVersion: string, kind: string): string | undefined {
+  const key = `${apiVersion}/${kind}`;
+  const hit = own(KINDS, key) ?? own(LIST_KINDS, key) ?? own(META_KINDS, key);
+  if (hit || !apiVersion.includes('/')) return hit;
+  // the spec's `svc` spellings of a group (docs/design.md 3), and meta.k8s.io/v1beta1, whose
+  // PartialObjectMetadata[List] are v1's types
+  const slash = apiVersion.indexOf('/');
+  let group = apiVersion.slice(0, slash);
+  let version = apiVersion.slice(slash + 1);
+  if (group.endsWith('.svc.io')) group = `${group.slice(0, -'.svc.io'.length)}.k8s.io`;
+  if (group === 'meta.k8s.io' && version === 'v1beta1') version = 'v1';
+  const canonical = `${group}/${version}`;
+  return canonical === apiVersion ? undefined : outputMessageId(canonical, kind);
 }

@@ -26,5 +26,6 @@ export async function handleCreate(scope: Scope): Promise<Response> {
 
 /** Writes answer with the object itself, never a Table. */
 export function plain(scope: Scope) {
-  return scope.negotiated.as ? { format: scope.negotiated.format, contentType: scope.negotiated.format === 'yaml' ? 'application/yaml' : 'application/json' } : scope.negotiated;
+  const neg = scope.negotiated;
+  return neg.as ? { format: neg.format, contentType: neg.contentType.split(';')[0] } : neg;
 }

@@ -4,7 +4,8 @@ import { GoRepr, StatusError, badRequest, fieldErr, invalid, type FieldError } f
 import { isPlainObject } from '../../object.js';
 import { decodeBody } from '../../codec/decode.js';
 import { admissionRequest, queryBool, validateDryRun } from '../pipeline.js';
-import { bodyMediaType } from '../negotiation/media.js';
+import { bodyMediaType, PROTOBUF, PROTOBUF_SVC } from '../negotiation/media.js';
+import { decodeProtobufObject } from '../../codec/protobuf/decode.js';
 import { respond } from '../responders.js';
 import { readBody, type Scope } from '../scope.js';
 import { plain } from './create.js';
@@ -33,7 +34,8 @@ export async function parseDeleteOptions(scope: Scope): Promise<DeleteOptionsPar
   let src: Record<string, unknown>;
   if (bytes.byteLength > 0) {
     const ct = bodyMediaType(scope.request.headers.get('Content-Type'));
-    const { value } = decodeBody(bytes, ct.format === 'yaml' ? 'yaml' : 'json');
+    // typed clients (kubectl drain) send DeleteOptions in protobuf
+    const value = isProtobufType(ct.full) ? protobufDeleteOptions(bytes) : decodeBody(bytes, ct.format === 'yaml' ? 'yaml' : 'json').value;
     if (value !== null && !isPlainObject(value)) throw badRequest('DeleteOptions in version "v1" cannot be handled as a DeleteOptions: body must be an object');
     src = (value as Record<string, unknown>) ?? {};
     if (src.kind !== undefined && src.kind !== 'DeleteOptions') {
@@ -93,6 +95,30 @@ export async function parseDeleteOptions(scope: Scope): Promise<DeleteOptionsPar
   // rest.BeforeDelete: negative values are treated as 1s
   if (gracePeriodSeconds !== undefined && gracePeriodSeconds < 0) gracePeriodSeconds = 1;
   return { dryRun: dry.dryRun, gracePeriodSeconds, propagationPolicy: p, orphanDependents, preconditions, ...(ignoreStoreReadError ? { ignoreStoreReadError } : {}) };
+}
+
+function isProtobufType(full: string): boolean {
+  return full === PROTOBUF || full === PROTOBUF_SVC;
+}
+
+/**
+ * A protobuf DeleteOptions body (any group version's, or meta.k8s.io/v1's). The delete handler passes a
+ * decoding error on as it is: a 500 with the decoder's text and no reason (ErrorToAPIStatus of a plain error).
+ */
+function protobufDeleteOptions(bytes: Uint8Array): Record<string, unknown> {
+  let decoded;
+  try {
+    decoded = decodeProtobufObject(bytes, { expectApiVersion: 'meta.k8s.io/v1', defaultKind: 'DeleteOptions' });
+  } catch (e) {
+    if (e instanceof StatusError) {
+      throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: e.status.message, code: 500 });
+    }
+    throw e;
+  }
+  if (decoded.kind !== 'DeleteOptions') {
+    throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'decoded object cannot be converted to DeleteOptions', code: 500 });
+  }
+  return decoded.object;
 }
 
 function goKind(v: unknown): string {

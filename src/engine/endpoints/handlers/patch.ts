@@ -6,7 +6,8 @@
 // namespace and name checks -> managedFields -> defaulting, validation, storage.
 
 import { rfc3339 } from '../../env.js';
-import { StatusError, badRequest, conflict, unsupportedMediaType } from '../../errors.js';
+import { StatusError, badRequest, conflict } from '../../errors.js';
+import { decodeCbor, CborDecodeError } from '../../codec/cbor.js';
 import { isPlainObject, type KubeObject } from '../../object.js';
 import { decodeBody, type DecodeResult } from '../../codec/decode.js';
 import { goJsonMarshal, goPrintV } from '../../codec/go-format.js';
@@ -43,6 +44,21 @@ export function patchTypesFor(def: ResourceDefinition, cbor: boolean): string[] 
 type Decoded =
   | { kind: 'json-patch'; patch: unknown[]; patchErrors: string[] }
   | { kind: 'merge-patch' | 'strategic-merge-patch' | 'apply-patch'; result: DecodeResult };
+
+/** An apply configuration in CBOR (applyPatcher's CBOR path: one data item into a map). */
+function decodeCborApply(bytes: Uint8Array): Decoded {
+  let value: unknown;
+  try {
+    value = decodeCbor(bytes);
+  } catch (e) {
+    if (e instanceof CborDecodeError) throw badRequest(`error decoding CBOR: ${e.message}`);
+    throw e;
+  }
+  if (value !== null && !isPlainObject(value)) {
+    throw badRequest(`error decoding CBOR: cbor: cannot unmarshal ${Array.isArray(value) ? 'array' : typeof value === 'string' ? 'UTF-8 text string' : typeof value === 'number' ? 'positive integer' : 'primitives'} into Go value of type map[string]interface {}`);
+  }
+  return { kind: 'apply-patch', result: { value, duplicates: [], duplicateMessages: [], mediaType: 'json', nonIntegerNumbers: [] } };
+}
 
 function decodePatch(kind: string, bytes: Uint8Array, level: FieldValidation): Decoded {
   switch (kind) {
@@ -99,8 +115,7 @@ export async function handlePatch(scope: Scope): Promise<Response> {
   }
   const opts = writeOptions(scope, 'PatchOptions', ct.patch);
   const bytes = await readBody(scope);
-  if (ct.apply === 'cbor') throw unsupportedMediaType(allowed.join(', '));
-  const decoded = decodePatch(ct.patch, bytes, opts.fieldValidation);
+  const decoded = ct.apply === 'cbor' ? decodeCborApply(bytes) : decodePatch(ct.patch, bytes, opts.fieldValidation);
   const isApply = decoded.kind === 'apply-patch';
   const subresource = info.subresource;
   const warnings: string[] = [];

@@ -7,7 +7,7 @@ import { goJsonMarshal, goPrintV } from '../../codec/go-format.js';
 import type { DecodeResult } from '../../codec/decode.js';
 import { patchInvalid } from '../../schema/prune.js';
 import { admissionRequest, fieldValidate, typeCheck } from '../pipeline.js';
-import { expectKind } from '../scope.js';
+import { decodeObjectBody, expectKind } from '../scope.js';
 import { unstructuredConverterError } from './patch.js';
 import type { ResourceDefinition } from '../../registry/types.js';
 import { clone, isPlainObject, type KubeObject } from '../../object.js';
@@ -110,11 +110,15 @@ export async function handleScale(scope: Scope): Promise<Response> {
   let decoded: DecodeResult | undefined;
   let patchErrors: string[] = [];
   if (!isPatch) {
-    if (ct.format !== 'json' && ct.format !== 'yaml') throw unsupportedMediaType('application/json, application/yaml');
-    decoded = decodeBody(bytes, ct.format, { expectKind: 'Scale' });
+    if (ct.format === 'json' || ct.format === 'yaml') decoded = decodeBody(bytes, ct.format, { expectKind: 'Scale' });
+    else {
+      // protobuf (typed clients), CBOR behind its gate; anything else is a 415 (decodeObjectBody)
+      const other = await decodeObjectBody(scope, { kind: 'Scale', apiVersion: 'autoscaling/v1' }, bytes);
+      decoded = { value: other.value, duplicates: [], duplicateMessages: [], mediaType: 'json', nonIntegerNumbers: [] };
+    }
     const input = expectKind(scope, decoded.value, 'Scale', 'autoscaling/v1');
     typeCheck(sdef, input);
-    const admitted = fieldValidate(sdef, input, decoded, opts.fieldValidation, { operation: 'update', mediaType: ct.format });
+    const admitted = fieldValidate(sdef, input, decoded, opts.fieldValidation, { operation: 'update', mediaType: ct.format === 'yaml' ? 'yaml' : 'json' });
     warnings.push(...admitted.warnings);
     body = admitted.object;
   } else if (ct.patch === 'json-patch') {

@@ -11,6 +11,7 @@ import type { WatchEvent } from '../../watch/hub.js';
 import { encodeJson } from '../responders.js';
 import { parseIncludeObject, tableRow, columnDefinitions } from '../table.js';
 import { encodeCbor } from '../negotiation/encode.js';
+import { encodeProtobufWatchFrame } from '../../codec/protobuf/encode.js';
 import { watchTimeoutMs, type Scope } from '../scope.js';
 import { conversionKey } from '../../registry/conversion.js';
 import { parseListQuery, parseRevision, presentShallow, selectorMatcher, waitForRevision } from './list.js';
@@ -91,8 +92,11 @@ export async function handleWatch(scope: Scope): Promise<Response> {
   const gv = groupVersion(def);
   const include = neg.as === 'Table' ? parseIncludeObject(query) : 'Object';
   const cbor = neg.format === 'cbor';
+  const protobuf = neg.format === 'protobuf';
   let firstTable = true;
-  const frame = (ev: { type: string; object: unknown }): Uint8Array => (cbor ? encodeCbor(ev) : encoder.encode(encodeJson(ev, false)));
+  // JSON: one document per event; CBOR: one data item; protobuf: length-prefixed WatchEvent frames
+  const frame = (ev: { type: string; object: unknown }): Uint8Array =>
+    protobuf ? encodeProtobufWatchFrame(ev.type, ev.object as Record<string, unknown>) : cbor ? encodeCbor(ev) : encoder.encode(encodeJson(ev, false));
   const encode = (ev: WatchEvent): Uint8Array => {
     try {
       return encodeEvent(ev);
@@ -124,7 +128,7 @@ export async function handleWatch(scope: Scope): Promise<Response> {
       return frame({ type: ev.type, object: { kind: 'PartialObjectMetadata', apiVersion, metadata: stored.metadata } });
     }
     // the same stored object is encoded once for all watchers of this version and format
-    const key = `${ev.type}|${gv}${conversionKey(def)}|${cbor ? 'c' : 'j'}`;
+    const key = `${ev.type}|${gv}${conversionKey(def)}|${neg.format}`;
     let m = encodedCache.get(stored);
     const hit = m?.get(key);
     if (hit) return hit;
@@ -154,7 +158,9 @@ function watchHeaders(scope: Scope): Record<string, string> {
   const neg = scope.negotiated;
   // the stream serializer's own media type, without the as=Table/PartialObjectMetadata parameters
   // (serveWatchHandler); a CBOR watch is a CBOR sequence
-  const contentType = neg.format === 'cbor' ? 'application/cbor-seq' : 'application/json';
+  const contentType = neg.format === 'cbor'
+    ? 'application/cbor-seq'
+    : neg.format === 'protobuf' ? `${neg.contentType.split(';')[0]};stream=watch` : 'application/json';
   return { 'Content-Type': contentType, 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' };
 }
 

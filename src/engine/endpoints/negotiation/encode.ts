@@ -3,6 +3,7 @@
 
 import { encodeJson, encodeYaml } from '../responders.js';
 import type { Negotiated } from './media.js';
+import { encodeProtobufObject } from '../../codec/protobuf/encode.js';
 
 // The real CBOR serializer's encoding mode (apimachinery runtime/serializer/cbor/internal/modes): strings and
 // field names as byte strings, map keys sorted bytewise by their encoding, integers and floats in their
@@ -138,6 +139,7 @@ export function encodeCbor(value: unknown): Uint8Array<ArrayBuffer> {
 export function bodyResponse(body: unknown, neg: Negotiated, pretty: boolean, status = 200, headers: Record<string, string> = {}): Response {
   const h: Record<string, string> = { 'Cache-Control': 'no-cache, private', 'Content-Type': neg.contentType, ...headers };
   if (neg.format === 'cbor') return new Response(encodeCbor(body), { status, headers: h });
+  if (neg.format === 'protobuf') return new Response(encodeProtobufObject(body as Record<string, unknown>) as Uint8Array<ArrayBuffer>, { status, headers: h });
   if (neg.format === 'yaml') return new Response(encodeYaml(body), { status, headers: h });
   return new Response(encodeJson(body, pretty), { status, headers: h });
 }

@@ -6,6 +6,7 @@ import type { KubeObject } from '../../object.js';
 import type { ResourceDefinition } from '../../registry/types.js';
 import { validateImmutable, validateNonnegative } from '../../util/validation.js';
 import { builtin } from '../factory.js';
+import { semanticEqual } from '../../codec/protobuf/encode.js';
 import { templateWarnings } from '../common/template-warnings.js';
 import { goLabelSelector, goStringMap, invalidRepr } from '../common/go-repr.js';
 import { formatLabelSelector, selectorMatches, validateLabelSelector } from '../common/labels.js';
@@ -140,9 +141,8 @@ function validateJobChange(job: KubeObject, old: KubeObject): FieldError[] {
   }
   // the pod template may change only while the job is suspended
   if (!(p.suspend === true)) {
-    const tn = JSON.stringify(n.template ?? null);
-    const tp = JSON.stringify(p.template ?? null);
-    if (tn !== tp) errs.push(fieldErr.invalid('spec.template', n.template, 'field is immutable'));
+    // apiequality.Semantic.DeepEqual of the Go structs: member order and absent zero values do not count
+    if (!semanticEqual('core/v1.PodTemplateSpec', n.template, p.template)) errs.push(fieldErr.invalid('spec.template', n.template, 'field is immutable'));
   }
   return errs;
 }
