@@ -3,6 +3,7 @@
 // default plugin list; each declares the operations it handles.
 
 import type { AdmissionAttributes, AdmissionResult, MutatingPlugin, ValidatingAttributes, ValidatingPlugin } from './types.js';
+import { namespaceLifecycle } from './namespace-lifecycle.js';
 import { limitRanger } from './limit-ranger.js';
 import { serviceAccount } from './service-account.js';
 import { taintNodesByCondition } from './taint-nodes-by-condition.js';
@@ -13,7 +14,7 @@ import { validatingAdmissionPolicy } from './policy/index.js';
 export type { AdmissionAttributes, AdmissionRequest, AdmissionResult, MutatingPlugin, Operation, ValidatingAttributes, ValidatingOperation, ValidatingPlugin } from './types.js';
 
 /** The enabled mutating plugins, in the real server's order. */
-export const mutatingPlugins: readonly MutatingPlugin[] = [limitRanger, serviceAccount, taintNodesByCondition, priority, defaultTolerationSeconds];
+export const mutatingPlugins: readonly MutatingPlugin[] = [namespaceLifecycle, limitRanger, serviceAccount, taintNodesByCondition, priority, defaultTolerationSeconds];
 
 export function mutatingAdmission(attrs: AdmissionAttributes, plugins: readonly MutatingPlugin[] = mutatingPlugins): AdmissionResult {
   const warnings: string[] = [];

@@ -73,3 +73,9 @@ export interface ValidatingPlugin {
   /** Never mutates; may return warnings; throws a Status error to refuse the request. */
   validate(attrs: ValidatingAttributes): string[] | void;
 }
+
+/** One stored object, through the store's direct read when the context has one. */
+export function lookup(ctx: StrategyContext, group: string, resource: string, namespace: string, name: string): KubeObject | undefined {
+  if (ctx.get) return ctx.get(group, resource, namespace, name);
+  return ctx.list(group, resource, namespace || undefined).find((o) => o.metadata?.name === name);
+}

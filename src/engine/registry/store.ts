@@ -33,7 +33,6 @@ import type { ResourceRegistry } from './resources.js';
 import { ClusterState, WriteConflict } from './state.js';
 import { mutatingAdmission, validatingAdmission, type AdmissionRequest } from '../admission/index.js';
 import { groupVersion, type ResourceDefinition, type StoreDeleteOptions, type StrategyContext } from './types.js';
-import { admitNamespaceLifecycle } from '../admission/namespace-lifecycle.js';
 import { beforeDelete, gcFinalizers, markAsDeleting, shouldDeleteDuringUpdate } from './delete.js';
 import { storageLocation, toRequestVersion, toStorageVersion } from './conversion.js';
 
@@ -163,6 +162,7 @@ export class Store {
         this.state
           .list(namespace ? namespacePrefix(group, resource, namespace) : resourcePrefix(group, resource))
           .map((s) => s.object),
+      get: (group, resource, namespace, name) => this.state.get(objectKey(group, resource, namespace, name))?.object,
     };
   }
 
@@ -197,14 +197,6 @@ export class Store {
     return this.state.get(this.key(def, namespace, name))?.object;
   }
 
-  /** NamespaceLifecycle admission on create: the namespace exists and is not terminating. */
-  checkNamespace(def: ResourceDefinition, namespace: string, obj?: KubeObject): void {
-    admitNamespaceLifecycle({
-      operation: 'CREATE', group: def.group, resource: def.plural, namespaced: def.namespaced, namespace, name: '', object: obj,
-      lookupNamespace: (n) => this.state.get(objectKey('', 'namespaces', '', n))?.object,
-    });
-  }
-
   private generationTracked(def: ResourceDefinition): boolean {
     return GENERATION_TRACKED.has(`${def.group}/${def.plural}`) || (def as { custom?: boolean }).custom === true;
   }
@@ -222,7 +214,6 @@ export class Store {
     const meta: ObjectMeta = (obj.metadata = isPlainObject(obj.metadata) ? (obj.metadata as ObjectMeta) : {});
     if (def.namespaced) meta.namespace = namespace;
     else delete meta.namespace;
-    this.checkNamespace(def, namespace, obj);
 
     // rest.BeforeCreate: system fields are the server's
     delete meta.deletionTimestamp;

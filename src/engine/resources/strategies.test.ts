@@ -4,7 +4,10 @@ import type { Env } from '../env.js';
 import type { KubeObject } from '../object.js';
 import type { ResourceDefinition, StrategyContext } from '../registry/types.js';
 import { builtinResources } from './index.js';
-import { mutatingAdmission } from '../admission/index.js';
+import { mutatingAdmission, mutatingPlugins } from '../admission/index.js';
+
+/** The mutating plugins that change objects (these strategy tests have no namespaces for NamespaceLifecycle to find). */
+const plugins = mutatingPlugins.filter((p) => p.name !== 'NamespaceLifecycle');
 
 const def = (group: string, plural: string, version = 'v1'): ResourceDefinition => {
   const d = builtinResources.find((r) => r.group === group && r.plural === plural && r.version === version);
@@ -31,7 +34,7 @@ function create(d: ResourceDefinition, input: KubeObject, ctx = ctxWith()): { ob
   if (d.namespaced && !obj.metadata.namespace) obj.metadata.namespace = 'default';
   if (d.subresources.status) obj.status = {};
   d.strategy.default?.(obj, ctx);
-  mutatingAdmission({ operation: 'create', object: obj, oldObject: null, def: d, namespace: obj.metadata.namespace ?? '', name: obj.metadata.name ?? '', subresource: '', dryRun: false, ctx });
+  mutatingAdmission({ operation: 'create', object: obj, oldObject: null, def: d, namespace: obj.metadata.namespace ?? '', name: obj.metadata.name ?? '', subresource: '', dryRun: false, ctx }, plugins);
   d.strategy.prepareForCreate?.(obj, ctx);
   const errs: FieldError[] = d.strategy.validate?.(obj, ctx) ?? [];
   return { obj, errors: errs.map(fieldErrorString) };
@@ -41,7 +44,7 @@ function update(d: ResourceDefinition, obj: KubeObject, old: KubeObject, ctx = c
   const next: KubeObject = JSON.parse(JSON.stringify(obj));
   next.metadata = { ...next.metadata, resourceVersion: '5' };
   d.strategy.default?.(next, ctx);
-  mutatingAdmission({ operation: 'update', object: next, oldObject: old, def: d, namespace: next.metadata.namespace ?? '', name: next.metadata.name ?? '', subresource: ctx.subresource, dryRun: false, ctx });
+  mutatingAdmission({ operation: 'update', object: next, oldObject: old, def: d, namespace: next.metadata.namespace ?? '', name: next.metadata.name ?? '', subresource: ctx.subresource, dryRun: false, ctx }, plugins);
   d.strategy.prepareForUpdate?.(next, old, ctx);
   return (d.strategy.validateUpdate?.(next, old, ctx) ?? []).map(fieldErrorString);
 }
