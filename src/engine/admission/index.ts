@@ -10,8 +10,9 @@ import { taintNodesByCondition } from './taint-nodes-by-condition.js';
 import { priority } from './priority.js';
 import { defaultTolerationSeconds } from './default-toleration-seconds.js';
 import { validatingAdmissionPolicy } from './policy/index.js';
+import { resourceQuota } from './resource-quota.js';
 
-export type { AdmissionAttributes, AdmissionRequest, AdmissionResult, MutatingPlugin, Operation, ValidatingAttributes, ValidatingOperation, ValidatingPlugin } from './types.js';
+export type { AdmissionAttributes, AdmissionEffects, AdmissionRequest, AdmissionResult, MutatingPlugin, Operation, ValidatingAttributes, ValidatingOperation, ValidatingPlugin } from './types.js';
 
 /** The enabled mutating plugins, in the real server's order. */
 export const mutatingPlugins: readonly MutatingPlugin[] = [namespaceLifecycle, limitRanger, serviceAccount, taintNodesByCondition, priority, defaultTolerationSeconds];
@@ -26,8 +27,11 @@ export function mutatingAdmission(attrs: AdmissionAttributes, plugins: readonly 
   return { object: attrs.object, warnings };
 }
 
-/** The enabled validating plugins, in the real server's order (validating admission runs after validation). */
-export const validatingPlugins: readonly ValidatingPlugin[] = [validatingAdmissionPolicy];
+/**
+ * The enabled validating plugins, in the real server's order (validating admission runs after validation):
+ * PodSecurity, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook, ResourceQuota (always last).
+ */
+export const validatingPlugins: readonly ValidatingPlugin[] = [validatingAdmissionPolicy, resourceQuota];
 
 /** Validating admission: the one entry the write path calls after the kind's validation, before storage. */
 export function validatingAdmission(attrs: ValidatingAttributes, plugins: readonly ValidatingPlugin[] = validatingPlugins): string[] {

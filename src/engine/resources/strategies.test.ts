@@ -506,41 +506,6 @@ describe('quantities read back canonical', () => {
   });
 });
 
-describe('ResourceQuota', () => {
-  const quota = (hard: Record<string, string>) => create(def('', 'resourcequotas'), { metadata: { name: 'q', namespace: 'default' }, spec: { hard } }).obj;
-  const running = (name: string, cpu?: string) => {
-    const p = create(def('', 'pods'), { metadata: { name, namespace: 'default' }, spec: { containers: [{ name: 'a', image: 'x', ...(cpu ? { resources: { requests: { cpu }, limits: { cpu } } } : {}) }] } }).obj;
-    return p;
-  };
-
-  it('status mirrors hard and measures used', () => {
-    const q = create(def('', 'resourcequotas'), { metadata: { name: 'q', namespace: 'default' }, spec: { hard: { pods: '2', 'requests.cpu': '1' } } }, ctxWith({ '/pods': [running('p1', '250m')] })).obj;
-    expect(q.status).toEqual({ hard: { pods: '2', 'requests.cpu': '1' }, used: { pods: '1', 'requests.cpu': '250m' } });
-  });
-
-  it('rejects a pod over the count with the real message', () => {
-    const q = quota({ pods: '2' });
-    const ctx = ctxWith({ '/resourcequotas': [q], '/pods': [running('p1'), running('p2')] });
-    try {
-      create(def('', 'pods'), pod({ containers: [{ name: 'a', image: 'x' }] }), ctx);
-      throw new Error('expected an error');
-    } catch (e) {
-      expect(isStatusError(e) && e.status.code).toBe(403);
-      expect(isStatusError(e) && e.status.message).toBe('pods "p" is forbidden: exceeded quota: q, requested: pods=1, used: pods=2, limited: pods=2');
-    }
-  });
-
-  it('compute quotas need the resources stated, and are summed', () => {
-    const q = quota({ 'limits.cpu': '1', 'requests.memory': '1Gi' });
-    const ctx = ctxWith({ '/resourcequotas': [q] });
-    expect(() => create(def('', 'pods'), pod({ containers: [{ name: 'app', image: 'x' }] }), ctx)).toThrow(
-      'pods "p" is forbidden: failed quota: q: must specify limits.cpu for: app; requests.memory for: app',
-    );
-    const big = pod({ containers: [{ name: 'app', image: 'x', resources: { limits: { cpu: '2' }, requests: { memory: '512Mi' } } }] });
-    expect(() => create(def('', 'pods'), big, ctx)).toThrow('pods "p" is forbidden: exceeded quota: q, requested: limits.cpu=2, used: limits.cpu=0, limited: limits.cpu=1');
-  });
-});
-
 describe('status subresource checks', () => {
   it('deployment status counters', () => {
     const d = def('apps', 'deployments');
