@@ -11,6 +11,7 @@ import { priority } from './priority.js';
 import { defaultTolerationSeconds } from './default-toleration-seconds.js';
 import { validatingAdmissionPolicy } from './policy/index.js';
 import { resourceQuota } from './resource-quota.js';
+import { podSecurity } from './pod-security/index.js';
 
 export type { AdmissionAttributes, AdmissionEffects, AdmissionRequest, AdmissionResult, MutatingPlugin, Operation, ValidatingAttributes, ValidatingOperation, ValidatingPlugin } from './types.js';
 
@@ -31,7 +32,7 @@ export function mutatingAdmission(attrs: AdmissionAttributes, plugins: readonly 
  * The enabled validating plugins, in the real server's order (validating admission runs after validation):
  * PodSecurity, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook, ResourceQuota (always last).
  */
-export const validatingPlugins: readonly ValidatingPlugin[] = [validatingAdmissionPolicy, resourceQuota];
+export const validatingPlugins: readonly ValidatingPlugin[] = [podSecurity, validatingAdmissionPolicy, resourceQuota];
 
 /** Validating admission: the one entry the write path calls after the kind's validation, before storage. */
 export function validatingAdmission(attrs: ValidatingAttributes, plugins: readonly ValidatingPlugin[] = validatingPlugins): string[] {
