@@ -30,6 +30,7 @@ describe('the plugin chain', () => {
       ['TaintNodesByCondition', ['create']],
       ['Priority', ['create', 'update']],
       ['DefaultTolerationSeconds', ['create', 'update']],
+      ['MutatingAdmissionWebhook', ['create', 'update']],
     ]);
   });
 });

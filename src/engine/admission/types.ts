@@ -47,8 +47,8 @@ export interface MutatingPlugin {
   /** The real plugin's name, e.g. "Priority". */
   name: string;
   operations: Operation[];
-  /** Mutates `attrs.object`; may return warnings; throws a Status error to refuse the request. */
-  admit(attrs: AdmissionAttributes): string[] | void;
+  /** Mutates `attrs.object`; may return warnings; throws (or rejects with) a Status error to refuse the request. */
+  admit(attrs: AdmissionAttributes): string[] | void | Promise<string[] | void>;
 }
 
 /** True when the request is for `group/plural` itself (no subresource). */
@@ -87,8 +87,8 @@ export interface ValidatingPlugin {
   /** The real plugin's name, e.g. "ValidatingAdmissionPolicy". */
   name: string;
   operations: ValidatingOperation[];
-  /** Never mutates; may return warnings; throws a Status error to refuse the request. */
-  validate(attrs: ValidatingAttributes): string[] | void;
+  /** Never mutates; may return warnings; throws (or rejects with) a Status error to refuse the request. */
+  validate(attrs: ValidatingAttributes): string[] | void | Promise<string[] | void>;
 }
 
 /** One stored object, through the store's direct read when the context has one. */

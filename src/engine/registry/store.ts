@@ -234,7 +234,7 @@ export class Store {
     // PrepareForCreate add belongs to no manager (a reset with `[{}]` is consumed here too)
     let final = opts.finalize ? opts.finalize(obj, null) : obj;
     const fmeta: ObjectMeta = (final.metadata ??= {});
-    const admitted = mutatingAdmission({ operation: 'create', object: final, oldObject: null, def, namespace, name: fmeta.name ?? '', subresource: '', dryRun: opts.dryRun, ctx, request: opts.admission });
+    const admitted = await mutatingAdmission({ operation: 'create', object: final, oldObject: null, def, namespace, name: fmeta.name ?? '', subresource: '', dryRun: opts.dryRun, ctx, request: opts.admission });
     def.strategy.prepareForCreate?.(final, ctx);
     const warnings = [...admitted.warnings, ...(def.strategy.warningsOnCreate?.(final, ctx) ?? [])];
 
@@ -245,7 +245,7 @@ export class Store {
     const errs = this.validateCreate(def, final, ctx);
     if (errs.length) throw invalid({ group: def.group, kind: def.kind }, fmeta.name ?? fmeta.generateName ?? '', errs);
     const effects = this.effects();
-    warnings.push(...validatingAdmission({ operation: 'create', object: final, oldObject: null, def, namespace, name: fmeta.name ?? '', subresource: '', dryRun: opts.dryRun, ctx, request: opts.admission, effects: opts.dryRun ? undefined : effects }));
+    warnings.push(...await validatingAdmission({ operation: 'create', object: final, oldObject: null, def, namespace, name: fmeta.name ?? '', subresource: '', dryRun: opts.dryRun, ctx, request: opts.admission, effects: opts.dryRun ? undefined : effects }));
 
     for (let attempt = 0; ; attempt++) {
       const key = this.key(def, namespace, fmeta.name!);
@@ -390,7 +390,7 @@ export class Store {
     // managedFields first, then mutating admission and the strategy's preparation (the real update handler
     // runs the field manager before admission, and the store prepares the object after both)
     let final = opts.finalize ? opts.finalize(obj, old) : obj;
-    const admitted = mutatingAdmission({ operation: 'update', object: final, oldObject: old, def, namespace, name, subresource, dryRun: opts.dryRun, ctx, request: opts.admission });
+    const admitted = await mutatingAdmission({ operation: 'update', object: final, oldObject: old, def, namespace, name, subresource, dryRun: opts.dryRun, ctx, request: opts.admission });
     def.strategy.prepareForUpdate?.(final, old, ctx);
 
     if (this.generationTracked(def) && subresource !== 'status' && specChanged(old, final)) {
@@ -400,7 +400,7 @@ export class Store {
     if (errs.length) throw invalid({ group: def.group, kind: def.kind }, name, errs);
     const warnings = [...admitted.warnings, ...(def.strategy.warningsOnUpdate?.(final, old, ctx) ?? [])];
     const effects = this.effects();
-    warnings.push(...validatingAdmission({ operation: 'update', object: final, oldObject: old, def, namespace, name, subresource, dryRun: opts.dryRun, ctx, request: opts.admission, effects: opts.dryRun ? undefined : effects }));
+    warnings.push(...await validatingAdmission({ operation: 'update', object: final, oldObject: old, def, namespace, name, subresource, dryRun: opts.dryRun, ctx, request: opts.admission, effects: opts.dryRun ? undefined : effects }));
     final = normalizeLayout(final);
     // A no-op write is not persisted and keeps the resourceVersion (the real server skips the etcd write).
     if (sameIgnoringRV(final, old)) return { object: this.view(def, stored), created: false, warnings };
@@ -435,7 +435,7 @@ export class Store {
     const item = this.state.get(key);
     if (!item) throw notFound(this.gr(def), name);
     const now = this.env.clock.now();
-    const warnings = validatingAdmission({ operation: 'delete', object: null, oldObject: this.present(def, item.object), def, namespace, name, subresource: '', dryRun: options.dryRun, ctx: this.context('', options.dryRun), request: options.admission });
+    const warnings = await validatingAdmission({ operation: 'delete', object: null, oldObject: this.present(def, item.object), def, namespace, name, subresource: '', dryRun: options.dryRun, ctx: this.context('', options.dryRun), request: options.admission });
     const put = async (obj: KubeObject): Promise<KubeObject> => {
       const next = normalizeLayout(obj);
       // GuaranteedUpdate writes nothing when nothing changed

@@ -4,10 +4,16 @@ import type { Env } from '../env.js';
 import type { KubeObject } from '../object.js';
 import type { ResourceDefinition, StrategyContext } from '../registry/types.js';
 import { builtinResources } from './index.js';
-import { mutatingAdmission, mutatingPlugins } from '../admission/index.js';
+import { mutatingPlugins, type AdmissionAttributes } from '../admission/index.js';
 
-/** The mutating plugins that change objects (these strategy tests have no namespaces for NamespaceLifecycle to find). */
-const plugins = mutatingPlugins.filter((p) => p.name !== 'NamespaceLifecycle');
+/**
+ * The in-process mutating plugins that change objects, run synchronously as the store would run them (these
+ * strategy tests have no namespaces for NamespaceLifecycle to find, and call no webhooks).
+ */
+const plugins = mutatingPlugins.filter((p) => p.name !== 'NamespaceLifecycle' && p.name !== 'MutatingAdmissionWebhook');
+function mutatingAdmission(attrs: AdmissionAttributes, list: typeof plugins): void {
+  for (const p of list) if (p.operations.includes(attrs.operation)) void p.admit(attrs);
+}
 
 const def = (group: string, plural: string, version = 'v1'): ResourceDefinition => {
   const d = builtinResources.find((r) => r.group === group && r.plural === plural && r.version === version);
