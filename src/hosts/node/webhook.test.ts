@@ -130,6 +130,16 @@ describe('validating webhooks', () => {
     expect(seen.map((s) => s.review.request.name)).toEqual(['labelled']);
   });
 
+  it('matchConditions (CEL over object and request) must all hold for the webhook to be called', async () => {
+    await config(VWC, 'v', [hook('check.example.com', `${base}/validate`, { matchConditions: [
+      { name: 'checked', expression: "object.metadata.name.startsWith('checked-')" },
+      { name: 'by-admin', expression: "request.userInfo.username == 'kubernetes-admin'" },
+    ] })]);
+    await c.req('POST', CM, cm('plain'));
+    await c.req('POST', CM, cm('checked-1'));
+    expect(seen.map((s) => s.review.request.name)).toEqual(['checked-1']);
+  });
+
   it('unreachable: failurePolicy Fail answers the real 500, Ignore lets the request through', async () => {
     const dead = 'https://127.0.0.1:1/validate';
     await config(VWC, 'v', [hook('check.example.com', dead)]);

@@ -5,14 +5,17 @@
 // service network). A denial is the webhook's status prefixed `admission webhook "NAME" denied the request`;
 // a call that fails is a 500 `failed calling webhook` unless the webhook's failurePolicy is Ignore; a mutating
 // webhook's JSONPatch is applied to the object; warnings go to the response. On dry run a webhook whose
-// sideEffects is not None/NoneOnDryRun refuses the request (400). matchConditions are not evaluated (every
-// webhook matches as if it had none).
+// sideEffects is not None/NoneOnDryRun refuses the request (400). matchConditions (CEL over object,
+// oldObject and request) must all hold for a webhook to be called; one that cannot be evaluated counts as a
+// failed call (the `authorizer` variable is not offered to webhook conditions here).
 
 import { badRequest, internalError, isStatusError, StatusError, type Status } from '../../errors.js';
 import type { KubeObject } from '../../object.js';
 import { applyJsonPatch } from '../../patch/json-patch.js';
 import { a, o, str } from '../../resources/common/printers.js';
 import { selectorMatches } from '../../resources/common/labels.js';
+import { fromJson } from '../../cel/index.js';
+import { admissionEnv, compileExpression, objectType, REQUEST_TYPE, RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS, PER_CALL_LIMIT } from '../policy/cel.js';
 import { lookup, type AdmissionAttributes, type MutatingPlugin, type ValidatingAttributes, type ValidatingPlugin } from '../types.js';
 
 type Obj = Record<string, unknown>;
@@ -138,12 +141,39 @@ async function call(hook: Obj, attrs: Attrs): Promise<Obj> {
   return response;
 }
 
+const conditionEnv = admissionEnv({ hasParams: false, hasAuthorizer: false, variables: objectType('kubernetes.variables', {}) });
+
+/** matchconditions.Matcher: true when every condition holds, false when one is false; throws a CallError on errors. */
+function conditionsHold(hook: Obj, attrs: Attrs): boolean {
+  const conds = a(hook.matchConditions);
+  if (!conds.length) return true;
+  const { object: _o, oldObject: _old, ...request } = o(reviewRequest(attrs, '').request);
+  const activation = { object: fromJson(attrs.object ?? null), oldObject: fromJson(attrs.oldObject ?? null), request: fromJson(request, REQUEST_TYPE) };
+  let budget = RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS;
+  const errors: string[] = [];
+  for (const c of conds) {
+    const compiled = compileExpression(conditionEnv, str(c.expression), 'bool');
+    if (compiled.error || !compiled.program) {
+      errors.push(`compilation error: ${compiled.error}`);
+      continue;
+    }
+    const out = compiled.program.evaluate(activation, { costLimit: PER_CALL_LIMIT });
+    budget -= out.cost;
+    if (budget < 0) throw new CallError('validation failed due to running out of cost budget, no further validation rules will be run');
+    if ('kind' in out) errors.push(`expression '${str(c.expression)}' resulted in error: ${out.message}`);
+    else if (out.value === false) return false;
+  }
+  if (errors.length) throw new CallError(errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`);
+  return true;
+}
+
 /** Runs the webhooks in order; a failing call is skipped when failurePolicy is Ignore. */
 async function dispatch(attrs: Attrs, plural: string, onAllowed: (hook: Obj, response: Obj) => void): Promise<string[]> {
   const warnings: string[] = [];
   for (const hook of relevant(attrs, plural)) {
     let response: Obj;
     try {
+      if (!conditionsHold(hook, attrs)) continue;
       response = await call(hook, attrs);
     } catch (e) {
       if (e instanceof CallError) {
