@@ -64,10 +64,15 @@ export const resourceQuotaController: ControllerSpec = {
       const id = `${group}/${plural}`;
       let m = monitors.get(id);
       if (m) return m;
-      if (!path || quotaIgnores(group, plural)) {
+      if (quotaIgnores(group, plural)) {
         m = { informer: null, ready: true, waiting: new Set() };
         monitors.set(id, m);
         return m;
+      }
+      // a kind not served (yet: a CRD may come): nothing to count now, discovery is asked again next time
+      if (!path) {
+        served = undefined;
+        return { informer: null, ready: true, waiting: new Set<string>() };
       }
       const entry: { informer: Informer | null; ready: boolean; waiting: Set<string> } = { informer: null, ready: false, waiting: new Set() };
       entry.informer = ctx.informer(path, {
