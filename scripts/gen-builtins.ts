@@ -66,6 +66,8 @@ const SERVED: Served[] = [
   { group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions', shortNames: ['crd', 'crds'], categories: ['api-extensions'] },
   { group: 'admissionregistration.k8s.io', version: 'v1', plural: 'validatingadmissionpolicies', categories: ['api-extensions'] },
   { group: 'admissionregistration.k8s.io', version: 'v1', plural: 'validatingadmissionpolicybindings', categories: ['api-extensions'] },
+  { group: 'admissionregistration.k8s.io', version: 'v1', plural: 'mutatingwebhookconfigurations', categories: ['api-extensions'] },
+  { group: 'admissionregistration.k8s.io', version: 'v1', plural: 'validatingwebhookconfigurations', categories: ['api-extensions'] },
   { group: 'storage.k8s.io', version: 'v1', plural: 'storageclasses', shortNames: ['sc'] },
   { group: 'scheduling.k8s.io', version: 'v1', plural: 'priorityclasses', shortNames: ['pc'] },
 ];

@@ -23,10 +23,20 @@ export interface Ids {
   int(max: number): number;
 }
 
+/**
+ * Outgoing HTTP for admission webhooks whose clientConfig.url the host can reach. `post` answers the status
+ * and body, or rejects with an Error whose message says why the call failed (as Go's HTTP client words it,
+ * e.g. `dial tcp 127.0.0.1:1: connect: connection refused`). Hosts without it cannot call webhooks.
+ */
+export interface OutboundHttp {
+  post(url: string, body: string, opts: { timeoutMs: number; caBundle?: string }): Promise<{ status: number; body: string }>;
+}
+
 export interface Env {
   clock: Clock;
   timers: Timers;
   ids: Ids;
+  http?: OutboundHttp;
 }
 
 /** RFC 3339 in whole seconds, UTC, as metav1.Time marshals it. */

@@ -24,11 +24,13 @@ const pod = (name: string, spec: Record<string, unknown> = {}) => ({
 describe('the plugin chain', () => {
   it('runs the real order and declares its operations', () => {
     expect(mutatingPlugins.map((p) => [p.name, p.operations])).toEqual([
+      ['NamespaceLifecycle', ['create']],
       ['LimitRanger', ['create']],
       ['ServiceAccount', ['create']],
       ['TaintNodesByCondition', ['create']],
       ['Priority', ['create', 'update']],
       ['DefaultTolerationSeconds', ['create', 'update']],
+      ['MutatingAdmissionWebhook', ['create', 'update']],
     ]);
   });
 });

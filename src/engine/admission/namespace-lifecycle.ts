@@ -1,10 +1,12 @@
-// The NamespaceLifecycle admission plugin [K8S plugin/pkg/admission/namespace/lifecycle]: content can only be
-// created in a namespace that exists and is not terminating, and the immortal namespaces cannot be deleted.
-// One function, called by the store on create and by the namespace delete, so that it can move into an
-// admission chain as a plugin.
+// The NamespaceLifecycle admission plugin [K8S plugin/pkg/admission/namespace/lifecycle], first in the real
+// plugin order: content can only be created in a namespace that exists and is not terminating, and the
+// immortal namespaces cannot be deleted. As a plugin of the mutating chain it checks creates; the
+// namespaces resource calls `admitNamespaceLifecycle` for its own delete, where the real namespace storage
+// runs its delete admission (inside its delete, after the preconditions).
 
 import { forbidden, notFound } from '../errors.js';
 import type { KubeObject } from '../object.js';
+import { lookup, type MutatingPlugin } from './types.js';
 
 export const IMMORTAL_NAMESPACES = new Set(['default', 'kube-system', 'kube-public']);
 
@@ -37,3 +39,15 @@ export function admitNamespaceLifecycle(a: LifecycleAttributes): void {
   err.status.details = { ...(err.status.details ?? {}), causes: [{ reason: 'NamespaceTerminating', message: `namespace ${a.namespace} is being terminated`, field: 'metadata.namespace' }] };
   throw err;
 }
+
+export const namespaceLifecycle: MutatingPlugin = {
+  name: 'NamespaceLifecycle',
+  operations: ['create'],
+  admit(attrs) {
+    admitNamespaceLifecycle({
+      operation: 'CREATE', group: attrs.def.group, resource: attrs.def.plural, namespaced: attrs.def.namespaced,
+      namespace: attrs.def.namespaced ? attrs.namespace : '', name: '', object: attrs.object,
+      lookupNamespace: (n) => lookup(attrs.ctx, '', 'namespaces', '', n),
+    });
+  },
+};

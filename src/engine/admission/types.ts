@@ -2,6 +2,7 @@
 // on and mutates the object in place (or throws a Status error); the chain in index.ts runs the plugins in
 // the real server's order at one place of the write path (after defaulting, before validation).
 
+import { forbidden, type StatusError } from '../errors.js';
 import type { KubeObject } from '../object.js';
 import type { ResourceDefinition, StrategyContext } from '../registry/types.js';
 import type { Authorizer } from '../auth/attributes.js';
@@ -46,8 +47,8 @@ export interface MutatingPlugin {
   /** The real plugin's name, e.g. "Priority". */
   name: string;
   operations: Operation[];
-  /** Mutates `attrs.object`; may return warnings; throws a Status error to refuse the request. */
-  admit(attrs: AdmissionAttributes): string[] | void;
+  /** Mutates `attrs.object`; may return warnings; throws (or rejects with) a Status error to refuse the request. */
+  admit(attrs: AdmissionAttributes): string[] | void | Promise<string[] | void>;
 }
 
 /** True when the request is for `group/plural` itself (no subresource). */
@@ -64,12 +65,34 @@ export type ValidatingOperation = Operation | 'delete';
 export interface ValidatingAttributes extends Omit<AdmissionAttributes, 'operation' | 'object'> {
   operation: ValidatingOperation;
   object: KubeObject | null;
+  /** Writes stored in one transaction with the request's own (ResourceQuota's charge); absent on dry run. */
+  effects?: AdmissionEffects;
+}
+
+export interface AdmissionEffects {
+  /** Stores `object` (an object read through ctx, changed) together with the request's write. */
+  put(group: string, resource: string, namespace: string, name: string, object: KubeObject): void;
+}
+
+/**
+ * admission.NewForbidden: a 403 naming the request's resource and object (its name, else its generateName,
+ * else "Unknown").
+ */
+export function admissionForbidden(attrs: { def: ResourceDefinition; name: string; object: KubeObject | null }, message: string): StatusError {
+  const name = attrs.name || attrs.object?.metadata?.name || attrs.object?.metadata?.generateName || 'Unknown';
+  return forbidden({ group: attrs.def.group, resource: attrs.def.plural }, name, message);
 }
 
 export interface ValidatingPlugin {
   /** The real plugin's name, e.g. "ValidatingAdmissionPolicy". */
   name: string;
   operations: ValidatingOperation[];
-  /** Never mutates; may return warnings; throws a Status error to refuse the request. */
-  validate(attrs: ValidatingAttributes): string[] | void;
+  /** Never mutates; may return warnings; throws (or rejects with) a Status error to refuse the request. */
+  validate(attrs: ValidatingAttributes): string[] | void | Promise<string[] | void>;
+}
+
+/** One stored object, through the store's direct read when the context has one. */
+export function lookup(ctx: StrategyContext, group: string, resource: string, namespace: string, name: string): KubeObject | undefined {
+  if (ctx.get) return ctx.get(group, resource, namespace, name);
+  return ctx.list(group, resource, namespace || undefined).find((o) => o.metadata?.name === name);
 }

@@ -94,6 +94,14 @@ export const BOOTSTRAP_CLUSTER_ROLES: BootstrapClusterRole[] = [
     ],
   },
   {
+    name: 'system:controller:resourcequota-controller',
+    rules: [
+      r(['*'], ['*'], ['list', 'watch']),
+      r([''], ['resourcequotas/status'], ['update']),
+      r(['', 'events.k8s.io'], ['events'], ['create', 'patch', 'update']),
+    ],
+  },
+  {
     name: 'system:controller:service-account-controller',
     rules: [r([''], ['serviceaccounts'], ['create']), r(['', 'events.k8s.io'], ['events'], ['create', 'patch', 'update'])],
   },
@@ -146,6 +154,11 @@ export const BOOTSTRAP_CLUSTER_ROLE_BINDINGS: BootstrapBinding[] = [
     name: 'system:controller:namespace-controller',
     role: 'system:controller:namespace-controller',
     subjects: [{ kind: 'ServiceAccount', name: 'namespace-controller', namespace: 'kube-system' }],
+  },
+  {
+    name: 'system:controller:resourcequota-controller',
+    role: 'system:controller:resourcequota-controller',
+    subjects: [{ kind: 'ServiceAccount', name: 'resourcequota-controller', namespace: 'kube-system' }],
   },
   {
     name: 'system:controller:service-account-controller',

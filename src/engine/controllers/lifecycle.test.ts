@@ -279,8 +279,8 @@ describe('garbage collector', () => {
 });
 
 describe('controller runtime', () => {
-  it('runs the namespace controller, the garbage collector and the policy status controller; their watches are not counted as clients\'', async () => {
-    expect(c.server.engine.controllers?.names).toEqual(['namespace-controller', 'garbage-collector-controller', 'validatingadmissionpolicy-status-controller']);
+  it('runs the namespace controller, the garbage collector, the policy status controller and the quota controller; their watches are not counted as clients\'', async () => {
+    expect(c.server.engine.controllers?.names).toEqual(['namespace-controller', 'garbage-collector-controller', 'validatingadmissionpolicy-status-controller', 'resourcequota-controller']);
     expect(c.server.engine.watch.count).toBe(0);
   });
 });

@@ -31,9 +31,8 @@ import {
 import { fieldErrorString } from '../errors.js';
 import type { ResourceRegistry } from './resources.js';
 import { ClusterState, WriteConflict } from './state.js';
-import { mutatingAdmission, validatingAdmission, type AdmissionRequest } from '../admission/index.js';
+import { mutatingAdmission, validatingAdmission, type AdmissionEffects, type AdmissionRequest } from '../admission/index.js';
 import { groupVersion, type ResourceDefinition, type StoreDeleteOptions, type StrategyContext } from './types.js';
-import { admitNamespaceLifecycle } from '../admission/namespace-lifecycle.js';
 import { beforeDelete, gcFinalizers, markAsDeleting, shouldDeleteDuringUpdate } from './delete.js';
 import { storageLocation, toRequestVersion, toStorageVersion } from './conversion.js';
 
@@ -163,6 +162,7 @@ export class Store {
         this.state
           .list(namespace ? namespacePrefix(group, resource, namespace) : resourcePrefix(group, resource))
           .map((s) => s.object),
+      get: (group, resource, namespace, name) => this.state.get(objectKey(group, resource, namespace, name))?.object,
     };
   }
 
@@ -197,14 +197,6 @@ export class Store {
     return this.state.get(this.key(def, namespace, name))?.object;
   }
 
-  /** NamespaceLifecycle admission on create: the namespace exists and is not terminating. */
-  checkNamespace(def: ResourceDefinition, namespace: string, obj?: KubeObject): void {
-    admitNamespaceLifecycle({
-      operation: 'CREATE', group: def.group, resource: def.plural, namespaced: def.namespaced, namespace, name: '', object: obj,
-      lookupNamespace: (n) => this.state.get(objectKey('', 'namespaces', '', n))?.object,
-    });
-  }
-
   private generationTracked(def: ResourceDefinition): boolean {
     return GENERATION_TRACKED.has(`${def.group}/${def.plural}`) || (def as { custom?: boolean }).custom === true;
   }
@@ -222,7 +214,6 @@ export class Store {
     const meta: ObjectMeta = (obj.metadata = isPlainObject(obj.metadata) ? (obj.metadata as ObjectMeta) : {});
     if (def.namespaced) meta.namespace = namespace;
     else delete meta.namespace;
-    this.checkNamespace(def, namespace, obj);
 
     // rest.BeforeCreate: system fields are the server's
     delete meta.deletionTimestamp;
@@ -243,7 +234,7 @@ export class Store {
     // PrepareForCreate add belongs to no manager (a reset with `[{}]` is consumed here too)
     let final = opts.finalize ? opts.finalize(obj, null) : obj;
     const fmeta: ObjectMeta = (final.metadata ??= {});
-    const admitted = mutatingAdmission({ operation: 'create', object: final, oldObject: null, def, namespace, name: fmeta.name ?? '', subresource: '', dryRun: opts.dryRun, ctx, request: opts.admission });
+    const admitted = await mutatingAdmission({ operation: 'create', object: final, oldObject: null, def, namespace, name: fmeta.name ?? '', subresource: '', dryRun: opts.dryRun, ctx, request: opts.admission });
     def.strategy.prepareForCreate?.(final, ctx);
     const warnings = [...admitted.warnings, ...(def.strategy.warningsOnCreate?.(final, ctx) ?? [])];
 
@@ -253,7 +244,8 @@ export class Store {
 
     const errs = this.validateCreate(def, final, ctx);
     if (errs.length) throw invalid({ group: def.group, kind: def.kind }, fmeta.name ?? fmeta.generateName ?? '', errs);
-    warnings.push(...validatingAdmission({ operation: 'create', object: final, oldObject: null, def, namespace, name: fmeta.name ?? '', subresource: '', dryRun: opts.dryRun, ctx, request: opts.admission }));
+    const effects = this.effects();
+    warnings.push(...await validatingAdmission({ operation: 'create', object: final, oldObject: null, def, namespace, name: fmeta.name ?? '', subresource: '', dryRun: opts.dryRun, ctx, request: opts.admission, effects: opts.dryRun ? undefined : effects }));
 
     for (let attempt = 0; ; attempt++) {
       const key = this.key(def, namespace, fmeta.name!);
@@ -267,7 +259,7 @@ export class Store {
       }
       final = normalizeLayout(final);
       if (opts.dryRun) return { object: this.view(def, final), created: true, warnings };
-      const events = await this.commitOne({ kind: 'put', key, object: this.stored(def, final), expectRevision: 0 }, def, fmeta.name!);
+      const events = await this.commitOne({ kind: 'put', key, object: this.stored(def, final), expectRevision: 0 }, def, fmeta.name!, effects.ops());
       return { object: this.view(def, events[0].object), created: true, warnings };
     }
   }
@@ -398,7 +390,7 @@ export class Store {
     // managedFields first, then mutating admission and the strategy's preparation (the real update handler
     // runs the field manager before admission, and the store prepares the object after both)
     let final = opts.finalize ? opts.finalize(obj, old) : obj;
-    const admitted = mutatingAdmission({ operation: 'update', object: final, oldObject: old, def, namespace, name, subresource, dryRun: opts.dryRun, ctx, request: opts.admission });
+    const admitted = await mutatingAdmission({ operation: 'update', object: final, oldObject: old, def, namespace, name, subresource, dryRun: opts.dryRun, ctx, request: opts.admission });
     def.strategy.prepareForUpdate?.(final, old, ctx);
 
     if (this.generationTracked(def) && subresource !== 'status' && specChanged(old, final)) {
@@ -407,7 +399,8 @@ export class Store {
     const errs = this.validateUpdate(def, final, old, ctx);
     if (errs.length) throw invalid({ group: def.group, kind: def.kind }, name, errs);
     const warnings = [...admitted.warnings, ...(def.strategy.warningsOnUpdate?.(final, old, ctx) ?? [])];
-    warnings.push(...validatingAdmission({ operation: 'update', object: final, oldObject: old, def, namespace, name, subresource, dryRun: opts.dryRun, ctx, request: opts.admission }));
+    const effects = this.effects();
+    warnings.push(...await validatingAdmission({ operation: 'update', object: final, oldObject: old, def, namespace, name, subresource, dryRun: opts.dryRun, ctx, request: opts.admission, effects: opts.dryRun ? undefined : effects }));
     final = normalizeLayout(final);
     // A no-op write is not persisted and keeps the resourceVersion (the real server skips the etcd write).
     if (sameIgnoringRV(final, old)) return { object: this.view(def, stored), created: false, warnings };
@@ -423,6 +416,7 @@ export class Store {
       { kind: 'put', key: this.key(def, namespace, name), object: this.stored(def, final), expectRevision: revision },
       def,
       name,
+      effects.ops(),
     );
     return { object: this.view(def, events[0].object), created: false, warnings };
   }
@@ -441,7 +435,7 @@ export class Store {
     const item = this.state.get(key);
     if (!item) throw notFound(this.gr(def), name);
     const now = this.env.clock.now();
-    const warnings = validatingAdmission({ operation: 'delete', object: null, oldObject: this.present(def, item.object), def, namespace, name, subresource: '', dryRun: options.dryRun, ctx: this.context('', options.dryRun), request: options.admission });
+    const warnings = await validatingAdmission({ operation: 'delete', object: null, oldObject: this.present(def, item.object), def, namespace, name, subresource: '', dryRun: options.dryRun, ctx: this.context('', options.dryRun), request: options.admission });
     const put = async (obj: KubeObject): Promise<KubeObject> => {
       const next = normalizeLayout(obj);
       // GuaranteedUpdate writes nothing when nothing changed
@@ -495,9 +489,27 @@ export class Store {
     return { object: this.present(def, events[0].object), deleted: true, finalized: true };
   }
 
-  private async commitOne(op: WriteOp, def: ResourceDefinition, name: string): Promise<HistoryEvent[]> {
+  /**
+   * What validating admission stores beside the request's own write (ResourceQuota's charge): collected
+   * while admission runs, committed in the same transaction after the request's own operation.
+   */
+  private effects(): AdmissionEffects & { ops(): WriteOp[] } {
+    const puts = new Map<string, WriteOp>();
+    return {
+      put: (group, resource, namespace, name, object) => {
+        const key = objectKey(group, resource, namespace, name);
+        const cur = this.state.get(key);
+        if (!cur) return;
+        puts.set(key, { kind: 'put', key, object: normalizeLayout(object), expectRevision: cur.revision });
+      },
+      ops: () => [...puts.values()],
+    };
+  }
+
+  /** Commits `op` (its event comes first) with the admission effects `also`. */
+  private async commitOne(op: WriteOp, def: ResourceDefinition, name: string, also: WriteOp[] = []): Promise<HistoryEvent[]> {
     try {
-      return await this.state.commit([op], this.env.clock.now());
+      return await this.state.commit([op, ...also], this.env.clock.now());
     } catch (e) {
       if (e instanceof WriteConflict) {
         if (e.result.reason === 'exists') throw alreadyExists(this.gr(def), name);

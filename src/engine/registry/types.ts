@@ -41,6 +41,8 @@ export interface StrategyContext {
   list(group: string, resource: string, namespace?: string): KubeObject[];
   /** The served resources (built-in and custom), e.g. to resolve a kind or the versions of a resource. */
   resources?: ResourceRegistry;
+  /** One object as stored (namespace '' for cluster-scoped kinds); the store provides it, test contexts may not. */
+  get?(group: string, resource: string, namespace: string, name: string): KubeObject | undefined;
 }
 
 export interface ResourceStrategy {

@@ -13,7 +13,6 @@ import {
 } from '../util/validation.js';
 import type { BuiltinResourceFacts } from './builtin-data.js';
 import { canonicalizeQuantities } from './common/canonicalize.js';
-import { admitQuotaOnCreate } from './common/quota.js';
 import { builtins } from './generated/builtins.js';
 
 /** All trimmed schema definitions of the built-in kinds, by bare name. */
@@ -83,10 +82,7 @@ function strategyOf(f: BuiltinResourceFacts, b: BuiltinBehaviour): ResourceStrat
       if (kubeFinalizers && !b.skipObjectMeta) errs.push(...validateKubeFinalizerNames(obj.metadata));
       if (b.validateObject) errs.push(...b.validateObject(obj, ctx));
       if (b.validateNew) errs.push(...b.validateNew(obj, ctx));
-      const all = withRequired(errs, obj, f, b);
-      // validating admission (ResourceQuota) runs after a create passed validation
-      if (!all.length && f.namespaced) admitQuotaOnCreate(f, obj, ctx);
-      return all;
+      return withRequired(errs, obj, f, b);
     },
     validateUpdate(obj, old, ctx) {
       const errs = validateObjectMetaUpdate(obj.metadata, old.metadata);

@@ -39,6 +39,8 @@ import { clusterrolebindings } from './clusterrolebindings/index.js';
 import { customresourcedefinitions } from './customresourcedefinitions/index.js';
 import { validatingadmissionpolicies } from './validatingadmissionpolicies/index.js';
 import { validatingadmissionpolicybindings } from './validatingadmissionpolicybindings/index.js';
+import { mutatingwebhookconfigurations } from './mutatingwebhookconfigurations/index.js';
+import { validatingwebhookconfigurations } from './validatingwebhookconfigurations/index.js';
 import { storageclasses } from './storageclasses/index.js';
 import { priorityclasses } from './priorityclasses/index.js';
 
@@ -83,6 +85,8 @@ export const builtinResources: ResourceDefinition[] = [
   customresourcedefinitions,
   validatingadmissionpolicies,
   validatingadmissionpolicybindings,
+  mutatingwebhookconfigurations,
+  validatingwebhookconfigurations,
   storageclasses,
   priorityclasses,
 ];

@@ -61,6 +61,9 @@ const SAMPLES: Record<string, Sample> = {
   },
   'admissionregistration.k8s.io/validatingadmissionpolicies': () => ({ spec: { matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] }] }, validations: [{ expression: 'true' }] } }),
   'admissionregistration.k8s.io/validatingadmissionpolicybindings': () => ({ spec: { policyName: 'p', validationActions: ['Deny'] } }),
+  // webhooks for a group nothing serves: a sample never intercepts the requests of the test that made it
+  'admissionregistration.k8s.io/mutatingwebhookconfigurations': () => ({ webhooks: [{ name: 'check.example.com', clientConfig: { url: 'https://webhook.example.com/check' }, sideEffects: 'None', admissionReviewVersions: ['v1'], rules: [{ operations: ['CREATE'], apiGroups: ['example.com'], apiVersions: ['v1'], resources: ['widgets'] }] }] }),
+  'admissionregistration.k8s.io/validatingwebhookconfigurations': () => ({ webhooks: [{ name: 'check.example.com', clientConfig: { url: 'https://webhook.example.com/check' }, sideEffects: 'None', admissionReviewVersions: ['v1'], rules: [{ operations: ['CREATE'], apiGroups: ['example.com'], apiVersions: ['v1'], resources: ['widgets'] }] }] }),
   'storage.k8s.io/storageclasses': () => ({ provisioner: 'example.com/disk' }),
   'scheduling.k8s.io/priorityclasses': () => ({ value: 1000 }),
 };

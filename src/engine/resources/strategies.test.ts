@@ -4,7 +4,16 @@ import type { Env } from '../env.js';
 import type { KubeObject } from '../object.js';
 import type { ResourceDefinition, StrategyContext } from '../registry/types.js';
 import { builtinResources } from './index.js';
-import { mutatingAdmission } from '../admission/index.js';
+import { mutatingPlugins, type AdmissionAttributes } from '../admission/index.js';
+
+/**
+ * The in-process mutating plugins that change objects, run synchronously as the store would run them (these
+ * strategy tests have no namespaces for NamespaceLifecycle to find, and call no webhooks).
+ */
+const plugins = mutatingPlugins.filter((p) => p.name !== 'NamespaceLifecycle' && p.name !== 'MutatingAdmissionWebhook');
+function mutatingAdmission(attrs: AdmissionAttributes, list: typeof plugins): void {
+  for (const p of list) if (p.operations.includes(attrs.operation)) void p.admit(attrs);
+}
 
 const def = (group: string, plural: string, version = 'v1'): ResourceDefinition => {
   const d = builtinResources.find((r) => r.group === group && r.plural === plural && r.version === version);
@@ -31,7 +40,7 @@ function create(d: ResourceDefinition, input: KubeObject, ctx = ctxWith()): { ob
   if (d.namespaced && !obj.metadata.namespace) obj.metadata.namespace = 'default';
   if (d.subresources.status) obj.status = {};
   d.strategy.default?.(obj, ctx);
-  mutatingAdmission({ operation: 'create', object: obj, oldObject: null, def: d, namespace: obj.metadata.namespace ?? '', name: obj.metadata.name ?? '', subresource: '', dryRun: false, ctx });
+  mutatingAdmission({ operation: 'create', object: obj, oldObject: null, def: d, namespace: obj.metadata.namespace ?? '', name: obj.metadata.name ?? '', subresource: '', dryRun: false, ctx }, plugins);
   d.strategy.prepareForCreate?.(obj, ctx);
   const errs: FieldError[] = d.strategy.validate?.(obj, ctx) ?? [];
   return { obj, errors: errs.map(fieldErrorString) };
@@ -41,7 +50,7 @@ function update(d: ResourceDefinition, obj: KubeObject, old: KubeObject, ctx = c
   const next: KubeObject = JSON.parse(JSON.stringify(obj));
   next.metadata = { ...next.metadata, resourceVersion: '5' };
   d.strategy.default?.(next, ctx);
-  mutatingAdmission({ operation: 'update', object: next, oldObject: old, def: d, namespace: next.metadata.namespace ?? '', name: next.metadata.name ?? '', subresource: ctx.subresource, dryRun: false, ctx });
+  mutatingAdmission({ operation: 'update', object: next, oldObject: old, def: d, namespace: next.metadata.namespace ?? '', name: next.metadata.name ?? '', subresource: ctx.subresource, dryRun: false, ctx }, plugins);
   d.strategy.prepareForUpdate?.(next, old, ctx);
   return (d.strategy.validateUpdate?.(next, old, ctx) ?? []).map(fieldErrorString);
 }
@@ -500,41 +509,6 @@ describe('quantities read back canonical', () => {
     expect((d.spec as { template: { spec: { containers: { resources: unknown }[] } } }).template.spec.containers[0].resources).toEqual({ limits: { memory: '2000Mi', cpu: '2' } });
     const pvc = create(def('', 'persistentvolumeclaims'), { metadata: { name: 'c' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1000M' } } } }).obj;
     expect((pvc.spec as { resources: unknown }).resources).toEqual({ requests: { storage: '1G' } });
-  });
-});
-
-describe('ResourceQuota', () => {
-  const quota = (hard: Record<string, string>) => create(def('', 'resourcequotas'), { metadata: { name: 'q', namespace: 'default' }, spec: { hard } }).obj;
-  const running = (name: string, cpu?: string) => {
-    const p = create(def('', 'pods'), { metadata: { name, namespace: 'default' }, spec: { containers: [{ name: 'a', image: 'x', ...(cpu ? { resources: { requests: { cpu }, limits: { cpu } } } : {}) }] } }).obj;
-    return p;
-  };
-
-  it('status mirrors hard and measures used', () => {
-    const q = create(def('', 'resourcequotas'), { metadata: { name: 'q', namespace: 'default' }, spec: { hard: { pods: '2', 'requests.cpu': '1' } } }, ctxWith({ '/pods': [running('p1', '250m')] })).obj;
-    expect(q.status).toEqual({ hard: { pods: '2', 'requests.cpu': '1' }, used: { pods: '1', 'requests.cpu': '250m' } });
-  });
-
-  it('rejects a pod over the count with the real message', () => {
-    const q = quota({ pods: '2' });
-    const ctx = ctxWith({ '/resourcequotas': [q], '/pods': [running('p1'), running('p2')] });
-    try {
-      create(def('', 'pods'), pod({ containers: [{ name: 'a', image: 'x' }] }), ctx);
-      throw new Error('expected an error');
-    } catch (e) {
-      expect(isStatusError(e) && e.status.code).toBe(403);
-      expect(isStatusError(e) && e.status.message).toBe('pods "p" is forbidden: exceeded quota: q, requested: pods=1, used: pods=2, limited: pods=2');
-    }
-  });
-
-  it('compute quotas need the resources stated, and are summed', () => {
-    const q = quota({ 'limits.cpu': '1', 'requests.memory': '1Gi' });
-    const ctx = ctxWith({ '/resourcequotas': [q] });
-    expect(() => create(def('', 'pods'), pod({ containers: [{ name: 'app', image: 'x' }] }), ctx)).toThrow(
-      'pods "p" is forbidden: failed quota: q: must specify limits.cpu for: app; requests.memory for: app',
-    );
-    const big = pod({ containers: [{ name: 'app', image: 'x', resources: { limits: { cpu: '2' }, requests: { memory: '512Mi' } } }] });
-    expect(() => create(def('', 'pods'), big, ctx)).toThrow('pods "p" is forbidden: exceeded quota: q, requested: limits.cpu=2, used: limits.cpu=0, limited: limits.cpu=1');
   });
 });
 

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMemoryStorage } from '../../adapters/memory/memory-storage.js';
 import { systemEnv } from '../../adapters/system-env.js';
+import { nodeOutboundHttp } from './outbound-http.js';
 import { createApiServer, type ApiServerOptions } from '../../engine/server.js';
 import { kubeconfig, startHttpHost, type HttpHost } from './http-host.js';
 import { adminStaticToken, withCertificateAuthority } from './auth-flags.js';
@@ -44,7 +45,7 @@ export async function startKubectlEnv(
   // over HTTPS the kubeconfig carries a static token of the default administrator
   const admin = adminStaticToken();
   if (hostOptions.tls) apiOptions = { ...apiOptions, auth: { ...apiOptions.auth, staticTokens: [...(apiOptions.auth?.staticTokens ?? []), admin] } };
-  const api = createApiServer({ storage: createMemoryStorage(), env: systemEnv(), host: 'node', ...apiOptions });
+  const api = createApiServer({ storage: createMemoryStorage(), env: { ...systemEnv(), http: nodeOutboundHttp() }, host: 'node', ...apiOptions });
   await api.ready;
   const host = await startHttpHost(api, { port: 0, tls: hostOptions.tls });
   const dir = mkdtempSync(join(tmpdir(), 'kubectl-suite-'));

@@ -8,6 +8,7 @@ import type { Storage } from '../../engine/storage/interface.js';
 import { createMemoryStorage } from '../../adapters/memory/memory-storage.js';
 import { openFileStorage } from '../../adapters/file/file-storage.js';
 import { systemEnv } from '../../adapters/system-env.js';
+import { nodeOutboundHttp } from './outbound-http.js';
 import { kubeconfig, startHttpHost } from './http-host.js';
 import { USAGE, parseArgs, type ServeOptions } from './cli.js';
 import { adminStaticToken, takeAuthFlags, withCertificateAuthority, type AuthFlags } from './auth-flags.js';
@@ -32,7 +33,7 @@ async function main(): Promise<void> {
   if (flags.tls) auth.staticTokens = [...(auth.staticTokens ?? []), admin];
   const kubeconfigPath = resolve(opts.kubeconfig);
   const storage: Storage = opts.data ? await openFileStorage({ dir: resolve(opts.data) }) : createMemoryStorage();
-  const api = createApiServer({ storage, env: systemEnv(), host: 'node', auth });
+  const api = createApiServer({ storage, env: { ...systemEnv(), http: nodeOutboundHttp() }, host: 'node', auth });
   await api.ready;
   const host = await startHttpHost(api, { port: opts.port, allowHosts: opts.allowHosts, allowOrigins: opts.allowOrigins, tls: flags.tls });
   mkdirSync(dirname(kubeconfigPath), { recursive: true });

@@ -1,180 +1,278 @@
-// ResourceQuota: usage of a namespace (what the quota controller would record in status.used) and the
-// validating admission check a create must pass (admission/plugin/resourcequota). Only quotas without
-// scopes are evaluated. The check runs after the kind's validation (a 422 wins over a quota 403), with the
-// real messages:
-//   failed quota: <quota>: must specify limits.cpu for: app; requests.memory for: app
-//   exceeded quota: <quota>, requested: pods=1, used: pods=2, limited: pods=2
+// ResourceQuota evaluation shared by the ResourceQuota admission plugin (admission/resource-quota.ts) and the
+// quota controller (controllers/resource-quota.ts), after the real evaluators [K8S pkg/quota/v1/evaluator/core,
+// k8s.io/apiserver pkg/quota/v1/generic]: which quota resource names an object of a kind uses, its usage,
+// which quotas match it (scopes and scopeSelector) and the pod constraints of compute quotas.
 
-import { forbidden } from '../../errors.js';
 import type { KubeObject } from '../../object.js';
-import type { StrategyContext } from '../../registry/types.js';
 import { a, o, str } from './printers.js';
 import { formatNano, quantityFormat, quantityNano, type Format } from './quantity.js';
 
-const NANO = 1_000_000_000n;
-const LEGACY_COUNTS: Record<string, string> = {
-  pods: 'pods', services: 'services', configmaps: 'configmaps', secrets: 'secrets',
-  persistentvolumeclaims: 'persistentvolumeclaims', replicationcontrollers: 'replicationcontrollers', resourcequotas: 'resourcequotas',
+export const NANO = 1_000_000_000n;
+
+/** Usage by quota resource name, in nano units. */
+export type Usage = Map<string, bigint>;
+
+/** Kinds counted under a legacy name beside count/<resource> (the real evaluators' aliases). */
+const LEGACY_ALIASES: Record<string, string> = {
+  configmaps: 'configmaps', secrets: 'secrets', replicationcontrollers: 'replicationcontrollers', resourcequotas: 'resourcequotas',
 };
-const COMPUTE = new Set(['cpu', 'memory', 'requests.cpu', 'requests.memory', 'limits.cpu', 'limits.memory', 'ephemeral-storage', 'requests.ephemeral-storage', 'limits.ephemeral-storage']);
+
+const POD_RESOURCES = new Set([
+  'count/pods', 'cpu', 'memory', 'ephemeral-storage', 'requests.cpu', 'requests.memory', 'requests.ephemeral-storage',
+  'limits.cpu', 'limits.memory', 'limits.ephemeral-storage', 'pods',
+]);
+const NATIVE_PREFIXES = ['kubernetes.io/', 'requests.kubernetes.io/'];
+const SERVICE_RESOURCES = new Set(['count/services', 'services', 'services.loadbalancers', 'services.nodeports']);
+const PVC_RESOURCES = new Set(['count/persistentvolumeclaims', 'persistentvolumeclaims', 'requests.storage']);
+const STORAGE_CLASS_SUFFIX = '.storageclass.storage.k8s.io/';
+/** Quotas on these need every container to state them (a backward-compatibility rule of the pod evaluator). */
 const VALIDATION_SET = new Set(['cpu', 'memory', 'requests.cpu', 'requests.memory', 'limits.cpu', 'limits.memory']);
 
-type Usage = Map<string, bigint>; // nano units
-
-const podTerminal = (p: KubeObject) => {
-  const phase = str(o(p.status).phase);
-  return phase === 'Succeeded' || phase === 'Failed';
-};
-
-/** Which quota keys an object of this group/resource uses. */
-function countKeys(group: string, plural: string): string[] {
-  const keys = [group ? `count/${plural}.${group}` : `count/${plural}`];
-  if (!group && LEGACY_COUNTS[plural]) keys.push(LEGACY_COUNTS[plural]);
-  return keys;
+/** Kinds whose objects quota never counts (the real admission configuration's ignored resources). */
+export function quotaIgnores(group: string, plural: string): boolean {
+  return plural === 'events' && (group === '' || group === 'events.k8s.io');
 }
 
-function podResource(pod: KubeObject, bag: 'requests' | 'limits', resource: string): bigint {
+/** The object-count resource name of a kind: count/<resource>[.<group>]. */
+export function countName(group: string, plural: string): string {
+  return group ? `count/${plural}.${group}` : `count/${plural}`;
+}
+
+/** The kind whose objects a quota resource name is about (undefined for names no evaluator knows). */
+export function kindOfResourceName(name: string): { group: string; plural: string } | undefined {
+  if (POD_RESOURCES.has(name) || name.startsWith('hugepages-') || name.startsWith('requests.hugepages-') || isExtendedRequest(name)) return { group: '', plural: 'pods' };
+  if (SERVICE_RESOURCES.has(name)) return { group: '', plural: 'services' };
+  if (PVC_RESOURCES.has(name) || name.includes(STORAGE_CLASS_SUFFIX)) return { group: '', plural: 'persistentvolumeclaims' };
+  const legacy = Object.keys(LEGACY_ALIASES).find((k) => LEGACY_ALIASES[k] === name);
+  if (legacy) return { group: '', plural: legacy };
+  const m = /^count\/([^.]+)(?:\.(.+))?$/.exec(name);
+  if (m) return { group: m[2] ?? '', plural: m[1] };
+  return undefined;
+}
+
+function isExtendedRequest(name: string): boolean {
+  if (!name.startsWith('requests.')) return false;
+  const res = name.slice('requests.'.length);
+  return res.includes('/') && !NATIVE_PREFIXES.some((p) => res.startsWith(p));
+}
+
+/** MatchingResources: the names of `hard` an evaluator of this kind tracks. */
+export function matchingResources(group: string, plural: string, names: string[]): string[] {
+  return names.filter((n) => {
+    const k = kindOfResourceName(n);
+    return k !== undefined && k.group === group && k.plural === plural;
+  });
+}
+
+function quantityOf(v: unknown): bigint {
+  return quantityNano(v) ?? 0n;
+}
+
+/** QuotaV1Pod: pods in a terminal phase, or past their deletion grace period, use no compute quota. */
+function podCharged(pod: KubeObject, now: number): boolean {
+  const phase = str(o(pod.status).phase);
+  if (phase === 'Succeeded' || phase === 'Failed') return false;
+  const dt = pod.metadata?.deletionTimestamp;
+  const grace = pod.metadata?.deletionGracePeriodSeconds;
+  if (dt && typeof grace === 'number' && now > Date.parse(dt) + grace * 1000) return false;
+  return true;
+}
+
+/** PodRequests / PodLimits: the containers' sum against the largest init container (plus overhead). */
+function podBag(pod: KubeObject, bag: 'requests' | 'limits'): Map<string, bigint> {
   const spec = o(pod.spec);
-  const sum = (list: unknown) => a(list).reduce((acc, c) => acc + (quantityNano(o(o(c.resources)[bag])[resource]) ?? 0n), 0n);
-  const containers = sum(spec.containers);
-  // init containers run one at a time: the pod needs the larger of their max and the containers' sum
-  const initMax = a(spec.initContainers).reduce((m, c) => {
-    const v = quantityNano(o(o(c.resources)[bag])[resource]) ?? 0n;
-    return v > m ? v : m;
-  }, 0n);
-  return containers > initMax ? containers : initMax;
+  const sum = new Map<string, bigint>();
+  for (const c of a(spec.containers)) for (const [k, v] of Object.entries(o(o(c.resources)[bag]))) sum.set(k, (sum.get(k) ?? 0n) + quantityOf(v));
+  // restartable init containers (sidecars) run beside the containers; others one at a time before them
+  let sidecars = new Map<string, bigint>();
+  for (const c of a(spec.initContainers)) {
+    const res = o(o(c.resources)[bag]);
+    if (c.restartPolicy === 'Always') {
+      const next = new Map(sidecars);
+      for (const [k, v] of Object.entries(res)) next.set(k, (next.get(k) ?? 0n) + quantityOf(v));
+      for (const [k, v] of Object.entries(res)) sum.set(k, (sum.get(k) ?? 0n) + quantityOf(v));
+      sidecars = next;
+      continue;
+    }
+    for (const [k, v] of Object.entries(res)) {
+      const need = quantityOf(v) + (sidecars.get(k) ?? 0n);
+      if (need > (sum.get(k) ?? 0n)) sum.set(k, need);
+    }
+  }
+  for (const [k, v] of Object.entries(o(spec.overhead))) if (sum.has(k) || bag === 'requests') sum.set(k, (sum.get(k) ?? 0n) + quantityOf(v));
+  return sum;
 }
 
-/** The usage one object contributes, for the given quota keys. */
-export function objectUsage(group: string, plural: string, obj: KubeObject, keys: string[]): Usage {
-  const u: Usage = new Map();
-  const counts = new Set(countKeys(group, plural));
-  for (const k of keys) {
-    if (counts.has(k)) {
-      if (plural === 'pods' && !group && podTerminal(obj)) continue;
-      u.set(k, NANO);
+/** podComputeUsageHelper: the quota names requests and limits stand for. */
+function computeUsage(requests: Map<string, bigint>, limits: Map<string, bigint>): Usage {
+  const u: Usage = new Map([['pods', NANO]]);
+  for (const r of ['cpu', 'memory', 'ephemeral-storage']) {
+    if (requests.has(r)) {
+      u.set(r, requests.get(r)!);
+      u.set(`requests.${r}`, requests.get(r)!);
     }
+    if (limits.has(r)) u.set(`limits.${r}`, limits.get(r)!);
   }
-  if (!group && plural === 'pods' && !podTerminal(obj)) {
-    for (const k of keys) {
-      if (!COMPUTE.has(k)) continue;
-      const [bag, res] = k.includes('.') ? (k.split('.') as ['requests' | 'limits', string]) : (['requests', k] as ['requests', string]);
-      const v = podResource(obj, bag, res);
-      if (v !== 0n) u.set(k, v);
-    }
-  }
-  if (!group && plural === 'services') {
-    const spec = o(obj.spec);
-    if (keys.includes('services.loadbalancers') && spec.type === 'LoadBalancer') u.set('services.loadbalancers', NANO);
-    if (keys.includes('services.nodeports')) {
-      const n = a(spec.ports).filter((p) => Number(p.nodePort) > 0).length;
-      if (n) u.set('services.nodeports', BigInt(n) * NANO);
-    }
-  }
-  if (!group && plural === 'persistentvolumeclaims' && keys.includes('requests.storage')) {
-    const v = quantityNano(o(o(o(obj.spec).resources).requests).storage);
-    if (v) u.set('requests.storage', v);
+  for (const [k, v] of requests) {
+    if (k.startsWith('hugepages-')) {
+      u.set(k, v);
+      u.set(`requests.${k}`, v);
+    } else if (k.includes('/') && !NATIVE_PREFIXES.some((p) => k.startsWith(p))) u.set(`requests.${k}`, v);
   }
   return u;
 }
 
-const TRACKED_BY: { test: (k: string) => boolean; group: string; plural: string }[] = [
-  { test: (k) => k === 'pods' || k === 'count/pods' || COMPUTE.has(k), group: '', plural: 'pods' },
-  { test: (k) => k === 'services' || k === 'count/services' || k === 'services.nodeports' || k === 'services.loadbalancers', group: '', plural: 'services' },
-  { test: (k) => k === 'persistentvolumeclaims' || k === 'count/persistentvolumeclaims' || k === 'requests.storage', group: '', plural: 'persistentvolumeclaims' },
-];
-
-/** What the quota controller would record as status.used for these hard keys. */
-export function namespaceUsage(ns: string, keys: string[], ctx: StrategyContext): Usage {
-  const total: Usage = new Map(keys.map((k) => [k, 0n]));
-  const resources = new Map<string, { group: string; plural: string }>();
-  for (const k of keys) {
-    const legacy = Object.entries(LEGACY_COUNTS).find(([, v]) => v === k);
-    if (legacy) resources.set(`/${legacy[0]}`, { group: '', plural: legacy[0] });
-    const m = /^count\/([^.]+)(?:\.(.+))?$/.exec(k);
-    if (m) resources.set(`${m[2] ?? ''}/${m[1]}`, { group: m[2] ?? '', plural: m[1] });
-    for (const t of TRACKED_BY) if (t.test(k)) resources.set(`${t.group}/${t.plural}`, { group: t.group, plural: t.plural });
+/** The usage one object stands for (every name its evaluator knows). */
+export function objectUsage(group: string, plural: string, obj: KubeObject, now: number): Usage {
+  if (!group && plural === 'pods') {
+    const u: Usage = new Map([['count/pods', NANO]]);
+    if (!podCharged(obj, now)) return u;
+    for (const [k, v] of computeUsage(podBag(obj, 'requests'), podBag(obj, 'limits'))) u.set(k, v);
+    return u;
   }
-  for (const { group, plural } of resources.values()) {
-    for (const obj of ctx.list(group, plural, ns)) {
-      for (const [k, v] of objectUsage(group, plural, obj, keys)) total.set(k, (total.get(k) ?? 0n) + v);
+  if (!group && plural === 'services') {
+    const spec = o(obj.spec);
+    const ports = a(spec.ports);
+    const u: Usage = new Map([['count/services', NANO], ['services', NANO], ['services.loadbalancers', 0n], ['services.nodeports', 0n]]);
+    if (spec.type === 'NodePort') u.set('services.nodeports', BigInt(ports.length) * NANO);
+    if (spec.type === 'LoadBalancer') {
+      const n = spec.allocateLoadBalancerNodePorts === false ? ports.filter((p) => Number(p.nodePort) > 0).length : ports.length;
+      u.set('services.nodeports', BigInt(n) * NANO);
+      u.set('services.loadbalancers', NANO);
     }
+    return u;
   }
-  return total;
+  if (!group && plural === 'persistentvolumeclaims') {
+    const spec = o(obj.spec);
+    const u: Usage = new Map([['count/persistentvolumeclaims', NANO], ['persistentvolumeclaims', NANO]]);
+    const cls = str(spec.storageClassName);
+    if (cls) u.set(`${cls}${STORAGE_CLASS_SUFFIX}persistentvolumeclaims`, NANO);
+    const req = quantityNano(o(o(spec.resources).requests).storage);
+    // an expanded claim is charged its larger allocated capacity
+    const allocated = quantityNano(o(o(obj.status).allocatedResources).storage);
+    const storage = req !== null && allocated !== null && allocated > req ? allocated : req;
+    if (storage !== null) {
+      u.set('requests.storage', storage);
+      if (cls) u.set(`${cls}${STORAGE_CLASS_SUFFIX}requests.storage`, storage);
+    }
+    return u;
+  }
+  const u: Usage = new Map([[countName(group, plural), NANO]]);
+  if (!group && LEGACY_ALIASES[plural]) u.set(LEGACY_ALIASES[plural], NANO);
+  return u;
 }
 
-function render(key: string, v: bigint, format: Format): string {
-  return `${key}=${formatNano(v, format)}`;
+interface ScopeRequirement {
+  scopeName: string;
+  operator: string;
+  values: string[];
+}
+
+/** getScopeSelectorsFromQuota: spec.scopes as Exists requirements, then spec.scopeSelector's expressions. */
+export function quotaScopeSelectors(quota: KubeObject): ScopeRequirement[] {
+  const spec = o(quota.spec);
+  const out: ScopeRequirement[] = [];
+  for (const s of Array.isArray(spec.scopes) ? spec.scopes : []) out.push({ scopeName: String(s), operator: 'Exists', values: [] });
+  for (const e of a(o(spec.scopeSelector).matchExpressions)) {
+    out.push({ scopeName: str(e.scopeName), operator: str(e.operator), values: Array.isArray(e.values) ? e.values.map(String) : [] });
+  }
+  return out;
+}
+
+function isBestEffort(pod: KubeObject): boolean {
+  const spec = o(pod.spec);
+  for (const c of [...a(spec.containers), ...a(spec.initContainers)]) {
+    const res = o(c.resources);
+    for (const bag of [o(res.requests), o(res.limits)]) {
+      for (const [k, v] of Object.entries(bag)) {
+        if ((k === 'cpu' || k === 'memory' || k.startsWith('hugepages-')) && quantityOf(v) > 0n) return false;
+      }
+    }
+  }
+  return true;
+}
+
+function usesCrossNamespaceAffinity(pod: KubeObject): boolean {
+  const aff = o(o(pod.spec).affinity);
+  const cross = (t: Record<string, unknown>) => (Array.isArray(t.namespaces) && t.namespaces.length > 0) || t.namespaceSelector !== undefined && t.namespaceSelector !== null;
+  for (const kind of [o(aff.podAffinity), o(aff.podAntiAffinity)]) {
+    if (a(kind.requiredDuringSchedulingIgnoredDuringExecution).some(cross)) return true;
+    if (a(kind.preferredDuringSchedulingIgnoredDuringExecution).some((w) => cross(o(w.podAffinityTerm)))) return true;
+  }
+  return false;
+}
+
+function podMatchesScope(sel: ScopeRequirement, pod: KubeObject): boolean {
+  const spec = o(pod.spec);
+  switch (sel.scopeName) {
+    case 'Terminating':
+      return typeof spec.activeDeadlineSeconds === 'number' && spec.activeDeadlineSeconds >= 0;
+    case 'NotTerminating':
+      return !(typeof spec.activeDeadlineSeconds === 'number' && spec.activeDeadlineSeconds >= 0);
+    case 'BestEffort':
+      return isBestEffort(pod);
+    case 'NotBestEffort':
+      return !isBestEffort(pod);
+    case 'PriorityClass': {
+      const cls = str(spec.priorityClassName);
+      switch (sel.operator) {
+        case 'Exists':
+          return cls !== '';
+        case 'DoesNotExist':
+          return cls === '';
+        case 'In':
+          return cls !== '' && sel.values.includes(cls);
+        case 'NotIn':
+          return cls === '' || !sel.values.includes(cls);
+        default:
+          return false;
+      }
+    }
+    case 'CrossNamespacePodAffinity':
+      return usesCrossNamespaceAffinity(pod);
+    default:
+      return false;
+  }
+}
+
+/**
+ * generic.Matches: the quota tracks a name of this kind (in status.hard, or `names` when given) and the
+ * object is in every scope of the quota (only pods have scopes; a scoped quota matches no other kind).
+ */
+export function quotaMatches(quota: KubeObject, group: string, plural: string, obj: KubeObject, names?: string[]): boolean {
+  const hard = names ?? Object.keys(o(o(quota.status).hard));
+  if (!matchingResources(group, plural, hard).length) return false;
+  const isPod = !group && plural === 'pods';
+  return quotaScopeSelectors(quota).every((s) => isPod && podMatchesScope(s, obj));
 }
 
 /** podEvaluator.Constraints: quotas on cpu/memory need every container to state them. */
-function podConstraints(pod: KubeObject, keys: string[]): string | undefined {
-  const required = keys.filter((k) => VALIDATION_SET.has(k));
+export function podConstraints(pod: KubeObject, names: string[]): string | undefined {
+  const required = names.filter((k) => VALIDATION_SET.has(k));
   if (!required.length) return undefined;
   const missing = new Map<string, Set<string>>();
   const spec = o(pod.spec);
   for (const c of [...a(spec.containers), ...a(spec.initContainers)]) {
     const res = o(c.resources);
+    const req = new Map(Object.entries(o(res.requests)).map(([k, v]) => [k, quantityOf(v)]));
+    const lim = new Map(Object.entries(o(res.limits)).map(([k, v]) => [k, quantityOf(v)]));
+    const has = computeUsage(req, lim);
     for (const k of required) {
-      const [bag, r] = k.includes('.') ? k.split('.') : ['requests', k];
-      if (o(res[bag])[r] === undefined) {
-        if (!missing.has(k)) missing.set(k, new Set());
-        missing.get(k)!.add(str(c.name));
-      }
+      if (has.has(k)) continue;
+      if (!missing.has(k)) missing.set(k, new Set());
+      missing.get(k)!.add(str(c.name));
     }
   }
   if (!missing.size) return undefined;
   return `must specify ${[...missing.keys()].sort().map((k) => `${k} for: ${[...missing.get(k)!].sort().join(',')}`).join('; ')}`;
 }
 
-/** The ResourceQuota admission check for creating `obj`; throws the real 403 when a quota is exceeded. */
-export function admitQuotaOnCreate(def: { group: string; plural: string }, obj: KubeObject, ctx: StrategyContext): void {
-  const ns = obj.metadata?.namespace;
-  if (!ns) return;
-  const quotas = ctx.list('', 'resourcequotas', ns).filter((q) => {
-    const spec = o(q.spec);
-    return !(Array.isArray(spec.scopes) && spec.scopes.length) && !spec.scopeSelector;
-  });
-  if (!quotas.length) return;
-  const gr = { group: def.group, resource: def.plural };
-  const name = obj.metadata?.name ?? '';
-  for (const q of [...quotas].sort((x, y) => str(x.metadata?.name).localeCompare(str(y.metadata?.name)))) {
-    const hard = o(o(q.status).hard && Object.keys(o(o(q.status).hard)).length ? o(q.status).hard : o(q.spec).hard);
-    const keys = Object.keys(hard);
-    const qname = str(q.metadata?.name);
-    if (!def.group && def.plural === 'pods') {
-      const c = podConstraints(obj, keys);
-      if (c) throw forbidden(gr, name, `failed quota: ${qname}: ${c}`);
-    }
-    const requested = objectUsage(def.group, def.plural, obj, keys);
-    for (const [k, v] of [...requested]) if (v === 0n) requested.delete(k);
-    if (!requested.size) continue;
-    const used = namespaceUsage(ns, [...requested.keys()], ctx);
-    const exceeded = [...requested.keys()].filter((k) => (used.get(k) ?? 0n) + requested.get(k)! > (quantityNano(hard[k]) ?? 0n)).sort();
-    if (exceeded.length) {
-      const fmt = (k: string) => quantityFormat(hard[k]);
-      throw forbidden(gr, name,
-        `exceeded quota: ${qname}, requested: ${exceeded.map((k) => render(k, requested.get(k)!, fmt(k))).join(',')}, used: ${exceeded.map((k) => render(k, used.get(k) ?? 0n, fmt(k))).join(',')}, limited: ${exceeded.map((k) => render(k, quantityNano(hard[k]) ?? 0n, fmt(k))).join(',')}`);
-    }
-  }
+/** A quantity string for a usage value, in the format of the quantity it adds to. */
+export function formatUsage(v: bigint, like: unknown): string {
+  return formatNano(v, quantityFormat(like) as Format);
 }
 
-/** status of a ResourceQuota as its controller keeps it: hard from spec, used measured now. */
-export function quotaStatus(q: KubeObject, ctx: StrategyContext): Record<string, unknown> {
-  const hard = o(o(q.spec).hard);
-  const keys = Object.keys(hard);
-  const status: Record<string, unknown> = {};
-  if (!keys.length) return status;
-  status.hard = { ...hard };
-  const ns = q.metadata?.namespace ?? '';
-  const usage = ns ? namespaceUsage(ns, keys, ctx) : new Map<string, bigint>();
-  // the quota being created counts itself for "resourcequotas" / "count/resourcequotas"
-  const used: Record<string, string> = {};
-  for (const k of keys.sort()) {
-    let v = usage.get(k) ?? 0n;
-    if ((k === 'resourcequotas' || k === 'count/resourcequotas') && !ctx.list('', 'resourcequotas', ns).some((x) => x.metadata?.uid === q.metadata?.uid)) v += NANO;
-    used[k] = formatNano(v, quantityFormat(hard[k]));
-  }
-  status.used = used;
-  return status;
+/** quota.ResourceList as `k=v,...`, sorted by name (prettyPrint). */
+export function prettyPrint(list: [string, string][]): string {
+  return [...list].sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0)).map(([k, v]) => `${k}=${v}`).join(',');
 }

@@ -1,10 +1,10 @@
-// ResourceQuotas (core v1): quantity checks of ValidateResourceQuota, the printer (Request / Limit).
+// ResourceQuotas (core v1): quantity checks of ValidateResourceQuota, the printer (Request / Limit). Usage is
+// the business of the quota controller (controllers/resource-quota.ts) and of ResourceQuota admission.
 
 import { fieldErr, type FieldError } from '../../errors.js';
 import type { KubeObject } from '../../object.js';
 import type { ResourceDefinition } from '../../registry/types.js';
 import { builtin } from '../factory.js';
-import { quotaStatus } from '../common/quota.js';
 import { parseQuantity } from '../common/quantity.js';
 import { ageColumn, col, o, str } from '../common/printers.js';
 import { invalidRepr } from '../common/go-repr.js';
@@ -51,13 +51,8 @@ function quotaColumn(obj: KubeObject, limits: boolean): string {
 }
 
 export const resourcequotas = builtin('', 'v1', 'resourcequotas', {
-  // the quota controller's bookkeeping, done at write time: status.hard from spec, status.used measured
-  prepareForCreate: (obj, ctx) => {
-    obj.status = quotaStatus(obj, ctx);
-  },
-  prepareForUpdate: (obj, _old, ctx) => {
-    if (ctx.subresource === '') obj.status = quotaStatus(obj, ctx);
-  },
+  // status starts empty and a spec update keeps it (the store does both): the quota controller fills
+  // status.hard and status.used, and ResourceQuota admission charges status.used
   validateObject: (obj) => validateQuota(obj),
   validateChange: validateQuotaChange,
   tableColumns: [
