@@ -40,6 +40,7 @@ import { handlePatch } from './handlers/patch.js';
 import { handleUpdate } from './handlers/update.js';
 import { handleWatch } from './handlers/watch.js';
 import { handleScale } from './handlers/scale.js';
+import { handleBinding, isPods } from './handlers/binding.js';
 import { PLAYGROUND_CEL_PATH, evaluatePlaygroundCel } from './playground-cel.js';
 import { decodeBody } from '../codec/decode.js';
 import { readLimitedBody } from '../codec/read-body.js';
@@ -390,6 +391,13 @@ class Engine implements EngineCore {
       if (info.verb !== 'create') throw methodNotAllowedRoute();
       return handleAuthEndpoint(virtual, info, { request, user, authorizer: this.auth.authorizer, state: this.store.state, tokens: this.auth.tokens, env: this.env, pretty });
     }
+    // the core v1 `bindings` collection: create only, served by the pods' binding REST
+    if (info.group === '' && info.version === 'v1' && info.resource === 'bindings' && !info.subresource && !info.watchPath) {
+      if (!info.namespace || info.rest.length > 0) throw notFoundPath();
+      if (info.verb !== 'create' || info.name) throw methodNotAllowedRoute();
+      return this.metrics.instrument(routeLabels(this.registry.lookup('', 'v1', 'pods')!, info, request, query), () =>
+        handleBinding(this.bindingScope(info, request, url, query, pretty, user), true).catch((e: unknown) => respondError(e, { pretty })));
+    }
     const served = this.registry.lookup(info.group, info.version, info.resource);
     if (!served) throw notFoundPath();
     const def = guardEscalation(served, info, user, this.auth.authorizer);
@@ -403,7 +411,7 @@ class Engine implements EngineCore {
     }
     const verb = info.verb;
     if (info.subresource) {
-      const allowed: Verb[] = info.subresource === 'finalize' ? ['update'] : ['get', 'update', 'patch'];
+      const allowed: Verb[] = info.subresource === 'finalize' ? ['update'] : info.subresource === 'binding' ? ['create'] : ['get', 'update', 'patch'];
       if (!allowed.includes(verb as Verb)) throw methodNotSupported({ group: def.group, resource: `${def.plural}/${info.subresource}` }, verbAction(verb));
     } else if (!def.verbs.includes(verb as Verb)) {
       throw methodNotSupported({ group: def.group, resource: def.plural }, verbAction(verb));
@@ -449,6 +457,7 @@ class Engine implements EngineCore {
       if (verb === 'create') throw badRequest('the server could not find the requested resource');
     }
     if (info.subresource === 'scale') return handleScale(scope);
+    if (info.subresource === 'binding') return handleBinding(scope, false);
     switch (verb) {
       case 'get':
         return handleGet(scope);
@@ -469,10 +478,22 @@ class Engine implements EngineCore {
     }
   }
 
+  /** The scope of a `bindings` create: the pods' definition, as BindingREST writes pods. */
+  private bindingScope(info: ResourceRequestInfo, request: Request, url: URL, query: URLSearchParams, pretty: boolean, user: UserInfo): Scope {
+    const def = this.registry.lookup('', 'v1', 'pods')!;
+    return {
+      core: this, request, url, query, info, def, pretty,
+      negotiated: negotiate(request.headers.get('Accept'), { cbor: !!this.featureGates['CBORServingAndStorage'], allowAs: false, watch: false }),
+      userAgent: request.headers.get('User-Agent') ?? '',
+      auth: requestAuthorization(user, info, this.auth.authorizer),
+    };
+  }
+
   private subresourceServed(def: ResourceDefinition, sub: string): boolean {
     if (sub === 'status') return !!def.subresources.status;
     if (sub === 'scale') return !!def.subresources.scale;
     if (sub === 'finalize') return !!def.subresources.finalize;
+    if (sub === 'binding') return isPods(def);
     return false;
   }
 }
