@@ -11,7 +11,7 @@ import { Store, normalizeLayout } from '../registry/store.js';
 import type { ResourceDefinition, Verb } from '../registry/types.js';
 import { builtinDefinitions, builtinResources } from '../resources/index.js';
 import { CrdController, withCrdBehaviour } from '../apiextensions/controller.js';
-import { bootstrapPolicyControllers, ControllerManager, defaultControllers } from '../controllers/index.js';
+import { bootstrapPolicyControllers, ControllerManager, defaultControllers, workloadControllers } from '../controllers/index.js';
 import { CONTROLLER_MANAGER_USER } from '../controllers/client.js';
 import type { ApiServer, ApiServerOptions, HandleOptions } from '../server.js';
 import { WatchHub } from '../watch/hub.js';
@@ -136,7 +136,10 @@ class Engine implements EngineCore {
    * it serves; they resume from stored state (their informers list everything first).
    */
   startControllers(handle: (request: Request) => Promise<Response>): void {
-    const specs = this.opts.controllers ?? [...defaultControllers, ...(this.bootstrapPolicy ? bootstrapPolicyControllers : [])];
+    const specs = [
+      ...(this.opts.controllers ?? [...defaultControllers, ...(this.bootstrapPolicy ? bootstrapPolicyControllers : [])]),
+      ...(this.opts.workloads ? workloadControllers(this.opts.workloads) : []),
+    ];
     if (this.closed || specs.length === 0) return;
     this.controllers = new ControllerManager(
       { handle, env: this.env, base: `http://localhost${this.basePath}`, mark: (r) => void this.internalRequests.add(r) },
@@ -156,11 +159,14 @@ class Engine implements EngineCore {
     if (!this.internalRequests.has(request)) return undefined;
     const name = request.headers.get('X-Remote-User') ?? '';
     const m = /^system:serviceaccount:([^:]+):([^:]+)$/.exec(name);
-    if (!m && name !== CONTROLLER_MANAGER_USER) return undefined;
+    // kube-scheduler and the simulated nodes' kubelets have users of their own
+    const component = name === 'system:kube-scheduler' || /^system:node:[^:]+$/.test(name);
+    if (!m && name !== CONTROLLER_MANAGER_USER && !component) return undefined;
     // without the bootstrap policy no role grants the controllers anything: they then act with the API
     // server's own loopback identity, as a cluster whose controller manager holds admin credentials
     if (!this.bootstrapPolicy) return APISERVER_USER;
     // the manager's own user (its shared informers), or a controller's service account
+    if (name.startsWith('system:node:')) return { name, groups: ['system:nodes', ALL_AUTHENTICATED] };
     if (!m) return { name, groups: [ALL_AUTHENTICATED] };
     return { name, groups: [...serviceAccountGroups(m[1]), ALL_AUTHENTICATED] };
   }
