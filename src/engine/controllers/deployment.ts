@@ -304,11 +304,11 @@ export const deploymentController: ControllerSpec = {
         if (d.metadata?.annotations?.[REVISION] === rev) return;
         // the real controller sets it in the same status update; this engine's status update keeps metadata,
         // so the annotation is written on the deployment itself
-        const patch = { metadata: { annotations: { [REVISION]: rev } } };
-        const r = await ctx.client.request('PATCH', `/apis/apps/v1/namespaces/${namespace}/deployments/${name}`, patch, 'application/merge-patch+json');
-        if (r.status < 400) {
-          d.metadata = { ...d.metadata, annotations: { ...(d.metadata?.annotations ?? {}), [REVISION]: rev }, resourceVersion: r.body.metadata.resourceVersion };
-        }
+        const next = { ...d, metadata: { ...d.metadata, annotations: { ...(d.metadata?.annotations ?? {}), [REVISION]: rev } } };
+        const r = await ctx.client.request('PUT', `/apis/apps/v1/namespaces/${namespace}/deployments/${name}`, next);
+        if (r.status === 409) throw new Error(`deployment ${key} changed meanwhile`);
+        if (r.status >= 400) throw new Error(`deployment ${key}: ${r.status} ${r.body?.message}`);
+        d.metadata = { ...d.metadata, annotations: next.metadata.annotations, resourceVersion: r.body.metadata.resourceVersion };
       };
       const writeStatus = async (): Promise<void> => {
         const r = await ctx.client.request('PUT', `/apis/apps/v1/namespaces/${namespace}/deployments/${name}/status`, { ...d, status });
