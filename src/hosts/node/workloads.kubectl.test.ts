@@ -107,4 +107,12 @@ suite('kubectl (a simulated cluster: --controllers)', () => {
     const described = await out(['describe', 'pod', 'lost']);
     expect(described).toMatch(/Warning\s+FailedScheduling\s+.*default-scheduler\s+0\/3 nodes are available/);
   }, 60_000);
+
+  it('a Job completes (its pod runs to completion on a simulated node)', async () => {
+    await k.kubectl(['create', 'job', 'hello', '--image=busybox', '--', 'echo', 'hi']);
+    const waited = await k.kubectl(['wait', '--for=condition=complete', 'job/hello', '--timeout=60s']);
+    expect(waited.stdout.trim()).toBe('job.batch/hello condition met');
+    expect(await out(['get', 'job', 'hello', '-o', 'jsonpath={.status.succeeded}'])).toBe('1');
+    expect(await out(['get', 'pods', '-l', 'job-name=hello', '-o', 'jsonpath={.items[*].status.phase}'])).toBe('Succeeded');
+  }, 90_000);
 });
