@@ -5,6 +5,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { createMemoryStorage } from '../../adapters/memory/memory-storage.js';
 import { testClient, type TestClient } from '../testing/harness.js';
 import { fenceposts, newRSNewReplicas, oldScaleDowns } from './deployment.js';
+import { filterNode, fitErrorMessage, nodeAffinityMatches } from './scheduler.js';
 import type { KubeObject } from '../object.js';
 
 let c: TestClient;
@@ -182,5 +183,42 @@ describe('rolling-update arithmetic', () => {
     expect(newRSNewReplicas(d(10, '25%', '25%'), [old, neu], neu)).toBe(3);
     const downs = oldScaleDowns(d(10, '25%', '25%'), [old, rs('new', 3, 0, 2)], [old], rs('new', 3, 0, 2));
     expect(downs.get(old)).toBe(8);
+  });
+});
+
+describe('scheduler filters', () => {
+  const node = (name: string, labels: Record<string, string> = {}, taints: unknown[] = [], alloc: Record<string, string> = { cpu: '2', memory: '1Gi', pods: '2' }) =>
+    ({ metadata: { name, labels }, spec: taints.length ? { taints } : {}, status: { allocatable: alloc } }) as unknown as KubeObject;
+  const pod = (spec: Record<string, unknown>) => ({ metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'x' }], ...spec } }) as unknown as KubeObject;
+  it('required node affinity: terms ORed, expressions ANDed (In, NotIn, Exists, Gt), matchFields on the name', () => {
+    const affinity = (terms: unknown[]) => ({ affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: terms } } } });
+    const n = node('a', { zone: 'z1', size: '8' });
+    expect(nodeAffinityMatches(pod(affinity([{ matchExpressions: [{ key: 'zone', operator: 'In', values: ['z1'] }, { key: 'size', operator: 'Gt', values: ['4'] }] }])), n)).toBe(true);
+    expect(nodeAffinityMatches(pod(affinity([{ matchExpressions: [{ key: 'zone', operator: 'NotIn', values: ['z1'] }] }, { matchFields: [{ key: 'metadata.name', operator: 'In', values: ['a'] }] }])), n)).toBe(true);
+    expect(nodeAffinityMatches(pod(affinity([{ matchExpressions: [{ key: 'gpu', operator: 'Exists' }] }])), n)).toBe(false);
+    expect(nodeAffinityMatches(pod({ nodeSelector: { zone: 'z2' } }), n)).toBe(false);
+  });
+  it('taints: NoSchedule and NoExecute need a toleration (Equal or Exists); PreferNoSchedule does not', () => {
+    const tainted = node('a', {}, [{ key: 'dedicated', value: 'db', effect: 'NoSchedule' }]);
+    expect(filterNode(pod({}), tainted, []).reasons).toEqual(['node(s) had untolerated taint {dedicated: db}']);
+    expect(filterNode(pod({ tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'db', effect: 'NoSchedule' }] }), tainted, []).reasons).toEqual([]);
+    expect(filterNode(pod({ tolerations: [{ key: 'dedicated', operator: 'Exists' }] }), tainted, []).reasons).toEqual([]);
+    expect(filterNode(pod({ tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'web' }] }), tainted, []).reasons).toHaveLength(1);
+    expect(filterNode(pod({}), node('b', {}, [{ key: 'x', effect: 'PreferNoSchedule' }]), []).reasons).toEqual([]);
+  });
+  it('resources: requests summed over the pods on the node; the pod count', () => {
+    const n = node('a');
+    const req = (cpu: string, memory: string) => pod({ containers: [{ name: 'c', image: 'x', resources: { requests: { cpu, memory } } }] });
+    expect(filterNode(req('1500m', '512Mi'), n, [req('1', '600Mi')]).reasons).toEqual(['Insufficient cpu', 'Insufficient memory']);
+    expect(filterNode(req('500m', '100Mi'), n, [req('1', '600Mi')]).reasons).toEqual([]);
+    expect(filterNode(pod({}), n, [pod({}), pod({})]).reasons).toEqual(['Too many pods']);
+  });
+  it('the FitError message counts reasons per node, sorted, with the preemption part', () => {
+    const fits = [
+      { node: node('a'), reasons: ['Insufficient cpu'], unresolvable: false },
+      { node: node('b'), reasons: ['node(s) had untolerated taint {k: }'], unresolvable: true },
+      { node: node('c'), reasons: ['Insufficient cpu'], unresolvable: false },
+    ];
+    expect(fitErrorMessage(3, fits)).toBe('0/3 nodes are available: 1 node(s) had untolerated taint {k: }, 2 Insufficient cpu. preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod.');
   });
 });
