@@ -57,5 +57,5 @@ async function run(replicas: number, containerStartMs: number): Promise<void> {
 }
 
 await run(100, 0);
-
+await run(100, 1000);
 process.exit(0);
