@@ -302,18 +302,17 @@ export const deploymentController: ControllerSpec = {
       };
       const setRevision = async (rev: string): Promise<void> => {
         if (d.metadata?.annotations?.[REVISION] === rev) return;
-        // the real controller sets it in the same status update; this engine's status update keeps metadata,
-        // so the annotation is written on the deployment itself
-        const next = { ...d, metadata: { ...d.metadata, annotations: { ...(d.metadata?.annotations ?? {}), [REVISION]: rev } } };
-        const r = await ctx.client.request('PUT', `/apis/apps/v1/namespaces/${namespace}/deployments/${name}`, next);
-        if (r.status === 409) throw new Error(`deployment ${key} changed meanwhile`);
-        if (r.status >= 400) throw new Error(`deployment ${key}: ${r.status} ${r.body?.message}`);
-        d.metadata = { ...d.metadata, annotations: next.metadata.annotations, resourceVersion: r.body.metadata.resourceVersion };
+        // SetDeploymentRevision, written with the status update (the deployments' status strategy keeps the
+        // request's annotations), so it is managed by kube-controller-manager under the status subresource
+        d.metadata = { ...d.metadata, annotations: { ...(d.metadata?.annotations ?? {}), [REVISION]: rev } };
+        statusDirty = true;
       };
       const writeStatus = async (): Promise<void> => {
         const r = await ctx.client.request('PUT', `/apis/apps/v1/namespaces/${namespace}/deployments/${name}/status`, { ...d, status });
-        if (r.status >= 400 && r.status !== 409 && r.status !== 404) throw new Error(`deployment status ${key}: ${r.status} ${r.body?.message}`);
+        if (r.status === 409) throw new Error(`deployment ${key} changed meanwhile`);
+        if (r.status >= 400 && r.status !== 404) throw new Error(`deployment status ${key}: ${r.status} ${r.body?.message}`);
         if (r.status < 400) d.metadata = { ...d.metadata, resourceVersion: r.body.metadata.resourceVersion };
+        statusDirty = false;
       };
 
       /** calculateStatus and syncRolloutStatus. */

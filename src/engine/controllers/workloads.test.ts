@@ -108,6 +108,10 @@ describe('deployments', () => {
     await run(3000);
     const d = (await c.req('GET', `${DEPLOYS}/web`)).body;
     expect(d.metadata.annotations['deployment.kubernetes.io/revision']).toBe('1');
+    // written with the status update, as the real controller does
+    const status = d.metadata.managedFields.find((m: any) => m.manager === 'kube-controller-manager');
+    expect(status.subresource).toBe('status');
+    expect(status.fieldsV1['f:metadata']).toEqual({ 'f:annotations': { '.': {}, 'f:deployment.kubernetes.io/revision': {} } });
     expect(d.status).toMatchObject({ observedGeneration: 1, replicas: 3, updatedReplicas: 3, readyReplicas: 3, availableReplicas: 3 });
     expect(cond(d, 'Available')).toMatchObject({ status: 'True', reason: 'MinimumReplicasAvailable', message: 'Deployment has minimum availability.' });
     const rss = await list('/apis/apps/v1/namespaces/default/replicasets');
