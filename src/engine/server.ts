@@ -3,6 +3,7 @@ import type { Env } from './env.js';
 import type { Storage } from './storage/interface.js';
 import type { ControllerSpec } from './controllers/manager.js';
 import type { AuthOptions } from './auth/index.js';
+import type { WorkloadOptions } from './controllers/index.js';
 
 export interface ApiServerOptions {
   storage: Storage;
@@ -17,6 +18,11 @@ export interface ApiServerOptions {
   host?: 'node' | 'service-worker' | 'page' | 'test';
   /** The controllers the engine's controller manager runs (default: namespace controller and garbage collector, plus the ClusterRole aggregation and service-account controllers where the bootstrap RBAC policy is kept). */
   controllers?: ControllerSpec[];
+  /**
+   * A simulated cluster around the API: workload controllers, a scheduler and simulated nodes (off when
+   * absent, as a bare API server). `{}` runs them all with three nodes.
+   */
+  workloads?: WorkloadOptions;
   /** How long after the engine serves its controllers start (default 1000 ms, on the injected timers). */
   controllerStartDelayMs?: number;
   /** Who may act: anonymous requests, static tokens, the bootstrap RBAC policy (auth/index.ts). */

@@ -10,7 +10,11 @@ import { ManifestEditor } from './editor/ManifestEditor.js';
 import { RequestConsole } from './console/RequestConsole.js';
 import { ShareButton, useScenario } from './share/ShareButton.js';
 import { toYaml } from './editor/actions.js';
-import { listPath, listableResources, resourceId, resourceLabel, shortAge, type ListableResource } from './settings.js';
+import { listPath, listableResources, resourceId, resourceLabel, shortAge, simulationStatus, type ListableResource } from './settings.js';
+import { readClusterSettings, writeClusterSettings } from '../adapters/idb/cluster-settings.js';
+
+/** The hosts' BroadcastChannel (ENGINES_CHANNEL of src/hosts/sw/clusters.ts, not imported: it would pull the engine in). */
+const ENGINES_CHANNEL = 'kube-engines';
 
 const panelModules = import.meta.glob<Record<string, unknown>>('./panels/*/index.tsx');
 
@@ -178,10 +182,45 @@ function ConnectionBar({ conn }: { conn: ApiConnection }) {
           {conn.mode === 'service-worker' ? 'service worker' : `in-page engine (${conn.fallbackReason ?? 'fallback'})`}
         </span>
       </span>
+      <SimulationSwitch cluster={conn.cluster} />
       <span role="status" className="toast">
         {copied}
       </span>
     </div>
+  );
+}
+
+/** The cluster's simulation switch (cluster settings kept in IndexedDB; the engine restarts with it). */
+function SimulationSwitch({ cluster }: { cluster: string }) {
+  const [simulated, setSimulated] = useState<boolean | undefined>(undefined);
+  useEffect(() => {
+    let live = true;
+    void readClusterSettings(cluster).then((s) => live && setSimulated(s.simulated));
+    return () => {
+      live = false;
+    };
+  }, [cluster]);
+  const toggle = async (on: boolean) => {
+    setSimulated(on);
+    await writeClusterSettings(cluster, { simulated: on });
+    try {
+      const channel = new BroadcastChannel(ENGINES_CHANNEL);
+      channel.postMessage({ type: 'settings', cluster, from: 'ui' });
+      channel.close();
+    } catch {
+      // no BroadcastChannel: the setting applies when the engine next starts
+    }
+  };
+  if (simulated === undefined) return null;
+  return (
+    <span className="field simulation">
+      <label>
+        <input type="checkbox" checked={simulated} onChange={(e) => void toggle(e.currentTarget.checked)} data-testid="simulation-switch" /> simulated
+      </label>{' '}
+      <span className="hint" data-testid="simulation-status">
+        {simulationStatus(simulated)}
+      </span>
+    </span>
   );
 }
 

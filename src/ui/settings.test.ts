@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   appBaseUrl,
+  simulationStatus,
   clusterBaseUrl,
   listPath,
   listableResources,
@@ -75,5 +76,12 @@ describe('shortAge', () => {
     expect(shortAge('2025-12-28T03:04:05Z', now)).toBe('5d');
     expect(shortAge(undefined, now)).toBe('<unknown>');
     expect(shortAge('yesterday', now)).toBe('<invalid>');
+  });
+});
+
+describe('simulationStatus', () => {
+  it('says whether the cluster is simulated', () => {
+    expect(simulationStatus(true)).toMatch(/^Simulated cluster: /);
+    expect(simulationStatus(false)).toMatch(/^Bare API server: /);
   });
 });

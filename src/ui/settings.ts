@@ -99,3 +99,10 @@ export function shortAge(creationTimestamp: string | undefined | null, nowMs: nu
   if (h < 48) return `${h}h`;
   return `${Math.floor(h / 24)}d`;
 }
+
+/** The status line of a cluster's simulation switch (the simulated cluster: controllers, scheduler, nodes). */
+export function simulationStatus(simulated: boolean): string {
+  return simulated
+    ? 'Simulated cluster: a scheduler, simulated nodes and the workload controllers run in this browser, so pods start and rollouts finish.'
+    : 'Bare API server: nothing schedules or runs pods (as an API server without a control plane around it).';
+}

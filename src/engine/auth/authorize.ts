@@ -10,7 +10,7 @@ import type { ClusterState } from '../registry/state.js';
 import type { RequestInfo } from '../endpoints/request-info.js';
 import { canonicalGroup } from '../util/spelling.js';
 import type { Attributes, Authorizer, AuthorizerAnswer, RulesAnswer } from './attributes.js';
-import { RbacAuthorizer, type RbacObjects } from './rbac.js';
+import { RbacAuthorizer, ruleAllows, rulesOf, type RbacObjects } from './rbac.js';
 import { SYSTEM_MASTERS, type UserInfo } from './user.js';
 
 const RBAC_GROUP = 'rbac.authorization.k8s.io';
@@ -29,13 +29,17 @@ export function stateRbacObjects(state: ClusterState): RbacObjects {
 /** The cluster's authorizer: members of system:masters may do anything; everyone else asks RBAC. */
 export class ClusterAuthorizer implements Authorizer {
   readonly rbac: RbacAuthorizer;
-  constructor(objects: RbacObjects) {
+  constructor(private readonly objects: RbacObjects) {
     this.rbac = new RbacAuthorizer(objects);
   }
 
   authorize(a: Attributes): AuthorizerAnswer {
     // authorizerfactory.NewPrivilegedGroups: allow, no reason
     if (a.user.groups.includes(SYSTEM_MASTERS)) return { decision: 'allow', reason: '' };
+    // the Node authorizer (simplified): a node's kubelet may do what the system:node ClusterRole allows
+    if (a.user.groups.includes('system:nodes') && a.user.name.startsWith('system:node:')) {
+      if (rulesOf(this.objects.clusterRole('system:node')).some((rule) => ruleAllows(a, rule))) return { decision: 'allow', reason: '' };
+    }
     return this.rbac.authorize(a);
   }
 

@@ -13,6 +13,87 @@ const r = (apiGroups: string[], resources: string[], verbs: string[], resourceNa
   resourceNames ? { apiGroups, resourceNames, resources, verbs } : { apiGroups, resources, verbs };
 const urls = (nonResourceURLs: string[], verbs: string[]): PolicyRule => ({ nonResourceURLs, verbs });
 
+const EVENTS = r(['', 'events.k8s.io'], ['events'], ['create', 'patch', 'update']);
+
+/** The workload controllers' roles (their service accounts in kube-system are bound to them). */
+const WORKLOAD_CONTROLLERS: { name: string; rules: PolicyRule[] }[] = [
+  {
+    name: 'cronjob-controller',
+    rules: [
+      r(['batch'], ['cronjobs'], ['get', 'list', 'update', 'watch']),
+      r(['batch'], ['jobs'], ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch']),
+      r(['batch'], ['cronjobs/status'], ['update']),
+      r(['batch'], ['cronjobs/finalizers'], ['update']),
+      r([''], ['pods'], ['delete', 'list']),
+      EVENTS,
+    ],
+  },
+  {
+    name: 'deployment-controller',
+    rules: [
+      r(['apps', 'extensions'], ['deployments'], ['get', 'list', 'update', 'watch']),
+      r(['apps', 'extensions'], ['deployments/status'], ['update']),
+      r(['apps', 'extensions'], ['deployments/finalizers'], ['update']),
+      r(['apps', 'extensions'], ['replicasets'], ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch']),
+      r([''], ['pods'], ['get', 'list', 'update', 'watch']),
+      EVENTS,
+    ],
+  },
+  {
+    name: 'node-controller',
+    rules: [
+      r([''], ['nodes'], ['delete', 'get', 'list', 'patch', 'update']),
+      r([''], ['nodes/status'], ['patch', 'update']),
+      r([''], ['pods/status'], ['patch', 'update']),
+      r([''], ['pods'], ['delete', 'list']),
+      r([''], ['pods'], ['get']),
+      EVENTS,
+    ],
+  },
+  {
+    name: 'endpoint-controller',
+    rules: [
+      r([''], ['pods', 'services'], ['get', 'list', 'watch']),
+      r([''], ['endpoints'], ['create', 'delete', 'get', 'list', 'update']),
+      r([''], ['endpoints/restricted'], ['create']),
+      EVENTS,
+    ],
+  },
+  {
+    name: 'endpointslice-controller',
+    rules: [
+      r([''], ['nodes', 'pods', 'services'], ['get', 'list', 'watch']),
+      r([''], ['services/finalizers'], ['update']),
+      r(['discovery.k8s.io'], ['endpointslices'], ['create', 'delete', 'get', 'list', 'update']),
+      EVENTS,
+    ],
+  },
+  {
+    name: 'job-controller',
+    rules: [
+      r(['batch'], ['jobs'], ['get', 'list', 'patch', 'update', 'watch']),
+      r(['batch'], ['jobs/status'], ['update']),
+      r(['batch'], ['jobs/finalizers'], ['update']),
+      r([''], ['pods'], ['create', 'delete', 'list', 'patch', 'watch']),
+      EVENTS,
+    ],
+  },
+  {
+    name: 'replicaset-controller',
+    rules: [
+      r(['apps', 'extensions'], ['replicasets'], ['get', 'list', 'update', 'watch']),
+      r(['apps', 'extensions'], ['replicasets/status'], ['update']),
+      r(['apps', 'extensions'], ['replicasets/finalizers'], ['update']),
+      r([''], ['pods'], ['create', 'delete', 'list', 'patch', 'watch']),
+      EVENTS,
+    ],
+  },
+];
+
+function workloadControllerRoles(): BootstrapClusterRole[] {
+  return WORKLOAD_CONTROLLERS.map((c) => ({ name: `system:controller:${c.name}`, rules: c.rules }));
+}
+
 export interface BootstrapClusterRole {
   name: string;
   labels?: Record<string, string>;
@@ -113,6 +194,7 @@ export const BOOTSTRAP_CLUSTER_ROLES: BootstrapClusterRole[] = [
       r(['', 'events.k8s.io'], ['events'], ['create', 'patch', 'update']),
     ],
   },
+  ...workloadControllerRoles(),
   { name: 'system:discovery', rules: [urls(['/api', '/api/*', '/apis', '/apis/*', '/healthz', '/livez', '/openapi', '/openapi/*', '/readyz', '/version', '/version/'], ['get'])] },
   {
     // kube-controller-manager's own identity: its shared informers list and watch everything with it
@@ -131,7 +213,56 @@ export const BOOTSTRAP_CLUSTER_ROLES: BootstrapClusterRole[] = [
       r([''], ['serviceaccounts/token'], ['create']),
     ],
   },
+  {
+    // kube-scheduler's own user
+    name: 'system:kube-scheduler',
+    rules: [
+      r(['', 'events.k8s.io'], ['events'], ['create', 'patch', 'update']),
+      r(['coordination.k8s.io'], ['leases'], ['create']),
+      r(['coordination.k8s.io'], ['leases'], ['get', 'update'], ['kube-scheduler']),
+      r([''], ['nodes'], READ),
+      r([''], ['pods'], ['delete', 'get', 'list', 'watch']),
+      r([''], ['bindings', 'pods/binding'], ['create']),
+      r([''], ['pods/status'], ['patch', 'update']),
+      r([''], ['replicationcontrollers', 'services'], ['list', 'watch']),
+      r(['apps', 'extensions'], ['replicasets'], ['list', 'watch']),
+      r(['apps'], ['statefulsets'], ['list', 'watch']),
+      r(['policy'], ['poddisruptionbudgets'], ['list', 'watch']),
+      r([''], ['persistentvolumeclaims', 'persistentvolumes'], ['list', 'watch']),
+      r(['authentication.k8s.io'], ['tokenreviews'], ['create']),
+      r(['authorization.k8s.io'], ['subjectaccessreviews'], ['create']),
+      r([''], ['namespaces'], ['list', 'watch']),
+    ],
+  },
   { name: 'system:monitoring', rules: [urls(['/healthz', '/healthz/*', '/livez', '/livez/*', '/metrics', '/metrics/slis', '/readyz', '/readyz/*'], ['get'])] },
+  {
+    // what the Node authorizer lets a node's kubelet do (simplified: the role's rules, not per-object graph checks)
+    name: 'system:node',
+    rules: [
+      r(['authentication.k8s.io'], ['tokenreviews'], ['create']),
+      r(['authorization.k8s.io'], ['localsubjectaccessreviews', 'subjectaccessreviews'], ['create']),
+      r([''], ['services'], ['get', 'list', 'watch']),
+      r([''], ['nodes'], ['create', 'get', 'list', 'watch']),
+      r([''], ['nodes/status'], ['patch', 'update']),
+      r([''], ['nodes'], ['patch', 'update']),
+      r(['', 'events.k8s.io'], ['events'], ['create', 'patch', 'update']),
+      r([''], ['pods'], ['get', 'list', 'watch']),
+      r([''], ['pods'], ['create', 'delete']),
+      r([''], ['pods/status'], ['patch', 'update']),
+      r([''], ['pods/eviction'], ['create']),
+      r([''], ['configmaps', 'secrets'], ['get', 'list', 'watch']),
+      r([''], ['persistentvolumeclaims', 'persistentvolumes'], ['get']),
+      r([''], ['endpoints'], ['get']),
+      r(['certificates.k8s.io'], ['certificatesigningrequests'], ['create', 'get', 'list', 'watch']),
+      r(['coordination.k8s.io'], ['leases'], ['create', 'delete', 'get', 'patch', 'update']),
+      r(['storage.k8s.io'], ['volumeattachments'], ['get']),
+      r([''], ['serviceaccounts/token'], ['create']),
+      r([''], ['persistentvolumeclaims/status'], ['get', 'patch', 'update']),
+      r(['node.k8s.io'], ['runtimeclasses'], ['get', 'list', 'watch']),
+      r(['storage.k8s.io'], ['csidrivers'], ['get', 'list', 'watch']),
+      r(['storage.k8s.io'], ['csinodes'], ['create', 'delete', 'get', 'patch', 'update']),
+    ],
+  },
   { name: 'system:public-info-viewer', rules: [urls(['/healthz', '/livez', '/readyz', '/version', '/version/'], ['get'])] },
   { name: 'system:service-account-issuer-discovery', rules: [urls(['/.well-known/openid-configuration', '/openid/v1/jwks'], ['get'])] },
   { name: 'view', labels: { [`${AGG}edit`]: 'true' }, aggregateFrom: `${AGG}view` },
@@ -178,6 +309,12 @@ export const BOOTSTRAP_CLUSTER_ROLE_BINDINGS: BootstrapBinding[] = [
     subjects: [{ kind: 'Group', name: 'system:authenticated' }, { kind: 'Group', name: 'system:unauthenticated' }],
   },
   { name: 'system:kube-controller-manager', role: 'system:kube-controller-manager', subjects: [{ kind: 'User', name: 'system:kube-controller-manager' }] },
+  { name: 'system:kube-scheduler', role: 'system:kube-scheduler', subjects: [{ kind: 'User', name: 'system:kube-scheduler' }] },
+  ...WORKLOAD_CONTROLLERS.map((c) => ({
+    name: `system:controller:${c.name}`,
+    role: `system:controller:${c.name}`,
+    subjects: [{ kind: 'ServiceAccount' as const, name: c.name, namespace: 'kube-system' }],
+  })),
   { name: 'system:service-account-issuer-discovery', role: 'system:service-account-issuer-discovery', subjects: [{ kind: 'Group', name: 'system:serviceaccounts' }] },
 ];
 

@@ -15,6 +15,21 @@ export type Handle = (request: Request) => Promise<Response>;
 export interface ControllerIdentity {
   /** e.g. "namespace-controller" (the service account name). */
   serviceAccount?: string;
+  /**
+   * A component with a user of its own instead (kube-scheduler, a node's kubelet): its user name, groups
+   * and User-Agent (the field manager of its writes is the part before the first '/').
+   */
+  user?: { name: string; groups: string[]; userAgent: string };
+}
+
+/** kube-scheduler's identity (the bootstrap policy binds system:kube-scheduler to it). */
+export const SCHEDULER_IDENTITY: ControllerIdentity = {
+  user: { name: 'system:kube-scheduler', groups: [], userAgent: `kube-scheduler/${SERVER_GIT_VERSION} (linux/amd64) kubernetes/${SERVER_GIT_COMMIT.slice(0, 7)}/scheduler` },
+};
+
+/** The kubelet of a node: user system:node:<name> in group system:nodes. */
+export function kubeletIdentity(node: string): ControllerIdentity {
+  return { user: { name: `system:node:${node}`, groups: ['system:nodes'], userAgent: `kubelet/${SERVER_GIT_VERSION} (linux/amd64) kubernetes/${SERVER_GIT_COMMIT.slice(0, 7)}` } };
 }
 
 /** kube-controller-manager's own user name (the bootstrap policy binds system:kube-controller-manager to it). */
@@ -36,6 +51,7 @@ export class ApiError extends Error {
 
 /** The user name a controller authenticates as (its service account). */
 export function controllerUser(id: ControllerIdentity): string {
+  if (id.user) return id.user.name;
   return id.serviceAccount ? `system:serviceaccount:kube-system:${id.serviceAccount}` : CONTROLLER_MANAGER_USER;
 }
 
@@ -44,6 +60,7 @@ export function controllerUser(id: ControllerIdentity): string {
  * field manager of its writes is the part before the first '/', "kube-controller-manager".
  */
 export function controllerUserAgent(id: ControllerIdentity): string {
+  if (id.user) return id.user.userAgent;
   return `kube-controller-manager/${SERVER_GIT_VERSION} (linux/amd64) kubernetes/${SERVER_GIT_COMMIT.slice(0, 7)}/${id.serviceAccount ? controllerUser(id) : 'shared-informers'}`;
 }
 
@@ -79,7 +96,8 @@ export class ApiClient {
       // the front-proxy convention (requestheader authentication) for the caller's identity
       'X-Remote-User': controllerUser(this.identity),
     });
-    if (this.identity.serviceAccount) {
+    for (const g of this.identity.user?.groups ?? []) headers.append('X-Remote-Group', g);
+    if (this.identity.serviceAccount && !this.identity.user) {
       headers.append('X-Remote-Group', 'system:serviceaccounts');
       headers.append('X-Remote-Group', 'system:serviceaccounts:kube-system');
     }

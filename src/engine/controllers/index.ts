@@ -6,6 +6,12 @@ import { clusterRoleAggregationController } from './clusterrole-aggregation.js';
 import { serviceAccountController } from './service-account.js';
 import { validatingAdmissionPolicyStatusController } from './validating-admission-policy-status.js';
 import { resourceQuotaController } from './resource-quota.js';
+import { deploymentController } from './deployment.js';
+import { replicaSetController } from './replicaset.js';
+import { endpointSliceController, endpointsController } from './endpoints.js';
+import { schedulerController } from './scheduler.js';
+import { jobController } from './job.js';
+import { nodeSimulation, type NodeSimulationOptions } from './nodes.js';
 
 export { ControllerManager, type Controller, type ControllerContext, type ControllerSpec } from './manager.js';
 
@@ -13,3 +19,28 @@ export const defaultControllers: ControllerSpec[] = [namespaceController, garbag
 
 /** The controllers that go with the bootstrap RBAC policy (their service accounts' roles are part of it). */
 export const bootstrapPolicyControllers: ControllerSpec[] = [clusterRoleAggregationController, serviceAccountController];
+
+export { defaultNodes, type SimulatedNode, type NodeSimulationOptions } from './nodes.js';
+
+/** The switchable controllers of a simulated cluster (the ones the API's own semantics need always run). */
+export const WORKLOAD_CONTROLLER_NAMES = ['deployment', 'replicaset', 'job', 'endpoints', 'endpointslice', 'scheduler', 'nodes'] as const;
+export type WorkloadControllerName = (typeof WORKLOAD_CONTROLLER_NAMES)[number];
+
+export interface WorkloadOptions extends NodeSimulationOptions {
+  /** Which workload controllers run: 'all' or a list of names (default 'all'). */
+  controllers?: 'all' | WorkloadControllerName[];
+}
+
+/** The controller specs of a simulated cluster: workload controllers, the scheduler and the simulated nodes. */
+export function workloadControllers(opts: WorkloadOptions = {}): ControllerSpec[] {
+  const on = new Set<string>(opts.controllers === undefined || opts.controllers === 'all' ? WORKLOAD_CONTROLLER_NAMES : opts.controllers);
+  const specs: ControllerSpec[] = [];
+  if (on.has('deployment')) specs.push(deploymentController);
+  if (on.has('replicaset')) specs.push(replicaSetController);
+  if (on.has('job')) specs.push(jobController);
+  if (on.has('endpoints')) specs.push(endpointsController);
+  if (on.has('endpointslice')) specs.push(endpointSliceController);
+  if (on.has('scheduler')) specs.push(schedulerController);
+  if (on.has('nodes')) specs.push(nodeSimulation(opts));
+  return specs;
+}

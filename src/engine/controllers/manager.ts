@@ -18,7 +18,7 @@
 // Everything runs on the injected clock and timers, so the same controllers run in every host and in tests.
 
 import type { Env } from '../env.js';
-import { ApiClient, type Handle } from './client.js';
+import { ApiClient, type ControllerIdentity, type Handle } from './client.js';
 import { Informer, type InformerHandlers } from './informer.js';
 import { WorkQueue, type Reconcile } from './queue.js';
 import { discoverResources, type DiscoveredResource } from './discovery.js';
@@ -32,6 +32,8 @@ export interface Controller {
 export interface ControllerContext {
   env: Env;
   client: ApiClient;
+  /** A client with another identity (a node's kubelet acts as system:node:<name>). */
+  clientAs(identity: ControllerIdentity): ApiClient;
   informer(path: string, handlers: InformerHandlers, onGone?: () => void): Informer;
   queue<K>(reconcile: Reconcile<K>): WorkQueue<K>;
   discovery(): Promise<DiscoveredResource[]>;
@@ -39,7 +41,9 @@ export interface ControllerContext {
 
 export interface ControllerSpec {
   /** The service account the controller runs as, e.g. "namespace-controller". */
-  serviceAccount: string;
+  serviceAccount?: string;
+  /** Or the identity of a component with a user of its own (kube-scheduler). */
+  identity?: ControllerIdentity;
   start(ctx: ControllerContext): Controller;
 }
 
@@ -69,10 +73,11 @@ export class ControllerManager {
     // read and write with their own service accounts
     const shared = new ApiClient(this.opts.handle, this.opts.base, {}, this.opts.mark);
     for (const spec of this.specs) {
-      const client = new ApiClient(this.opts.handle, this.opts.base, { serviceAccount: spec.serviceAccount }, this.opts.mark);
+      const client = new ApiClient(this.opts.handle, this.opts.base, spec.identity ?? { serviceAccount: spec.serviceAccount }, this.opts.mark);
       const ctx: ControllerContext = {
         env: this.opts.env,
         client,
+        clientAs: (identity) => new ApiClient(this.opts.handle, this.opts.base, identity, this.opts.mark),
         informer: (path, handlers, onGone) => {
           const inf = new Informer(shared, this.opts.env, path, handlers, () => {
             this.informers.delete(inf);

@@ -11,7 +11,7 @@ import { Store, normalizeLayout } from '../registry/store.js';
 import type { ResourceDefinition, Verb } from '../registry/types.js';
 import { builtinDefinitions, builtinResources } from '../resources/index.js';
 import { CrdController, withCrdBehaviour } from '../apiextensions/controller.js';
-import { bootstrapPolicyControllers, ControllerManager, defaultControllers } from '../controllers/index.js';
+import { bootstrapPolicyControllers, ControllerManager, defaultControllers, workloadControllers } from '../controllers/index.js';
 import { CONTROLLER_MANAGER_USER } from '../controllers/client.js';
 import type { ApiServer, ApiServerOptions, HandleOptions } from '../server.js';
 import { WatchHub } from '../watch/hub.js';
@@ -40,6 +40,7 @@ import { handlePatch } from './handlers/patch.js';
 import { handleUpdate } from './handlers/update.js';
 import { handleWatch } from './handlers/watch.js';
 import { handleScale } from './handlers/scale.js';
+import { handleBinding, isPods } from './handlers/binding.js';
 import { PLAYGROUND_CEL_PATH, evaluatePlaygroundCel } from './playground-cel.js';
 import { decodeBody } from '../codec/decode.js';
 import { readLimitedBody } from '../codec/read-body.js';
@@ -135,7 +136,10 @@ class Engine implements EngineCore {
    * it serves; they resume from stored state (their informers list everything first).
    */
   startControllers(handle: (request: Request) => Promise<Response>): void {
-    const specs = this.opts.controllers ?? [...defaultControllers, ...(this.bootstrapPolicy ? bootstrapPolicyControllers : [])];
+    const specs = [
+      ...(this.opts.controllers ?? [...defaultControllers, ...(this.bootstrapPolicy ? bootstrapPolicyControllers : [])]),
+      ...(this.opts.workloads ? workloadControllers(this.opts.workloads) : []),
+    ];
     if (this.closed || specs.length === 0) return;
     this.controllers = new ControllerManager(
       { handle, env: this.env, base: `http://localhost${this.basePath}`, mark: (r) => void this.internalRequests.add(r) },
@@ -155,11 +159,14 @@ class Engine implements EngineCore {
     if (!this.internalRequests.has(request)) return undefined;
     const name = request.headers.get('X-Remote-User') ?? '';
     const m = /^system:serviceaccount:([^:]+):([^:]+)$/.exec(name);
-    if (!m && name !== CONTROLLER_MANAGER_USER) return undefined;
+    // kube-scheduler and the simulated nodes' kubelets have users of their own
+    const component = name === 'system:kube-scheduler' || /^system:node:[^:]+$/.test(name);
+    if (!m && name !== CONTROLLER_MANAGER_USER && !component) return undefined;
     // without the bootstrap policy no role grants the controllers anything: they then act with the API
     // server's own loopback identity, as a cluster whose controller manager holds admin credentials
     if (!this.bootstrapPolicy) return APISERVER_USER;
     // the manager's own user (its shared informers), or a controller's service account
+    if (name.startsWith('system:node:')) return { name, groups: ['system:nodes', ALL_AUTHENTICATED] };
     if (!m) return { name, groups: [ALL_AUTHENTICATED] };
     return { name, groups: [...serviceAccountGroups(m[1]), ALL_AUTHENTICATED] };
   }
@@ -390,6 +397,13 @@ class Engine implements EngineCore {
       if (info.verb !== 'create') throw methodNotAllowedRoute();
       return handleAuthEndpoint(virtual, info, { request, user, authorizer: this.auth.authorizer, state: this.store.state, tokens: this.auth.tokens, env: this.env, pretty });
     }
+    // the core v1 `bindings` collection: create only, served by the pods' binding REST
+    if (info.group === '' && info.version === 'v1' && info.resource === 'bindings' && !info.subresource && !info.watchPath) {
+      if (!info.namespace || info.rest.length > 0) throw notFoundPath();
+      if (info.verb !== 'create' || info.name) throw methodNotAllowedRoute();
+      return this.metrics.instrument(routeLabels(this.registry.lookup('', 'v1', 'pods')!, info, request, query), () =>
+        handleBinding(this.bindingScope(info, request, url, query, pretty, user), true).catch((e: unknown) => respondError(e, { pretty })));
+    }
     const served = this.registry.lookup(info.group, info.version, info.resource);
     if (!served) throw notFoundPath();
     const def = guardEscalation(served, info, user, this.auth.authorizer);
@@ -403,7 +417,7 @@ class Engine implements EngineCore {
     }
     const verb = info.verb;
     if (info.subresource) {
-      const allowed: Verb[] = info.subresource === 'finalize' ? ['update'] : ['get', 'update', 'patch'];
+      const allowed: Verb[] = info.subresource === 'finalize' ? ['update'] : info.subresource === 'binding' ? ['create'] : ['get', 'update', 'patch'];
       if (!allowed.includes(verb as Verb)) throw methodNotSupported({ group: def.group, resource: `${def.plural}/${info.subresource}` }, verbAction(verb));
     } else if (!def.verbs.includes(verb as Verb)) {
       throw methodNotSupported({ group: def.group, resource: def.plural }, verbAction(verb));
@@ -449,6 +463,7 @@ class Engine implements EngineCore {
       if (verb === 'create') throw badRequest('the server could not find the requested resource');
     }
     if (info.subresource === 'scale') return handleScale(scope);
+    if (info.subresource === 'binding') return handleBinding(scope, false);
     switch (verb) {
       case 'get':
         return handleGet(scope);
@@ -469,10 +484,22 @@ class Engine implements EngineCore {
     }
   }
 
+  /** The scope of a `bindings` create: the pods' definition, as BindingREST writes pods. */
+  private bindingScope(info: ResourceRequestInfo, request: Request, url: URL, query: URLSearchParams, pretty: boolean, user: UserInfo): Scope {
+    const def = this.registry.lookup('', 'v1', 'pods')!;
+    return {
+      core: this, request, url, query, info, def, pretty,
+      negotiated: negotiate(request.headers.get('Accept'), { cbor: !!this.featureGates['CBORServingAndStorage'], allowAs: false, watch: false }),
+      userAgent: request.headers.get('User-Agent') ?? '',
+      auth: requestAuthorization(user, info, this.auth.authorizer),
+    };
+  }
+
   private subresourceServed(def: ResourceDefinition, sub: string): boolean {
     if (sub === 'status') return !!def.subresources.status;
     if (sub === 'scale') return !!def.subresources.scale;
     if (sub === 'finalize') return !!def.subresources.finalize;
+    if (sub === 'binding') return isPods(def);
     return false;
   }
 }

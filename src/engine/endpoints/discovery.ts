@@ -1,6 +1,7 @@
 // Discovery documents [K8S endpoints/discovery]: /api, /apis, /apis/{group}, /api/v1, /apis/{g}/{v},
 // and the aggregated form (apidiscovery.k8s.io/v2) that kubectl 1.33 asks for first.
 
+import { isPods } from './handlers/binding.js';
 import type { ResourceRegistry } from '../registry/resources.js';
 import { groupVersion, type ResourceDefinition, type Verb } from '../registry/types.js';
 import { mirrorGroup } from '../util/spelling.js';
@@ -69,6 +70,7 @@ function resourceEntries(def: ResourceDefinition): Record<string, unknown>[] {
   const at = storageLocation(def);
   main.storageVersionHash = shortHash(`${at.group}/${at.resource}/${def.kind}`);
   const out = [main];
+  if (isPods(def)) out.push({ name: 'pods/binding', singularName: '', namespaced: true, kind: 'Binding', verbs: ['create'] });
   if (def.subresources.scale) {
     out.push({
       name: `${def.plural}/scale`,
@@ -95,7 +97,7 @@ export function apiResourceList(registry: ResourceRegistry, group: string, versi
     kind: 'APIResourceList',
     apiVersion: 'v1',
     groupVersion: group ? `${mirrorGroup(group, spelling)}/${version}` : version,
-    resources: defs.flatMap(resourceEntries),
+    resources: withBindings(group, version, defs.flatMap(resourceEntries), 'name', { name: 'bindings', singularName: 'binding', namespaced: true, kind: 'Binding', verbs: ['create'] }),
   };
 }
 
@@ -127,6 +129,7 @@ function discoveryResource(def: ResourceDefinition): Record<string, unknown> {
   if (def.shortNames?.length) r.shortNames = def.shortNames;
   if (def.categories?.length) r.categories = def.categories;
   const subs: Record<string, unknown>[] = [];
+  if (isPods(def)) subs.push({ subresource: 'binding', responseKind: { group: '', version: '', kind: 'Binding' }, verbs: ['create'] });
   if (def.subresources.scale) {
     subs.push({ subresource: 'scale', responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, verbs: ['get', 'patch', 'update'] });
   }
@@ -151,14 +154,23 @@ export function aggregatedDiscovery(registry: ResourceRegistry, core: boolean, v
       metadata: { name: g.name, creationTimestamp: null },
       versions: g.versions.map((v) => ({
         version: v,
-        resources: registry
+        resources: withBindings(g.name, v, registry
           .resourcesIn(g.name, v)
           .sort((a, b) => (a.plural < b.plural ? -1 : 1))
-          .map(discoveryResource),
+          .map(discoveryResource), 'resource', {
+          resource: 'bindings', responseKind: { group: '', version: '', kind: 'Binding' }, scope: 'Namespaced', singularResource: 'binding', verbs: ['create'],
+        }),
         freshness: 'Current',
       })),
     })),
   };
+}
+
+/** The core v1 `bindings` resource (create only, never stored) in its sorted place. */
+function withBindings(group: string, version: string, entries: Record<string, unknown>[], key: string, entry: Record<string, unknown>): Record<string, unknown>[] {
+  if (group !== '' || version !== 'v1') return entries;
+  const i = entries.findIndex((e) => String(e[key]) > 'bindings');
+  return i < 0 ? [...entries, entry] : [...entries.slice(0, i), entry, ...entries.slice(i)];
 }
 
 export { groupVersion };

@@ -315,6 +315,34 @@ export class Store {
     });
   }
 
+  /**
+   * storage.GuaranteedUpdate without the strategy: `tryUpdate` gets a copy of the stored object and returns
+   * the new one, which is written as is (the pod binding REST writes so; no field manager, no validation).
+   * A thrown non-Status error is the caller's to interpret.
+   */
+  async guaranteedUpdate(
+    def: ResourceDefinition,
+    namespace: string,
+    name: string,
+    tryUpdate: (current: KubeObject) => KubeObject,
+    opts: { dryRun: boolean; preconditions?: Preconditions },
+  ): Promise<KubeObject> {
+    return this.state.exclusive(async () => {
+      const key = this.key(def, namespace, name);
+      const item = this.state.get(key);
+      if (!item) throw notFound(this.gr(def), name);
+      const pre = opts.preconditions;
+      const failed = (what: string, want: string, have: string) =>
+        conflict(this.gr(def), name, `StorageError: invalid object, Code: 4, Key: ${storageKey(def, namespace, name)}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: ${what} in precondition: ${want}, ${what} in object meta: ${have}`);
+      if (pre?.uid && pre.uid !== item.object.metadata?.uid) throw failed('UID', pre.uid, String(item.object.metadata?.uid ?? ''));
+      if (pre?.resourceVersion && pre.resourceVersion !== String(item.revision)) throw failed('ResourceVersion', pre.resourceVersion, String(item.revision));
+      const next = normalizeLayout(tryUpdate(clone(item.object)));
+      if (opts.dryRun || deepEqual(next, item.object)) return this.present(def, next);
+      const events = await this.commitOne({ kind: 'put', key, object: next, expectRevision: item.revision }, def, name);
+      return this.present(def, events[0].object);
+    });
+  }
+
   private async updateLocked(
     def: ResourceDefinition,
     namespace: string,

@@ -1,5 +1,7 @@
 // The Node host's command line: usage text and argument parsing (main.ts runs it).
 
+import { WORKLOAD_CONTROLLER_NAMES, type WorkloadControllerName } from '../../engine/controllers/index.js';
+
 export const USAGE = `Usage: npm run serve -- [options]
 
 Serves a Kubernetes v1.33 API server (the playground's engine) on 127.0.0.1 for kubectl and other
@@ -28,6 +30,13 @@ Options:
   --tls-cert-file FILE, --tls-private-key-file FILE
                        serve HTTPS (kubectl sends bearer tokens only over TLS); the kubeconfig then
                        trusts the certificate and carries a token of the cluster administrator
+  --controllers[=LIST] simulate the cluster around the API: workload controllers (deployment,
+                       replicaset, job, endpoints, endpointslice), a scheduler and simulated nodes, so that
+                       pods get scheduled and run and rollouts finish; alone it runs them all, or give a
+                       comma-separated list of those names plus scheduler and nodes; without it the
+                       server is a bare API server (the controllers the API itself needs always run:
+                       namespaces, garbage collection, service accounts, role aggregation)
+  --nodes N            how many simulated nodes (default 3; with --controllers)
   -h, --help           print this help and exit
 
 Then:
@@ -43,9 +52,12 @@ export interface ServeOptions {
   data?: string;
   allowHosts: string[];
   allowOrigins: string[];
+  /** The simulated cluster's controllers ('all' or names), when --controllers is given. */
+  controllers?: 'all' | WorkloadControllerName[];
+  nodes?: number;
 }
 
-const VALUE_FLAGS = new Set(['port', 'cluster', 'kubeconfig', 'data', 'allow-host', 'allow-origin']);
+const VALUE_FLAGS = new Set(['port', 'cluster', 'kubeconfig', 'data', 'allow-host', 'allow-origin', 'nodes']);
 
 /** Parses the command line; throws an Error whose message says what is wrong. */
 export function parseArgs(argv: readonly string[]): ServeOptions {
@@ -57,6 +69,10 @@ export function parseArgs(argv: readonly string[]): ServeOptions {
       continue;
     }
     const m = /^--([a-z-]+)(?:=(.*))?$/s.exec(a);
+    if (m && m[1] === 'controllers') {
+      opts.controllers = m[2] === undefined ? 'all' : parseControllers(m[2]);
+      continue;
+    }
     if (!m || !VALUE_FLAGS.has(m[1])) throw new Error(`unknown argument ${JSON.stringify(a)}`);
     const name = m[1];
     let value = m[2];
@@ -80,6 +96,12 @@ export function parseArgs(argv: readonly string[]): ServeOptions {
       case 'data':
         opts.data = value;
         break;
+      case 'nodes': {
+        const n = Number(value);
+        if (!/^\d+$/.test(value) || n < 1 || n > 1000) throw new Error(`--nodes must be a number from 1 to 1000, got ${JSON.stringify(value)}`);
+        opts.nodes = n;
+        break;
+      }
       case 'allow-host':
         opts.allowHosts.push(value);
         break;
@@ -89,5 +111,16 @@ export function parseArgs(argv: readonly string[]): ServeOptions {
         break;
     }
   }
+  if (opts.nodes !== undefined && opts.controllers === undefined) throw new Error('--nodes needs --controllers');
   return opts;
+}
+
+/** --controllers=a,b: the names of the simulated cluster's controllers. */
+function parseControllers(list: string): 'all' | WorkloadControllerName[] {
+  const names = list.split(',').map((x) => x.trim()).filter(Boolean);
+  if (names.length === 0 || names.includes('all')) return 'all';
+  for (const n of names) {
+    if (!(WORKLOAD_CONTROLLER_NAMES as readonly string[]).includes(n)) throw new Error(`unknown controller ${JSON.stringify(n)} (known: ${WORKLOAD_CONTROLLER_NAMES.join(', ')})`);
+  }
+  return names as WorkloadControllerName[];
 }

@@ -4,6 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { createApiServer } from '../../engine/server.js';
+import { defaultNodes } from '../../engine/controllers/index.js';
 import type { Storage } from '../../engine/storage/interface.js';
 import { createMemoryStorage } from '../../adapters/memory/memory-storage.js';
 import { openFileStorage } from '../../adapters/file/file-storage.js';
@@ -33,7 +34,8 @@ async function main(): Promise<void> {
   if (flags.tls) auth.staticTokens = [...(auth.staticTokens ?? []), admin];
   const kubeconfigPath = resolve(opts.kubeconfig);
   const storage: Storage = opts.data ? await openFileStorage({ dir: resolve(opts.data) }) : createMemoryStorage();
-  const api = createApiServer({ storage, env: { ...systemEnv(), http: nodeOutboundHttp() }, host: 'node', auth });
+  const workloads = opts.controllers ? { controllers: opts.controllers, nodes: defaultNodes(opts.nodes ?? 3) } : undefined;
+  const api = createApiServer({ storage, env: { ...systemEnv(), http: nodeOutboundHttp() }, host: 'node', auth, workloads });
   await api.ready;
   const host = await startHttpHost(api, { port: opts.port, allowHosts: opts.allowHosts, allowOrigins: opts.allowOrigins, tls: flags.tls });
   mkdirSync(dirname(kubeconfigPath), { recursive: true });
@@ -41,6 +43,7 @@ async function main(): Promise<void> {
   writeFileSync(kubeconfigPath, flags.tls ? withCertificateAuthority(config, resolve(flags.tls.certFile), admin.token) : config);
   process.stdout.write(
     `Kubernetes API playground (v1.33) serving cluster "${opts.cluster}" at ${host.url}\n` +
+      (workloads ? `simulated cluster: ${opts.nodes ?? 3} node(s), controllers ${opts.controllers === 'all' ? 'all' : (opts.controllers as string[]).join(',')}\n` : 'bare API server (no scheduler, nodes or workload controllers; --controllers simulates them)\n') +
       (opts.data ? `data kept in ${resolve(opts.data)}\n` : 'data kept in memory (use --data DIR to keep it across restarts)\n') +
       `kubeconfig written to ${kubeconfigPath}\n\n` +
       `  export KUBECONFIG=${kubeconfigPath}\n  kubectl get namespaces\n\n`,

@@ -75,6 +75,17 @@ describe('npm run serve', () => {
     });
   });
 
+  it('--controllers alone is all of them, or a comma list; --nodes N needs it', () => {
+    expect(parseArgs(['--controllers']).controllers).toBe('all');
+    expect(parseArgs(['--controllers', '--port', '0'])).toMatchObject({ controllers: 'all', port: 0 });
+    expect(parseArgs(['--controllers=deployment,replicaset,scheduler,nodes', '--nodes', '5'])).toMatchObject({ controllers: ['deployment', 'replicaset', 'scheduler', 'nodes'], nodes: 5 });
+    expect(parseArgs([]).controllers).toBeUndefined();
+    expect(() => parseArgs(['--controllers=deploy'])).toThrow('unknown controller "deploy" (known: deployment, replicaset, job, endpoints, endpointslice, scheduler, nodes)');
+    expect(() => parseArgs(['--nodes', '2'])).toThrow('--nodes needs --controllers');
+    expect(() => parseArgs(['--controllers', '--nodes', '0'])).toThrow('--nodes must be a number from 1 to 1000, got "0"');
+    for (const flag of ['--controllers', '--nodes']) expect(USAGE).toContain(flag);
+  });
+
   it('--data DIR keeps the cluster across a restart', async () => {
     const data = join(work, 'data');
     const kc = join(work, 'kc', 'config');

@@ -17,6 +17,7 @@ import { createApiServer, type ApiServer } from '../../engine/server.js';
 import { badRequest, internalError, type StatusError } from '../../engine/errors.js';
 import { systemEnv } from '../../adapters/system-env.js';
 import { isRequestJournal, openIdbStorage, type RequestJournal } from '../../adapters/idb/idb-storage.js';
+import { readClusterSettings } from '../../adapters/idb/cluster-settings.js';
 import { idempotentWrite, isWriteMethod, recordable, replay, writeMatches, type IdempotentWrite } from './idempotency.js';
 
 /** Cluster names are DNS labels, so they are safe in URLs and database names. */
@@ -66,14 +67,14 @@ export interface PeerChannel {
 }
 
 type PeerMessage =
-  | { type: 'hello' | 'here'; cluster: string; from: string }
+  | { type: 'hello' | 'here' | 'settings'; cluster: string; from: string }
   | { type: 'wrote'; cluster: string; revision: number; from: string };
 
 function isPeerMessage(v: unknown): v is PeerMessage {
   if (typeof v !== 'object' || v === null) return false;
   const m = v as Record<string, unknown>;
   if (typeof m.cluster !== 'string' || typeof m.from !== 'string') return false;
-  return m.type === 'hello' || m.type === 'here' || (m.type === 'wrote' && typeof m.revision === 'number');
+  return m.type === 'hello' || m.type === 'here' || m.type === 'settings' || (m.type === 'wrote' && typeof m.revision === 'number');
 }
 
 export interface ClusterEnginesOptions {
@@ -84,6 +85,11 @@ export interface ClusterEnginesOptions {
    * the next request starts a new one.
    */
   openStorage?: (cluster: string, onLost: () => void) => Storage | Promise<Storage>;
+  /**
+   * Whether a cluster is simulated (workload controllers, scheduler, simulated nodes), read when its engine
+   * starts; default: the cluster settings in IndexedDB. A `settings` message on the channel restarts it.
+   */
+  simulated?: (cluster: string) => boolean | Promise<boolean>;
   /** Channel to the other engines of this origin; default `new BroadcastChannel(ENGINES_CHANNEL)`, null = none. */
   channel?: PeerChannel | null;
 }
@@ -215,6 +221,12 @@ export function createClusterEngines(options: ClusterEnginesOptions): ClusterEng
   channel?.addEventListener('message', (event) => {
     const m = event.data;
     if (!isPeerMessage(m) || m.from === self) return;
+    if (m.type === 'settings') {
+      // the cluster's settings changed (the simulation switch): the next request starts a new engine
+      const current = running.get(m.cluster);
+      if (current) retire(m.cluster, current);
+      return;
+    }
     peers.add(m.cluster);
     if (m.type === 'hello' && engines.has(m.cluster)) post({ type: 'here', cluster: m.cluster, from: self });
     const run = running.get(m.cluster);
@@ -228,7 +240,8 @@ export function createClusterEngines(options: ClusterEnginesOptions): ClusterEng
     const storage = observe(raw, tracked, () => loading, (revision) => {
       post({ type: 'wrote', cluster: route.cluster, revision, from: self });
     });
-    const server = createApiServer({ storage, env: systemEnv(), basePath: route.basePath, host: options.host });
+    const simulated = await (options.simulated ?? (async (c: string) => (await readClusterSettings(c)).simulated))(route.cluster);
+    const server = createApiServer({ storage, env: systemEnv(), basePath: route.basePath, host: options.host, workloads: simulated ? {} : undefined });
     const run: Running = Object.assign(tracked, { server, storage: raw, inflight: 0, retired: false, closed: false });
     try {
       await server.ready;

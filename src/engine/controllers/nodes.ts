@@ -1,0 +1,349 @@
+// Simulated nodes: one kubelet per node, each acting as system:node:<name> with kubelet's User-Agent (field
+// manager "kubelet"). A kubelet registers its Node (labels, taints, capacity, the Ready condition), keeps a
+// Lease in kube-node-lease renewed every 10 s, and runs the pods bound to it: Pending (ContainerCreating)
+// -> Running with the real conditions, container statuses, pod IP and start time; pods of Jobs
+// (restartPolicy Never/OnFailure) complete after a while. A deleted pod's containers stop (at once, as a
+// container that honours SIGTERM does, bounded by the grace period) and the kubelet then deletes the pod
+// with grace 0. Everything is derived from stored state and the injected clock, so a restarted engine
+// carries on where it was.
+
+import { rfc3339, rfc3339Micro } from '../env.js';
+import type { KubeObject } from '../object.js';
+import { kubeletIdentity, type ApiClient } from './client.js';
+import type { ControllerSpec } from './manager.js';
+import type { WorkQueue } from './queue.js';
+import { conditionOf, fnv32a, keyOf, splitKey } from './workload-util.js';
+
+type Obj = Record<string, any>;
+
+export interface SimulatedNode {
+  name: string;
+  cpu?: string;
+  memory?: string;
+  pods?: number;
+  labels?: Record<string, string>;
+  taints?: { key: string; value?: string; effect: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute' }[];
+}
+
+export interface NodeSimulationOptions {
+  /** The nodes (default three: node-1..node-3, 4 CPUs, 8 GiB, 110 pods each). */
+  nodes?: SimulatedNode[];
+  /** How long a container takes from ContainerCreating to Running (default 1000 ms). */
+  containerStartMs?: number;
+  /** How long a container of a run-to-completion pod runs before it exits 0 (default 3000 ms). */
+  completionMs?: number;
+  /** How long a container takes to stop on SIGTERM, bounded by the grace period (default 500 ms). */
+  containerStopMs?: number;
+}
+
+export function defaultNodes(count = 3): SimulatedNode[] {
+  return Array.from({ length: count }, (_, i) => ({ name: `node-${i + 1}` }));
+}
+
+const LEASE_RENEW_MS = 10_000;
+const LEASE_DURATION_SECONDS = 40;
+const NODE_LEASES = '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases';
+
+function nodeObject(n: SimulatedNode): KubeObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: {
+      name: n.name,
+      labels: {
+        'beta.kubernetes.io/arch': 'amd64',
+        'beta.kubernetes.io/os': 'linux',
+        'kubernetes.io/arch': 'amd64',
+        'kubernetes.io/hostname': n.name,
+        'kubernetes.io/os': 'linux',
+        ...(n.labels ?? {}),
+      },
+      annotations: { 'node.alpha.kubernetes.io/ttl': '0', 'volumes.kubernetes.io/controller-managed-attach-detach': 'true' },
+    },
+    spec: n.taints?.length ? { taints: n.taints.map((t) => ({ key: t.key, ...(t.value ? { value: t.value } : {}), effect: t.effect })) } : {},
+  };
+}
+
+function nodeIndex(nodes: SimulatedNode[], name: string): number {
+  return nodes.findIndex((n) => n.name === name);
+}
+
+function hostIP(index: number): string {
+  return `172.18.0.${index + 2}`;
+}
+
+function nodeStatus(n: SimulatedNode, index: number, now: number): Obj {
+  const t = rfc3339(now);
+  const capacity = { cpu: n.cpu ?? '4', 'ephemeral-storage': '102400Mi', 'hugepages-1Gi': '0', 'hugepages-2Mi': '0', memory: n.memory ?? '8Gi', pods: String(n.pods ?? 110) };
+  const cond = (type: string, status: string, reason: string, message: string) => ({ type, status, lastHeartbeatTime: t, lastTransitionTime: t, reason, message });
+  return {
+    capacity,
+    allocatable: { ...capacity },
+    conditions: [
+      cond('MemoryPressure', 'False', 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available'),
+      cond('DiskPressure', 'False', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure'),
+      cond('PIDPressure', 'False', 'KubeletHasSufficientPID', 'kubelet has sufficient PID available'),
+      cond('Ready', 'True', 'KubeletReady', 'kubelet is posting ready status'),
+    ],
+    addresses: [{ type: 'InternalIP', address: hostIP(index) }, { type: 'Hostname', address: n.name }],
+    daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
+    nodeInfo: {
+      machineID: hex(`machine/${n.name}`, 32),
+      systemUUID: hex(`uuid/${n.name}`, 32),
+      bootID: hex(`boot/${n.name}`, 32),
+      kernelVersion: '6.8.0-simulated',
+      osImage: 'Simulated node (kubernetes API playground)',
+      containerRuntimeVersion: 'containerd://1.7.27',
+      kubeletVersion: 'v1.33.0',
+      kubeProxyVersion: '',
+      operatingSystem: 'linux',
+      architecture: 'amd64',
+    },
+  };
+}
+
+/** Deterministic hex of a given length from a seed. */
+function hex(seed: string, len: number): string {
+  let out = '';
+  for (let i = 0; out.length < len; i++) out += fnv32a(`${seed}#${i}`).toString(16).padStart(8, '0');
+  return out.slice(0, len);
+}
+
+const RUN_TO_COMPLETION = new Set(['Never', 'OnFailure']);
+
+/** The pod's containers as the kubelet reports them in a given state. */
+function containerStatuses(pod: KubeObject, state: 'creating' | 'running' | 'completed', at: string): Obj[] {
+  const spec = (pod.spec ?? {}) as Obj;
+  return ((spec.containers ?? []) as Obj[]).map((c) => {
+    const image = String(c.image ?? '');
+    const fullImage = image.includes('/') ? (image.includes(':') ? image : `${image}:latest`) : `docker.io/library/${image.includes(':') ? image : `${image}:latest`}`;
+    const base: Obj = { name: c.name, image: fullImage, imageID: '', ready: false, restartCount: 0, started: false };
+    if (state === 'creating') return { ...base, lastState: {}, state: { waiting: { reason: 'ContainerCreating' } } };
+    const id = `containerd://${hex(`${pod.metadata?.uid}/${c.name}`, 64)}`;
+    const imageID = `${fullImage.replace(/:[^:/]+$/, '')}@sha256:${hex(`image/${fullImage}`, 64)}`;
+    if (state === 'running') return { ...base, containerID: id, imageID, lastState: {}, ready: true, started: true, state: { running: { startedAt: at } } };
+    return { ...base, containerID: id, imageID, lastState: {}, state: { terminated: { containerID: id, exitCode: 0, finishedAt: at, reason: 'Completed', startedAt: at } } };
+  });
+}
+
+function condition(type: string, status: string, at: string, extra: Obj = {}): Obj {
+  return { type, status, lastProbeTime: null, lastTransitionTime: at, ...extra };
+}
+
+export function nodeSimulation(options: NodeSimulationOptions = {}): ControllerSpec {
+  const nodes = options.nodes ?? defaultNodes();
+  const startMs = options.containerStartMs ?? 1000;
+  const completionMs = options.completionMs ?? 3000;
+  const stopMs = options.containerStopMs ?? 500;
+  const names = new Set(nodes.map((n) => n.name));
+  return {
+    identity: kubeletIdentity(nodes[0]?.name ?? 'node'),
+    start(ctx) {
+      const clients = new Map<string, ApiClient>(nodes.map((n) => [n.name, ctx.clientAs(kubeletIdentity(n.name))]));
+      const timers = new Set<unknown>();
+      const later = (fn: () => void, ms: number) => {
+        const h = ctx.env.timers.setTimeout(() => {
+          timers.delete(h);
+          fn();
+        }, ms);
+        timers.add(h);
+      };
+
+      // registration and heartbeats
+      const register = async (n: SimulatedNode): Promise<void> => {
+        const client = clients.get(n.name)!;
+        const path = `/api/v1/nodes/${n.name}`;
+        let node = await client.request('GET', path);
+        if (node.status === 404) {
+          node = await client.request('POST', '/api/v1/nodes', nodeObject(n));
+          if (node.status >= 400 && node.status !== 409) throw new Error(`registering node ${n.name}: ${node.status}`);
+        }
+        if (!conditionOf(node.body as KubeObject, 'Ready')) {
+          const r = await client.request('PATCH', `${path}/status`, { status: nodeStatus(n, nodeIndex(nodes, n.name), ctx.env.clock.now()) }, 'application/strategic-merge-patch+json');
+          if (r.status >= 400) throw new Error(`node status of ${n.name}: ${r.status}`);
+        }
+        const current = (await client.request('GET', path)).body as KubeObject;
+        await untaintReady(current);
+        await renewLease(n, current);
+      };
+      // the node lifecycle controller (service account node-controller) lifts the not-ready taint the
+      // API server put on the new node once its kubelet reports Ready
+      const nodeController = ctx.clientAs({ serviceAccount: 'node-controller' });
+      const untaintReady = async (node: KubeObject): Promise<void> => {
+        const taints = ((node.spec as Obj | undefined)?.taints ?? []) as Obj[];
+        const rest = taints.filter((t) => t.key !== 'node.kubernetes.io/not-ready');
+        if (rest.length === taints.length) return;
+        const next = { ...node, apiVersion: 'v1', kind: 'Node', spec: { ...(node.spec as Obj), taints: rest } };
+        if (!rest.length) delete (next.spec as Obj).taints;
+        const r = await nodeController.request('PUT', `/api/v1/nodes/${node.metadata!.name}`, next);
+        if (r.status >= 400) throw new Error(`untainting ${node.metadata!.name}: ${r.status}`);
+      };
+      const renewLease = async (n: SimulatedNode, node?: KubeObject): Promise<void> => {
+        const client = clients.get(n.name)!;
+        const renewTime = rfc3339Micro(ctx.env.clock.now());
+        const r = await client.request('GET', `${NODE_LEASES}/${n.name}`);
+        if (r.status === 404) {
+          const lease: Obj = {
+            apiVersion: 'coordination.k8s.io/v1',
+            kind: 'Lease',
+            metadata: { name: n.name, namespace: 'kube-node-lease' },
+            spec: { holderIdentity: n.name, leaseDurationSeconds: LEASE_DURATION_SECONDS, renewTime },
+          };
+          if (node?.metadata?.uid) lease.metadata.ownerReferences = [{ apiVersion: 'v1', kind: 'Node', name: n.name, uid: node.metadata.uid }];
+          await client.request('POST', NODE_LEASES, lease);
+        } else if (r.status < 400) {
+          const lease = r.body as Obj;
+          // a restarted engine keeps the heartbeat's rhythm: a lease renewed less than 10 s ago is left alone
+          const last = Date.parse(String(lease.spec?.renewTime ?? ''));
+          if (lease.spec?.holderIdentity === n.name && !Number.isNaN(last) && ctx.env.clock.now() - last < LEASE_RENEW_MS) return;
+          lease.spec = { ...(lease.spec ?? {}), holderIdentity: n.name, leaseDurationSeconds: LEASE_DURATION_SECONDS, renewTime };
+          await client.request('PUT', `${NODE_LEASES}/${n.name}`, lease);
+        }
+      };
+      const heartbeat = (n: SimulatedNode) =>
+        later(() => {
+          void renewLease(n).catch(() => undefined).finally(() => {
+            if (!stopped) heartbeat(n);
+          });
+        }, LEASE_RENEW_MS);
+      let stopped = false;
+      const registered = Promise.all(
+        nodes.map(async (n) => {
+          for (let attempt = 0; attempt < 5 && !stopped; attempt++) {
+            try {
+              await register(n);
+              break;
+            } catch {
+              await new Promise<void>((r) => later(r, 1000));
+            }
+          }
+          if (!stopped) heartbeat(n);
+        }),
+      );
+
+      // pods bound to these nodes
+      const pods = ctx.informer('/api/v1/pods', {
+        add: (p) => enqueue(p),
+        update: (_, p) => enqueue(p),
+      });
+      const enqueue = (p: KubeObject) => {
+        const node = (p.spec as Obj | undefined)?.nodeName;
+        if (typeof node === 'string' && names.has(node)) queue.add(keyOf(p));
+      };
+      const queue: WorkQueue<string> = ctx.queue<string>(async (key): Promise<void> => {
+        await registered;
+        const pod = pods.store.get(key);
+        if (!pod) return;
+        const node = String((pod.spec as Obj).nodeName);
+        const client = clients.get(node)!;
+        const now = ctx.env.clock.now();
+        const [namespace, name] = splitKey(key);
+        const path = `/api/v1/namespaces/${namespace}/pods/${name}`;
+        const meta = pod.metadata!;
+        const status = (pod.status ?? {}) as Obj;
+        if (meta.deletionTimestamp) {
+          // the containers got SIGTERM when the deletion began (deletionTimestamp minus the grace period)
+          const grace = Number(meta.deletionGracePeriodSeconds ?? 0);
+          const began = Date.parse(meta.deletionTimestamp) - grace * 1000;
+          const due = began + Math.min(grace * 1000, stopMs);
+          if (now < due) return queue.addAfter(key, due - now);
+          const r = await client.request('DELETE', path, { apiVersion: 'v1', kind: 'DeleteOptions', gracePeriodSeconds: 0, preconditions: { uid: meta.uid } });
+          if (r.status >= 400 && r.status !== 404 && r.status !== 409) throw new Error(`deleting pod ${key}: ${r.status}`);
+          return;
+        }
+        const phase = status.phase;
+        if (phase === 'Succeeded' || phase === 'Failed') return;
+        const containers = (status.containerStatuses ?? []) as Obj[];
+        const at = rfc3339(now);
+        if (!status.startTime) {
+          // admitted: ContainerCreating
+          const next: Obj = {
+            ...status,
+            phase: 'Pending',
+            hostIP: hostIP(nodeIndex(nodes, node)),
+            hostIPs: [{ ip: hostIP(nodeIndex(nodes, node)) }],
+            startTime: at,
+            conditions: [
+              condition('PodReadyToStartContainers', 'False', at),
+              condition('Initialized', 'True', at),
+              condition('Ready', 'False', at, { reason: 'ContainersNotReady', message: `containers with unready status: [${((pod.spec as Obj).containers as Obj[]).map((c) => c.name).join(' ')}]` }),
+              condition('ContainersReady', 'False', at, { reason: 'ContainersNotReady', message: `containers with unready status: [${((pod.spec as Obj).containers as Obj[]).map((c) => c.name).join(' ')}]` }),
+              conditionOf(pod, 'PodScheduled') ?? condition('PodScheduled', 'True', at),
+            ],
+            containerStatuses: containerStatuses(pod, 'creating', at),
+          };
+          await putStatus(client, path, pod, next);
+          return queue.addAfter(key, startMs);
+        }
+        const started = Date.parse(status.startTime);
+        if (containers.some((c) => c.state?.waiting)) {
+          if (now < started + startMs) return queue.addAfter(key, started + startMs - now);
+          const ip = podIP(node, pod);
+          const next: Obj = {
+            ...status,
+            phase: 'Running',
+            podIP: ip,
+            podIPs: [{ ip }],
+            conditions: [
+              condition('PodReadyToStartContainers', 'True', at),
+              condition('Initialized', 'True', String(conditionOf(pod, 'Initialized')?.lastTransitionTime ?? at)),
+              condition('Ready', 'True', at),
+              condition('ContainersReady', 'True', at),
+              conditionOf(pod, 'PodScheduled') ?? condition('PodScheduled', 'True', at),
+            ],
+            containerStatuses: containerStatuses(pod, 'running', at),
+          };
+          await putStatus(client, path, pod, next);
+          if (RUN_TO_COMPLETION.has(String((pod.spec as Obj).restartPolicy))) queue.addAfter(key, completionMs);
+          return;
+        }
+        if (RUN_TO_COMPLETION.has(String((pod.spec as Obj).restartPolicy)) && phase === 'Running') {
+          const runningSince = Date.parse(String(conditionOf(pod, 'Ready')?.lastTransitionTime ?? status.startTime));
+          if (now < runningSince + completionMs) return queue.addAfter(key, runningSince + completionMs - now);
+          const next: Obj = {
+            ...status,
+            phase: 'Succeeded',
+            conditions: [
+              condition('PodReadyToStartContainers', 'False', at),
+              condition('Initialized', 'True', String(conditionOf(pod, 'Initialized')?.lastTransitionTime ?? at), { reason: 'PodCompleted' }),
+              condition('Ready', 'False', at, { reason: 'PodCompleted' }),
+              condition('ContainersReady', 'False', at, { reason: 'PodCompleted' }),
+              conditionOf(pod, 'PodScheduled') ?? condition('PodScheduled', 'True', at),
+            ],
+            containerStatuses: containerStatuses(pod, 'completed', at),
+          };
+          await putStatus(client, path, pod, next);
+        }
+      });
+
+      /** The pod's IP: the lowest free address of its node's pod range (10.244.<n>.0/24), from stored state. */
+      const podIP = (node: string, pod: KubeObject): string => {
+        const prefix = `10.244.${nodeIndex(nodes, node) + 1}.`;
+        const used = new Set<string>();
+        for (const p of pods.store.values()) {
+          if (p.metadata?.uid === pod.metadata?.uid) continue;
+          const ip = (p.status as Obj | undefined)?.podIP;
+          if (typeof ip === 'string' && ip.startsWith(prefix)) used.add(ip);
+        }
+        for (let i = 2; i < 255; i++) if (!used.has(prefix + i)) return prefix + i;
+        return `${prefix}254`;
+      };
+
+      const putStatus = async (client: ApiClient, path: string, pod: KubeObject, status: Obj): Promise<void> => {
+        const r = await client.request('PUT', `${path}/status`, { ...pod, apiVersion: 'v1', kind: 'Pod', status });
+        // a newer version is on its way through the informer, or the pod is gone
+        if (r.status === 409 || r.status === 404) return;
+        if (r.status >= 400) throw new Error(`pod status ${path}: ${r.status} ${JSON.stringify(r.body)}`);
+      };
+
+      return {
+        name: 'simulated-nodes',
+        stop() {
+          stopped = true;
+          for (const t of timers) ctx.env.timers.clearTimeout(t);
+          timers.clear();
+        },
+      };
+    },
+  };
+}
