@@ -149,7 +149,7 @@ function SwitchForm({ current, onChoose, onCancel }: { current: ActingUser; onCh
         <div className="acting-fields">
           <label htmlFor={ids.ns}>Namespace</label>
           <input id={ids.ns} value={ns} onChange={(e) => setNs(e.target.value)} aria-describedby={ids.problems} />
-          <label htmlFor={ids.sa}>Service account</label>
+          <label htmlFor={ids.sa}>Service account name</label>
           <input id={ids.sa} value={sa} onChange={(e) => setSa(e.target.value)} />
           <p className="hint">
             Acts as <code>system:serviceaccount:{ns || 'NS'}:{sa || 'NAME'}</code> with the groups system:serviceaccounts and system:serviceaccounts:

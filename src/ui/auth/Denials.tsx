@@ -249,7 +249,7 @@ function RbacExplanation({ denial, user, attributes: a }: { denial: Denial; user
                   </tr>
                 </thead>
                 <tbody>
-                  {ms.slice(0, 8).map((m) => (
+                  {ms.slice(0, 5).map((m) => (
                     <tr key={`${m.kind}/${m.name}`}>
                       <td>
                         {m.kind} <strong>{m.name}</strong>
@@ -266,7 +266,7 @@ function RbacExplanation({ denial, user, attributes: a }: { denial: Denial; user
                   ))}
                 </tbody>
               </table>
-              {ms.length > 8 && <p className="hint">and {ms.length - 8} more.</p>}
+              {ms.length > 5 && <p className="hint">and {ms.length - 5} more.</p>}
             </div>
           )
         }
