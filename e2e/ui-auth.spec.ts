@@ -5,12 +5,14 @@
 // administrator applies, and the retry succeeds. A service account acts with its groups; the choice
 // survives a reload, per cluster. An admission refusal (a quota) names the quota and its numbers.
 import { expect, test, type Page } from '@playwright/test';
-import { openShell, shellFetch, skipWithoutBrowser } from './helpers';
+import { shellFetch, skipWithoutBrowser } from './helpers';
 
 skipWithoutBrowser();
 
 async function openFrame(page: Page, path = '/'): Promise<void> {
-  await openShell(page, path);
+  await page.goto(path);
+  // a loaded machine may take a while to start the service worker
+  await expect(page.getByTestId('engine-mode')).toBeVisible({ timeout: 30_000 });
   await expect(page.locator('[data-testid="monaco"][data-ready="true"]')).toBeVisible({ timeout: 30_000 });
   await expect(page.getByTestId('acting-user')).not.toHaveText('…');
 }
