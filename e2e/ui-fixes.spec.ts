@@ -176,3 +176,19 @@ test('Copy as curl gives a command for the Node host that works there, and says 
     rmSync(work, { recursive: true, force: true });
   }
 });
+
+test('the default CEL example opens within the estimate limit (typed by its schema, as a CRD rule); untyped it is over', async ({ page }) => {
+  await openFrame(page);
+  await page.getByRole('tab', { name: 'CEL' }).click();
+  await expect(page.getByTestId('cel-result')).toContainText('true');
+  const cost = page.getByTestId('cel-cost');
+  await expect(cost).toContainText('Static estimate');
+  await expect(cost).not.toContainText('Over the estimate limit');
+  await expect(cost.getByRole('meter', { name: 'estimated cost' })).not.toHaveClass(/over/);
+  const request = await page.evaluate(() => window.playground.store.get().requests.filter((r) => r.source === 'cel').at(-1)?.requestBody);
+  expect(JSON.parse(request ?? '{}')).toMatchObject({ schemas: { self: { type: 'object' } } });
+  // without the schema the variables are untyped and the estimate assumes unbounded sizes
+  await page.getByTestId('cel-schema').fill('');
+  await expect(cost).toContainText('Over the estimate limit');
+  await expect(cost.getByRole('meter', { name: 'estimated cost' })).toHaveClass(/over/);
+});
