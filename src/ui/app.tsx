@@ -11,6 +11,7 @@ import { RequestConsole } from './console/RequestConsole.js';
 import { ShareButton, useScenario } from './share/ShareButton.js';
 import { toYaml } from './editor/actions.js';
 import { ActingUserSwitcher } from './auth/ActingUser.js';
+import { ClusterMenu } from './clusters/ClusterMenu.js';
 import { DenialsPanel } from './auth/Denials.js';
 import { ADMIN, actingUserId, loadActingUser } from './auth/identity.js';
 import { listPath, listableResources, resourceId, resourceLabel, shortAge, type ListableResource } from './settings.js';
@@ -92,6 +93,7 @@ function Frame({ connection }: { connection: Promise<ApiConnection> }) {
       <header className="top">
         <h1>Kubernetes API playground</h1>
         {conn.state === 'ok' ? <ConnectionBar conn={conn.value} /> : <span className="top-fill" />}
+        {conn.state === 'ok' && <ClusterMenu cluster={conn.value.cluster} />}
         {conn.state === 'ok' && <ActingUserSwitcher cluster={conn.value.cluster} />}
         <ThemeToggle />
         <ShareButton />
