@@ -32,6 +32,7 @@ const bar = (page: Page) => page.getByTestId('acting-user-bar');
 const browser = (page: Page) => page.getByTestId('resource-browser');
 
 test('a user with no rights: the 403 of listing pods is explained, the suggested RoleBinding applied as admin makes the retry succeed', async ({ page }, testInfo) => {
+  test.slow(); // many steps, on a shared machine
   await openFrame(page);
   // the administrator, as `kubectl auth whoami` would say
   await expect(page.getByTestId('acting-user')).toHaveText('kubernetes-admin');
@@ -118,6 +119,7 @@ test('a user with no rights: the 403 of listing pods is explained, the suggested
 });
 
 test('a service account acts with its groups; the acting user survives a reload, per cluster', async ({ page }) => {
+  test.slow(); // five page loads
   await openFrame(page);
   await page.getByRole('button', { name: 'Switch user' }).click();
   const form = page.getByRole('dialog', { name: 'Switch the acting user' });
@@ -176,4 +178,51 @@ test('an admission refusal (an exceeded quota) names the quota and its numbers',
   await expect(denial).toContainText('refused by ResourceQuota admission');
   await expect(denial.getByTestId('denial-quota')).toHaveText('ResourceQuota no-pods in namespace default would be exceeded:');
   await expect(denial.locator('tbody tr')).toHaveText(['pods100']);
+});
+
+test('a ValidatingAdmissionPolicy refusal names the policy, the binding and the expression that refused', async ({ page }) => {
+  await openFrame(page);
+  const post = async (path: string, body: unknown) => {
+    const r = await shellFetch(page, path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    expect(r.status, r.text).toBe(201);
+  };
+  const ADM = '/apis/admissionregistration.k8s.io/v1';
+  await post(`${ADM}/validatingadmissionpolicies`, {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingAdmissionPolicy',
+    metadata: { name: 'small-configmaps' },
+    spec: {
+      failurePolicy: 'Fail',
+      matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE', 'UPDATE'], resources: ['configmaps'] }] },
+      validations: [{ expression: "has(object.metadata.labels) && 'app' in object.metadata.labels", message: 'every ConfigMap needs an app label' }, { expression: 'size(object.data) <= 2' }],
+    },
+  });
+  await post(`${ADM}/validatingadmissionpolicybindings`, {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingAdmissionPolicyBinding',
+    metadata: { name: 'small-configmaps-binding' },
+    spec: { policyName: 'small-configmaps', validationActions: ['Deny'], matchResources: { namespaceSelector: {} } },
+  });
+  const text = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\n  namespace: default\n  labels:\n    app: x\ndata:\n  a: "1"\n  b: "2"\n  c: "3"\n';
+  const message = `configmaps "big" is forbidden: ValidatingAdmissionPolicy 'small-configmaps' with binding 'small-configmaps-binding' denied request: failed expression: size(object.data) <= 2`;
+  // the policy takes effect once the engine has compiled it: retry the create until it is refused
+  await expect(async () => {
+    await page.evaluate((t) => window.playground.editor.setText(t), text);
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    await expect(page.getByTestId('action-results')).toContainText(message, { timeout: 2000 });
+  }).toPass({ timeout: 30_000 });
+  const denial = page.getByTestId('denial').filter({ hasText: 'small-configmaps' });
+  await expect(denial).toContainText('refused by a ValidatingAdmissionPolicy');
+  await expect(denial.getByTestId('denial-message')).toHaveText(message);
+  await expect(denial.getByTestId('denial-policy')).toContainText('policysmall-configmaps');
+  await expect(denial.getByTestId('denial-policy')).toContainText('bindingsmall-configmaps-binding (validationActions: Deny)');
+  await expect(denial.getByTestId('denial-expression')).toHaveText('size(object.data) <= 2');
+  await expect(denial.locator('li[data-refused]')).toHaveText('size(object.data) <= 2');
+
+  // the other validation's message: the marked validation is the one with that message
+  await page.evaluate((t) => window.playground.editor.setText(t), text.replace('  labels:\n    app: x\n', ''));
+  await page.getByRole('button', { name: 'Create', exact: true }).click();
+  await expect(page.getByTestId('action-results')).toContainText('denied request: every ConfigMap needs an app label');
+  const second = page.getByTestId('denial').filter({ has: page.getByTestId('denial-message').filter({ hasText: 'denied request: every ConfigMap needs an app label' }) });
+  await expect(second.locator('li[data-refused]')).toContainText("has(object.metadata.labels) && 'app' in object.metadata.labels");
 });

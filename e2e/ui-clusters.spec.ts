@@ -20,6 +20,7 @@ async function post(page: Page, path: string, body: unknown): Promise<void> {
 }
 
 test('export a cluster as kubectl YAML, create another cluster, apply the file there: the same objects', async ({ page }) => {
+  test.slow(); // four page loads
   await openFrame(page, '/?cluster=source');
   await expect(page.getByTestId('cluster-name')).toHaveText('source');
   await post(page, '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team' } });
