@@ -72,3 +72,38 @@ test('export a cluster as kubectl YAML, create another cluster, apply the file t
   await openFrame(page, '/?cluster=source');
   expect((await shellFetch(page, '/api/v1/namespaces/team/configmaps/cfg')).status).toBe(200);
 });
+
+test('reset and delete ask first: Cancel keeps the cluster; Reset starts it fresh; Delete removes another cluster', async ({ page }) => {
+  test.slow(); // several page loads
+  await openFrame(page, '/?cluster=other-one');
+  await post(page, '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'kept' }, data: { a: '1' } });
+  await openFrame(page, '/?cluster=resettable');
+  await post(page, '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'doomed' }, data: { a: '1' } });
+
+  await page.getByRole('button', { name: 'Clusters' }).click();
+  const menu = page.getByRole('dialog', { name: 'Clusters' });
+  await menu.getByRole('button', { name: 'Reset…' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Reset cluster resettable?' });
+  await expect(confirm).toContainText('Every object of cluster resettable and its history');
+  await expect(confirm.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(menu.getByTestId('cluster-status')).toHaveText('Reset cancelled: nothing was changed.');
+  expect((await shellFetch(page, '/api/v1/namespaces/default/configmaps/doomed')).status).toBe(200);
+
+  await menu.getByRole('button', { name: 'Reset…' }).click();
+  await confirm.getByRole('button', { name: 'Reset' }).click();
+  await page.waitForLoadState('load');
+  await openFrame(page, '/?cluster=resettable');
+  await expect.poll(async () => (await shellFetch(page, '/api/v1/namespaces/default/configmaps/doomed')).status, { timeout: 20_000 }).toBe(404);
+  expect((await shellFetch(page, '/api/v1/namespaces/default')).status).toBe(200);
+
+  // delete the other cluster from here: it asks, then it is gone from the list and starts fresh if opened
+  await page.getByRole('button', { name: 'Clusters' }).click();
+  await menu.getByRole('button', { name: 'Delete cluster other-one' }).click();
+  const del = page.getByRole('dialog', { name: 'Delete cluster other-one?' });
+  await del.getByRole('button', { name: 'Delete' }).click();
+  await expect(menu.getByTestId('cluster-status')).toHaveText('Cluster other-one deleted.');
+  await expect(menu.getByRole('link', { name: 'other-one' })).toHaveCount(0);
+  const other = await page.evaluate(async () => (await fetch('/clusters/other-one/api/v1/namespaces/default/configmaps/kept')).status);
+  expect(other).toBe(404);
+});

@@ -1,10 +1,13 @@
 // The header's cluster menu: the clusters this browser has opened (switch to one, or create one by name:
-// a cluster is created on its first request), and "Export as kubectl YAML" of the current cluster.
+// a cluster is created on its first request), reset this one or delete another (each asks first), and
+// "Export as kubectl YAML" of the current cluster.
 import { useEffect, useId, useState } from 'react';
 import { usePlaygroundStore } from '../playground.js';
 import { discover } from '../panels/browser/discovery.js';
 import { collectObjects, exportObjects, toKubectlYaml } from './export.js';
 import { DEFAULT_CLUSTER } from '../settings.js';
+import { confirmDialog } from '../confirm/dialog.js';
+import { ADMIN, saveActingUser } from '../auth/identity.js';
 
 const KNOWN_KEY = 'kube-playground:clusters';
 const CLUSTER_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
@@ -21,6 +24,31 @@ function readKnown(): unknown {
   } catch {
     return [];
   }
+}
+
+/** The IndexedDB database of a browser cluster (the hosts' naming: src/hosts/sw/clusters.ts). */
+export function clusterDatabase(cluster: string): string {
+  return `kube-cluster-${cluster}`;
+}
+
+/**
+ * Deletes a cluster's database. Engines holding it (this tab's service worker, other tabs) close their
+ * connection when it is deleted and start afresh on their next request, so a deleted cluster that is used
+ * again is a fresh one. Rejects when the database stays open elsewhere for 10 s.
+ */
+function deleteClusterDatabase(cluster: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const req = indexedDB.deleteDatabase(clusterDatabase(cluster));
+    const timer = setTimeout(() => reject(new Error(`cluster ${cluster} is still open somewhere (another tab?)`)), 10_000);
+    req.onsuccess = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    req.onerror = () => {
+      clearTimeout(timer);
+      reject(req.error ?? new Error('deleteDatabase failed'));
+    };
+  });
 }
 
 /** The URL of this page for another cluster (other query parameters kept). */
@@ -58,6 +86,51 @@ export function ClusterMenu({ cluster }: { cluster: string }) {
       return;
     }
     location.assign(clusterUrl(location.href, n));
+  };
+
+  const forget = (k: string) => {
+    const next = known.filter((x) => x !== k);
+    try {
+      localStorage.setItem(KNOWN_KEY, JSON.stringify(next));
+    } catch {
+      // not kept
+    }
+    saveActingUser(globalThis.localStorage, k, ADMIN);
+    setKnown(next);
+  };
+
+  const reset = async () => {
+    const ok = await confirmDialog({
+      title: `Reset cluster ${cluster}?`,
+      lines: [`Every object of cluster ${cluster} and its history`, 'It starts again as a fresh cluster (default namespaces and roles only).'],
+      note: 'This cannot be undone. Export it first to keep its objects.',
+      confirmLabel: 'Reset',
+    });
+    if (!ok) return setStatus('Reset cancelled: nothing was changed.');
+    try {
+      await deleteClusterDatabase(cluster);
+      saveActingUser(globalThis.localStorage, cluster, ADMIN);
+      location.reload();
+    } catch (e) {
+      setStatus(`Reset failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  };
+
+  const remove = async (k: string) => {
+    const ok = await confirmDialog({
+      title: `Delete cluster ${k}?`,
+      lines: [`Cluster ${k}: every object in it and its history`],
+      note: 'This cannot be undone.',
+      confirmLabel: 'Delete',
+    });
+    if (!ok) return setStatus(`Delete cancelled: cluster ${k} is kept.`);
+    try {
+      await deleteClusterDatabase(k);
+      forget(k);
+      setStatus(`Cluster ${k} deleted.`);
+    } catch (e) {
+      setStatus(`Delete failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
   };
 
   const exportYaml = async () => {
@@ -105,9 +178,19 @@ export function ClusterMenu({ cluster }: { cluster: string }) {
             {known.map((k) => (
               <li key={k}>
                 {k === cluster ? (
-                  <strong aria-current="true">{k} (this one)</strong>
+                  <>
+                    <strong aria-current="true">{k} (this one)</strong>{' '}
+                    <button type="button" onClick={() => void reset()}>
+                      Reset…
+                    </button>
+                  </>
                 ) : (
-                  <a href={clusterUrl(location.href, k)}>{k}</a>
+                  <>
+                    <a href={clusterUrl(location.href, k)}>{k}</a>{' '}
+                    <button type="button" aria-label={`Delete cluster ${k}`} onClick={() => void remove(k)}>
+                      Delete…
+                    </button>
+                  </>
                 )}
               </li>
             ))}
