@@ -10,6 +10,10 @@ import { ManifestEditor } from './editor/ManifestEditor.js';
 import { RequestConsole } from './console/RequestConsole.js';
 import { ShareButton, useScenario } from './share/ShareButton.js';
 import { toYaml } from './editor/actions.js';
+import { ActingUserSwitcher } from './auth/ActingUser.js';
+import { ClusterMenu } from './clusters/ClusterMenu.js';
+import { DenialsPanel } from './auth/Denials.js';
+import { ADMIN, actingUserId, loadActingUser } from './auth/identity.js';
 import { listPath, listableResources, resourceId, resourceLabel, shortAge, simulationStatus, type ListableResource } from './settings.js';
 import { readClusterSettings, writeClusterSettings } from '../adapters/idb/cluster-settings.js';
 
@@ -63,13 +67,21 @@ export function App({ connection, store = new PlaygroundStore({ theme: initialTh
 }
 
 function Frame({ connection }: { connection: Promise<ApiConnection> }) {
+  const store = usePlaygroundStore();
   const [conn, setConn] = useState<Loadable<ApiConnection>>({ state: 'loading' });
   const theme = usePlayground((s) => s.theme);
+  // panels that list and watch start again when the acting user changes (their requests carry it)
+  const identity = usePlayground((s) => actingUserId(s.actingUser ?? ADMIN));
   const shareWarning = useScenario();
   useEffect(() => {
     let live = true;
     connection.then(
-      (value) => live && setConn({ state: 'ok', value }),
+      (value) => {
+        if (!live) return;
+        // the acting user kept for this cluster, before any panel sends a request
+        store.setActingUser(loadActingUser(globalThis.localStorage, value.cluster));
+        setConn({ state: 'ok', value });
+      },
       (err: unknown) => live && setConn({ state: 'error', message: errorText(err) }),
     );
     return () => {
@@ -85,6 +97,8 @@ function Frame({ connection }: { connection: Promise<ApiConnection> }) {
       <header className="top">
         <h1>Kubernetes API playground</h1>
         {conn.state === 'ok' ? <ConnectionBar conn={conn.value} /> : <span className="top-fill" />}
+        {conn.state === 'ok' && <ClusterMenu cluster={conn.value.cluster} />}
+        {conn.state === 'ok' && <ActingUserSwitcher cluster={conn.value.cluster} />}
         <ThemeToggle />
         <ShareButton />
       </header>
@@ -97,6 +111,7 @@ function Frame({ connection }: { connection: Promise<ApiConnection> }) {
           ))}
         </div>
       )}
+      {conn.state === 'ok' && <DenialsPanel />}
       {conn.state === 'error' ? (
         <main className="fatal">
           <p role="alert" className="error">
@@ -105,7 +120,7 @@ function Frame({ connection }: { connection: Promise<ApiConnection> }) {
         </main>
       ) : (
         <div className="workspace">
-          <aside className="left" aria-label="Resources">
+          <aside className="left" aria-label="Resources" key={`left-${identity}`}>
             {conn.state === 'loading' ? (
               <p role="status">Starting the API server…</p>
             ) : ResourceBrowser ? (
@@ -119,7 +134,7 @@ function Frame({ connection }: { connection: Promise<ApiConnection> }) {
           <main className="center">
             <ManifestEditor />
           </main>
-          <Dock />
+          <Dock key={`dock-${identity}`} />
         </div>
       )}
     </div>

@@ -3,6 +3,8 @@
 // selected object, and can hand a manifest to the editor. The frame (app.tsx) provides it.
 import { createContext, useContext, useSyncExternalStore } from 'react';
 import { apiFetch } from './api.js';
+import { ADMIN, actingUserId, withImpersonation, type ActingUser } from './auth/identity.js';
+import { parseRefusal, type Refusal } from './auth/refusal.js';
 
 /** An object the user picked (in the browser, the timeline, a request...). */
 export interface ObjectRef {
@@ -36,6 +38,26 @@ export interface LoggedRequest {
 
 export type Theme = 'light' | 'dark';
 
+/** A request refused by authorization or admission, with what refused it (src/ui/auth/refusal.ts). */
+export interface Denial {
+  /** the logged request's id */
+  requestId: number;
+  source: string;
+  method: string;
+  path: string;
+  status: number;
+  refusal: Refusal;
+  /** who was acting when it was refused */
+  actingUser: ActingUser;
+  seq: number;
+}
+
+/** Options of `store.fetch`. */
+export interface FetchOptions {
+  /** Sent without impersonation headers, i.e. as the cluster's default user (used to explain a 403). */
+  asAdmin?: boolean;
+}
+
 export interface PlaygroundState {
   selected?: ObjectRef;
   /** Text loaded into the manifest editor by a panel (the editor owns its live text). */
@@ -53,6 +75,13 @@ export interface PlaygroundState {
    * this number changes: `const epoch = usePlayground((s) => s.discoveryEpoch ?? 0)`.
    */
   discoveryEpoch?: number;
+  /**
+   * Added by the frame: who acts (every request of `fetch` carries the impersonation headers for it;
+   * src/ui/auth/identity.ts). Absent: the cluster's administrator.
+   */
+  actingUser?: ActingUser;
+  /** Requests refused by RBAC or admission, newest last (one per distinct message). */
+  denials?: Denial[];
 }
 
 type Listener = () => void;
@@ -104,6 +133,54 @@ export class PlaygroundStore {
     this.set({ discoveryEpoch: (this.state.discoveryEpoch ?? 0) + 1 });
   }
 
+  /** Who acts from now on (the frame keeps it per cluster). */
+  setActingUser(u: ActingUser): void {
+    this.set({ actingUser: u });
+  }
+
+  /** Forgets a denial (or all of them). */
+  dismissDenial(requestId?: number): void {
+    this.set({ denials: requestId === undefined ? [] : (this.state.denials ?? []).filter((d) => d.requestId !== requestId) });
+  }
+
+  /** At most this many denials are kept. */
+  static readonly MAX_DENIALS = 8;
+
+  private recordDenial(entry: LoggedRequest, status: number, body: string | undefined): void {
+    let parsed: unknown;
+    try {
+      parsed = body ? JSON.parse(body) : undefined;
+    } catch {
+      return;
+    }
+    const refusal = parseRefusal(parsed);
+    if (!refusal) return;
+    const d: Denial = {
+      requestId: entry.id,
+      source: entry.source,
+      method: entry.method,
+      path: entry.path,
+      status,
+      refusal,
+      actingUser: this.state.actingUser ?? ADMIN,
+      seq: ++this.seq,
+    };
+    const list = (this.state.denials ?? []).filter((x) => x.refusal.message !== refusal.message);
+    list.push(d);
+    if (list.length > PlaygroundStore.MAX_DENIALS) list.splice(0, list.length - PlaygroundStore.MAX_DENIALS);
+    this.set({ denials: list });
+  }
+
+  /** The same request by the same user has now succeeded: its denial is no longer current. */
+  private clearDenialsOf(entry: LoggedRequest): void {
+    const denials = this.state.denials;
+    if (!denials?.length) return;
+    const who = actingUserId(this.state.actingUser ?? ADMIN);
+    const base = (p: string) => p.split('?')[0];
+    const left = denials.filter((d) => !(d.method === entry.method && base(d.path) === base(entry.path) && actingUserId(d.actingUser) === who));
+    if (left.length !== denials.length) this.set({ denials: left });
+  }
+
   /** The id the next logged request gets (so a caller can find its own entry). */
   peekNextRequestId(): number {
     return this.nextId;
@@ -120,9 +197,15 @@ export class PlaygroundStore {
     this.set({ requests: list });
   }
 
-  /** apiFetch, logged: method, path, headers, bodies (non-streaming), status and duration. */
-  fetch = async (path: string, init: RequestInit = {}, source = 'ui'): Promise<Response> => {
+  /**
+   * apiFetch, logged: method, path, headers, bodies (non-streaming), status and duration. The request
+   * carries the acting user's impersonation headers (unless `options.asAdmin`, or the caller set its own);
+   * a refusal by RBAC or admission is kept in `denials`.
+   */
+  fetch = async (path: string, init: RequestInit = {}, source = 'ui', options: FetchOptions = {}): Promise<Response> => {
     const headers = new Headers(init.headers);
+    if (!options.asAdmin) withImpersonation(headers, this.state.actingUser ?? ADMIN);
+    init = { ...init, headers };
     const entry: LoggedRequest = {
       id: this.nextId++,
       source,
@@ -136,7 +219,8 @@ export class PlaygroundStore {
     const t0 = performance.now();
     try {
       const res = await apiFetch(path, init);
-      const streaming = /[?&]watch=(1|true)/.test(path) || res.headers.get('Transfer-Encoding') === 'chunked';
+      // an error response is never a stream: its Status body is read and logged
+      const streaming = res.ok && (/[?&]watch=(1|true)/.test(path) || res.headers.get('Transfer-Encoding') === 'chunked');
       const done: LoggedRequest = {
         ...entry,
         status: res.status,
@@ -148,6 +232,8 @@ export class PlaygroundStore {
         done.responseBody = await res.clone().text();
       }
       this.upsert(done);
+      if (!res.ok && !options.asAdmin) this.recordDenial(entry, res.status, done.responseBody);
+      else if (res.ok && !options.asAdmin) this.clearDenialsOf(entry);
       return res;
     } catch (e) {
       this.upsert({ ...entry, error: e instanceof Error ? e.message : String(e), durationMs: performance.now() - t0 });

@@ -5,12 +5,11 @@ import { useEffect, useId, useMemo, useState } from 'react';
 import { usePlayground, usePlaygroundStore, type LoggedRequest, type PlaygroundStore } from '../playground.js';
 import { findDocument, jsonOrUndefined, replaceDocument, splitDocuments, toYaml } from '../editor/actions.js';
 import { editorText } from '../editor/state.js';
-import { toCurl } from './curl.js';
+import { curlForNodeHost } from './curl.js';
 import { confirmDialog } from '../confirm/dialog.js';
 import { collectionContents, deleteTarget, namespaceContents } from '../confirm/impact.js';
 import { DiscoveryCache } from '../editor/discovery.js';
-import { connect } from '../api.js';
-import { adoptFields, dropFields, parseConflicts, withForce, withoutQuery, type FieldConflict } from './conflicts.js';
+import { adoptFields, conflictResolution, dropFields, parseConflicts, withForce, withoutQuery, type FieldConflict } from './conflicts.js';
 
 function splitPath(path: string): { pathname: string; query: string } {
   const q = path.indexOf('?');
@@ -291,13 +290,15 @@ export function RequestConsole() {
     });
     setRaw(true);
   };
+  const [curl, setCurl] = useState<{ id: number; command: string } | undefined>();
   const copyCurl = async (r: LoggedRequest) => {
-    const line = toCurl(r, (await connect()).baseUrl);
+    const { command, note } = curlForNodeHost(r);
+    setCurl({ id: r.id, command });
     try {
-      await navigator.clipboard.writeText(line);
-      setCopied('curl command copied.');
+      await navigator.clipboard.writeText(command);
+      setCopied(`Copied a curl command ${note}`);
     } catch {
-      setCopied(line);
+      setCopied(`Copying is not allowed here; the command below is ${note}`);
     }
   };
 
@@ -312,6 +313,8 @@ export function RequestConsole() {
     if (!ct.startsWith('application/apply-patch')) return undefined;
     return parseConflicts(jsonOrUndefined(selected.responseBody));
   }, [selected]);
+
+  const resolvedBy = conflicts && selected ? conflictResolution(selected, requests) : undefined;
 
   const [filter, setFilter] = useState('');
   const filterId = useId();
@@ -382,6 +385,12 @@ export function RequestConsole() {
                 <strong>{selected.error ? selected.error : selected.status}</strong>
                 {selected.durationMs !== undefined && <span className="hint"> in {Math.round(selected.durationMs)} ms</span>}
                 {selected.streaming && <span className="hint"> (stream: body not captured)</span>}
+                {/[?&]dryRun=All/.test(selected.path) && (
+                  <span className="hint" data-testid="dry-run-note">
+                    {' '}
+                    (dry run: the server stored nothing)
+                  </span>
+                )}
               </p>
               <div className="detail-actions">
                 <button type="button" onClick={() => editAsRaw(selected)}>
@@ -390,11 +399,24 @@ export function RequestConsole() {
                 <button type="button" onClick={() => void copyCurl(selected)}>
                   Copy as curl
                 </button>
-                <span role="status" className="hint">
+                <span role="status" className="hint" data-testid="curl-note">
                   {copied}
                 </span>
               </div>
-              {conflicts && <ConflictPanel req={selected} conflicts={conflicts} onResolved={(r) => r && setSelectedId(r.id)} />}
+              {curl?.id === selected.id && (
+                <pre className="curl-command" tabIndex={0} data-testid="curl-command">
+                  {curl.command}
+                </pre>
+              )}
+              {conflicts && resolvedBy && (
+                <p className="hint" data-testid="conflict-resolved-note">
+                  This conflict has been resolved: {resolvedBy.method} <code>{resolvedBy.path}</code> → {resolvedBy.status}.{' '}
+                  <button type="button" className="link" onClick={() => setSelectedId(resolvedBy.id)}>
+                    Show it
+                  </button>
+                </p>
+              )}
+              {conflicts && !resolvedBy && <ConflictPanel req={selected} conflicts={conflicts} onResolved={(r) => r && setSelectedId(r.id)} />}
               <div className="format-toggle" role="group" aria-label="Body format">
                 <button type="button" aria-pressed={format === 'yaml'} onClick={() => setFormat('yaml')}>
                   YAML

@@ -183,3 +183,17 @@ export function withForce(path: string): string {
 export function withoutQuery(path: string): string {
   return path.split('?', 1)[0];
 }
+
+const pathOnly = (p: string) => p.split('?')[0];
+
+/**
+ * The request that resolved a 409 apply conflict: a later PATCH of the same object that succeeded (Force,
+ * Drop or Adopt from the console, or another apply), else undefined.
+ */
+export function conflictResolution<R extends { id: number; method: string; path: string; status?: number }>(
+  conflict: { id: number; path: string },
+  requests: readonly R[],
+): R | undefined {
+  const path = pathOnly(conflict.path);
+  return requests.find((r) => r.id > conflict.id && r.method === 'PATCH' && pathOnly(r.path) === path && r.status !== undefined && r.status >= 200 && r.status < 300);
+}

@@ -1,8 +1,8 @@
 // The manifest editor: Monaco (lazy) in YAML, and the actions Create, Replace, Apply, Patch and Delete
 // with their options (dry run, field validation, field manager with recent managers, force, patch type and
 // target). Every request goes through the store's logged fetch (source "editor").
-import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState, useSyncExternalStore } from 'react';
-import { usePlayground, usePlaygroundStore, type PlaygroundStore } from '../playground.js';
+import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useState, useSyncExternalStore } from 'react';
+import { usePlayground, usePlaygroundStore, type LoggedRequest, type PlaygroundStore } from '../playground.js';
 import {
   formatPatchTarget,
   jsonOrUndefined,
@@ -19,7 +19,7 @@ import { changesDiscovery, DiscoveryCache, resolveManifest, type ManifestIdentit
 import { combinedSchema, kindSchemas, openApiDocumentUrls, type JsonSchema } from './schemas.js';
 import { editorLoaded, editorSettings, editorText, type EditorSettings } from './state.js';
 import type { ShortcutAction } from './monaco-view.js';
-import { parseConflicts } from '../console/conflicts.js';
+import { conflictResolution, parseConflicts } from '../console/conflicts.js';
 import { confirmDialog } from '../confirm/dialog.js';
 import { editorDeleteImpact } from '../confirm/impact.js';
 
@@ -62,15 +62,21 @@ async function loadSchema(store: PlaygroundStore): Promise<JsonSchema> {
 export interface ActionResult {
   ok: boolean;
   text: string;
+  /** the logged request that produced it (an apply conflict can be resolved later from the console) */
+  requestId?: number;
+  status?: number;
+  path?: string;
 }
 
-function statusSummary(res: Response, body: unknown, what: string): ActionResult {
+/** One result line; a dry run says so (the server answered as if it wrote, and stored nothing). */
+function statusSummary(res: Response, body: unknown, what: string, dryRun = false): ActionResult {
   const b = body as { kind?: string; message?: string; metadata?: { name?: string; resourceVersion?: string } } | undefined;
+  const label = dryRun ? 'dry run: ' : '';
   if (res.ok) {
     const rv = b?.metadata?.resourceVersion ? ` (resourceVersion ${b.metadata.resourceVersion})` : '';
-    return { ok: true, text: `${res.status} ${what}${rv}` };
+    return { ok: true, text: `${label}${res.status} ${what}${rv}${dryRun ? ' (not stored)' : ''}` };
   }
-  return { ok: false, text: `${res.status} ${what}: ${b?.message ?? res.statusText}` };
+  return { ok: false, text: `${label}${res.status} ${what}: ${b?.message ?? res.statusText}` };
 }
 
 /**
@@ -93,6 +99,8 @@ export async function confirmEditorDelete(store: PlaygroundStore, text: string):
   return confirmDialog({ title, lines, note: 'This cannot be undone.', confirmLabel: 'Delete' });
 }
 
+const NO_REQUESTS: LoggedRequest[] = [];
+
 const ACTION_VERB: Record<EditorAction, string> = { create: 'created', replace: 'replaced', apply: 'applied', patch: 'patched', delete: 'deleted' };
 
 /** Runs an action over the editor's documents (patch: the whole text is the body). */
@@ -109,13 +117,14 @@ export async function runAction(store: PlaygroundStore, action: EditorAction, te
     } catch (e) {
       return [{ ok: false, text: `YAML: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}` }];
     }
-    const targetText = settings.patchTarget || formatPatchTarget(body);
+    // a body that names its object (apiVersion, kind, name) is the object shown: it wins over the setting
+    const targetText = formatPatchTarget(body) || settings.patchTarget;
     const t = resolvePatchTarget(index, targetText);
     if ('error' in t) return [{ ok: false, text: t.error }];
     const plan = planRequest('patch', { text, value: body }, t.target, settings);
     if ('error' in plan) return [{ ok: false, text: plan.error }];
     const res = await store.fetch(plan.path, { method: plan.method, headers: plan.headers, body: plan.body }, 'editor');
-    return [statusSummary(res, jsonOrUndefined(await res.clone().text()), `${t.target.resource.plural}/${t.target.name} ${ACTION_VERB.patch}`)];
+    return [statusSummary(res, jsonOrUndefined(await res.clone().text()), `${t.target.resource.plural}/${t.target.name} ${ACTION_VERB.patch}`, settings.dryRun)];
   }
   for (const doc of splitDocuments(text)) {
     const label = `document ${doc.index + 1}`;
@@ -144,7 +153,7 @@ export async function runAction(store: PlaygroundStore, action: EditorAction, te
     const res = await store.fetch(plan.path, { method: plan.method, headers: plan.headers, body: plan.body }, 'editor');
     const body = jsonOrUndefined(await res.clone().text());
     const name = r.target.name ?? (body as { metadata?: { name?: string } } | undefined)?.metadata?.name ?? '';
-    results.push(statusSummary(res, body, `${r.target.resource.plural}/${name} ${ACTION_VERB[action]}`));
+    results.push({ ...statusSummary(res, body, `${r.target.resource.plural}/${name} ${ACTION_VERB[action]}`, settings.dryRun), requestId: id, status: res.status, path: plan.path });
     if (res.ok && !settings.dryRun && changesDiscovery(value)) {
       discovery.invalidate();
       store.discoveryChanged();
@@ -169,6 +178,8 @@ export function ManifestEditor() {
   const loaded = useValue(editorLoaded);
   const [recent, setRecent] = useState<string[]>(readRecent);
   const [results, setResults] = useState<ActionResult[]>([]);
+  // only while a conflict is shown: a later request may resolve it
+  const requests = usePlayground((s) => (results.some((r) => r.status === 409) ? s.requests : NO_REQUESTS));
   const [busy, setBusy] = useState(false);
   const [wantMonaco, setWantMonaco] = useState(false);
   const [schema, setSchema] = useState<JsonSchema | undefined>();
@@ -182,7 +193,11 @@ export function ManifestEditor() {
   }, []);
 
   useEffect(() => {
-    if (editorRequest) editorText.set(editorRequest.text);
+    if (!editorRequest) return;
+    editorText.set(editorRequest.text);
+    // a panel put an object in the editor: Patch now targets that object, never the one shown before
+    const target = formatPatchTarget(splitDocuments(editorRequest.text).find((d) => d.value)?.value);
+    editorSettings.set({ ...editorSettings.get(), patchTarget: target });
   }, [editorRequest]);
 
   useEffect(() => {
@@ -215,7 +230,8 @@ export function ManifestEditor() {
           localStorage.setItem(RECENT_KEY, JSON.stringify(next));
           setRecent(next);
         }
-        if (action !== 'patch' && action !== 'delete' && !current.patchTarget && out.some((r) => r.ok)) {
+        if (action !== 'patch' && action !== 'delete' && out.some((r) => r.ok)) {
+          // the object just written is the one shown: Patch targets it (not an earlier one)
           const first = splitDocuments(editorText.get()).find((d) => d.value)?.value;
           const t = formatPatchTarget(first);
           if (t) set({ patchTarget: t });
@@ -240,27 +256,22 @@ export function ManifestEditor() {
     [run],
   );
 
-  // the same shortcuts outside Monaco (the plain textarea, the toolbar)
-  const shortcutRef = useRef(onShortcut);
-  shortcutRef.current = onShortcut;
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (!(e.ctrlKey || e.metaKey)) return;
-      if ((e.target as HTMLElement | null)?.closest?.('.monaco-host')) return; // Monaco has its own commands
-      if (e.key === 'Enter') {
-        e.preventDefault();
-        shortcutRef.current('apply');
-      } else if (e.key === 's' || e.key === 'S') {
-        e.preventDefault();
-        shortcutRef.current('save');
-      } else if (e.key === '?' || (e.key === '/' && e.shiftKey)) {
-        e.preventDefault();
-        shortcutRef.current('help');
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, []);
+  // the same shortcuts outside Monaco (the plain textarea, the toolbar), only while the focus is in the
+  // editor's own section: Ctrl+Enter in the CEL box or the raw request form belongs to that panel
+  const onSectionKey = (e: React.KeyboardEvent) => {
+    if (!(e.ctrlKey || e.metaKey) || e.defaultPrevented) return;
+    if ((e.target as HTMLElement | null)?.closest?.('.monaco-host')) return; // Monaco has its own commands
+    if (e.key === 'Enter') {
+      e.preventDefault();
+      onShortcut('apply');
+    } else if (e.key === 's' || e.key === 'S') {
+      e.preventDefault();
+      onShortcut('save');
+    } else if (e.key === '?' || (e.key === '/' && e.shiftKey)) {
+      e.preventDefault();
+      onShortcut('help');
+    }
+  };
 
   const plain = (
     <textarea
@@ -276,7 +287,7 @@ export function ManifestEditor() {
   const docCount = useMemo(() => splitDocuments(text).length, [text]);
 
   return (
-    <section className="editor" aria-labelledby="editor-heading">
+    <section className="editor" aria-labelledby="editor-heading" onKeyDown={onSectionKey}>
       <div className="editor-toolbar" role="toolbar" aria-label="Editor actions">
         <h2 id="editor-heading" className="visually-hidden">
           Manifest editor
@@ -407,11 +418,19 @@ export function ManifestEditor() {
           </span>
         ) : (
           <ul>
-            {results.map((r, i) => (
-              <li key={i} className={r.ok ? 'ok' : 'error'}>
-                {r.text}
-              </li>
-            ))}
+            {results.map((r, i) => {
+              const resolved = r.status === 409 && r.requestId !== undefined && r.path ? conflictResolution({ id: r.requestId, path: r.path }, requests) : undefined;
+              return resolved ? (
+                <li key={i} className="ok" data-testid="conflict-resolved">
+                  {resolved.status} conflict resolved from the {resolved.source}
+                  {/[?&]force=true/.test(resolved.path) ? ' (force)' : ''}: {r.text.replace(/^409 /, '').replace(/:.*$/s, '')}
+                </li>
+              ) : (
+                <li key={i} className={r.ok ? 'ok' : 'error'}>
+                  {r.text}
+                </li>
+              );
+            })}
           </ul>
         )}
       </div>

@@ -34,7 +34,10 @@ describe('OpenAPI v3 to JSON Schema', () => {
     expect(convertSchema({ type: 'object', nullable: true, 'x-kubernetes-map-type': 'atomic', properties: { a: { $ref: '#/components/schemas/X' }, b: { type: 'integer', format: 'int32' } } }, refs)).toEqual({
       type: 'object',
       additionalProperties: false,
-      properties: { a: { allOf: [{ $ref: '#/definitions/X' }], description: 'X' }, b: { type: 'integer', format: 'int32', description: 'integer (int32)' } },
+      properties: {
+        a: { allOf: [{ $ref: '#/definitions/X' }], description: 'X', title: 'a: X' },
+        b: { type: 'integer', format: 'int32', description: 'integer (int32)', title: 'b: integer (int32)' },
+      },
     });
     expect([...refs]).toEqual(['X']);
   });
@@ -42,7 +45,7 @@ describe('OpenAPI v3 to JSON Schema', () => {
   it('keeps objects open where unknown fields are preserved, or maps', () => {
     expect(convertSchema({ type: 'object', 'x-kubernetes-preserve-unknown-fields': true, properties: { a: { type: 'string' } } })).toEqual({
       type: 'object',
-      properties: { a: { type: 'string', description: 'string' } },
+      properties: { a: { type: 'string', description: 'string', title: 'a: string' } },
     });
     expect(convertSchema({ type: 'object', additionalProperties: { type: 'string' } })).toEqual({ type: 'object', additionalProperties: { type: 'string' } });
     expect(convertSchema({ type: 'object', properties: {} }, undefined, false)).toEqual({ type: 'object', properties: {} });
@@ -71,6 +74,17 @@ describe('OpenAPI v3 to JSON Schema', () => {
     expect(
       openApiDocumentUrls({ paths: { 'api/v1': { serverRelativeURL: '/openapi/v3/api/v1?hash=AB' }, 'apis/apps/v1': {}, 'version': {}, '.well-known/openid-configuration': {} } }),
     ).toEqual(['/openapi/v3/api/v1?hash=AB', '/openapi/v3/apis/apps/v1']);
+  });
+});
+
+describe('hover title', () => {
+  it('names the field and its own type, also inside a definition shared by every kind (ObjectMeta), and keeps a title the schema has', () => {
+    const kinds = kindSchemas([coreDoc]);
+    const cm = kinds.get('v1/ConfigMap') as { properties: Record<string, { title?: string }>; definitions: Record<string, { properties: Record<string, { title?: string }> }> };
+    expect(cm.properties.metadata.title).toBe('metadata: ObjectMeta');
+    expect(cm.properties.data.title).toBe('data: map[string]string');
+    expect(cm.definitions['io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta'].properties.name.title).toBe('name: string');
+    expect((convertSchema({ type: 'object', properties: { a: { type: 'string', title: 'Mine' } } }) as { properties: { a: { title: string } } }).properties.a.title).toBe('Mine');
   });
 });
 

@@ -19,6 +19,7 @@ interface Gvk {
 
 function typeSummary(s: JsonSchema): string | undefined {
   if (typeof s.$ref === 'string') return s.$ref.slice(s.$ref.lastIndexOf('/') + 1).split('.').pop();
+  if (Array.isArray(s.allOf) && s.allOf.length === 1) return typeSummary(s.allOf[0] as JsonSchema);
   const type = s.type;
   if (type === 'array') {
     const items = s.items as JsonSchema | undefined;
@@ -65,15 +66,19 @@ export function convertSchema(s: unknown, refs?: Set<string>, closeObjects = tru
       const props: JsonSchema = {};
       for (const [name, prop] of Object.entries(v as JsonSchema)) {
         const converted = convertSchema(prop, refs, closeObjects) as JsonSchema;
-        if (converted && typeof converted === 'object' && converted.description === undefined) {
-          const summary = typeSummary(prop as JsonSchema);
-          if (summary) {
-            // A $ref with siblings is ignored by draft-07 validators: wrap it.
-            props[name] = converted.$ref ? { allOf: [converted], description: summary } : { ...converted, description: summary };
-            continue;
-          }
+        if (!converted || typeof converted !== 'object' || Array.isArray(converted)) {
+          props[name] = converted;
+          continue;
         }
-        props[name] = converted;
+        const summary = typeSummary(prop as JsonSchema);
+        const extra: JsonSchema = {};
+        if (converted.description === undefined && summary) extra.description = summary;
+        // The hover's heading is a schema's title, else the title of the schema it was reached from, which
+        // for a definition shared by many kinds is whichever kind was checked last (yaml-language-server
+        // keeps it on the shared schema): every field names its own type instead (`metadata: ObjectMeta`).
+        if (converted.title === undefined) extra.title = summary ? `${name}: ${summary}` : name;
+        // A $ref with siblings is ignored by draft-07 validators: wrap it.
+        props[name] = converted.$ref ? { allOf: [converted], ...extra } : { ...converted, ...extra };
       }
       out.properties = props;
     } else if (k === 'nullable' || k.startsWith('x-kubernetes-')) {

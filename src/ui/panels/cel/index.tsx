@@ -9,7 +9,7 @@ import { errorText, fetchJson, usePanelTheme } from '../common/ui.js';
 import { collectionPath } from '../timeline/stream.js';
 import { withoutManagedFields } from '../managed-fields/fields.js';
 import { segments } from './highlight.js';
-import { parseVariables } from './variables.js';
+import { parseSchema, parseVariables } from './variables.js';
 import { BINDABLE, CEL_VERSIONS, EXAMPLES, LIBRARY } from './reference.js';
 
 const SOURCE = 'cel';
@@ -50,9 +50,10 @@ export function CelEvaluator() {
   const theme = usePanelTheme();
   const store = usePlaygroundStore();
   const selected = usePlayground((s) => s.selected);
-  const ids = { expr: useId(), vars: useId(), version: useId(), bind: useId(), example: useId() };
+  const ids = { expr: useId(), vars: useId(), schema: useId(), version: useId(), bind: useId(), example: useId() };
   const [expression, setExpression] = useState(EXAMPLES[0].expression);
   const [varsText, setVarsText] = useState(EXAMPLES[0].variables);
+  const [schemaText, setSchemaText] = useState(EXAMPLES[0].schema ?? '');
   const [version, setVersion] = useState('1.33');
   const [auto, setAuto] = useState(true);
   const [bindAs, setBindAs] = useState<string>('self');
@@ -67,13 +68,21 @@ export function CelEvaluator() {
       setOutcome({ state: 'input', message: parsed.error });
       return;
     }
+    const parsedSchema = parseSchema(schemaText);
+    if ('error' in parsedSchema) {
+      setOutcome({ state: 'input', message: parsedSchema.error });
+      return;
+    }
+    // self and oldSelf share the schema, as a CRD rule's do
+    const schemas: Record<string, unknown> = {};
+    if (parsedSchema.schema) for (const v of ['self', 'oldSelf']) if (v in parsed.vars) schemas[v] = parsedSchema.schema;
     const my = ++seq.current;
     setOutcome({ state: 'running' });
     const t0 = performance.now();
     try {
       const res = await store.fetch(
         CEL_PATH,
-        { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify({ expression, variables: parsed.vars, version }) },
+        { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify({ expression, variables: parsed.vars, version, ...(Object.keys(schemas).length ? { schemas } : {}) }) },
         SOURCE,
       );
       const text = await res.text();
@@ -107,7 +116,7 @@ export function CelEvaluator() {
     const t = setTimeout(() => void evaluate(), 350);
     return () => clearTimeout(t);
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [expression, varsText, version, auto]);
+  }, [expression, varsText, schemaText, version, auto]);
 
   const bindSelected = async () => {
     if (!selected) return;
@@ -117,7 +126,10 @@ export function CelEvaluator() {
       const vars = 'vars' in parsed ? parsed.vars : {};
       vars[bindAs] = withoutManagedFields(obj);
       setVarsText(dump(vars, { noRefs: true, lineWidth: -1 }));
-      setBindStatus(`${bindAs} = ${selected.kind} ${selected.namespace ? `${selected.namespace}/` : ''}${selected.name}`);
+      // an object of another shape: the example's schema no longer describes self / oldSelf
+      const untyped = (bindAs === 'self' || bindAs === 'oldSelf') && schemaText.trim() !== '';
+      if (untyped) setSchemaText('');
+      setBindStatus(`${bindAs} = ${selected.kind} ${selected.namespace ? `${selected.namespace}/` : ''}${selected.name}${untyped ? ' (schema cleared: untyped)' : ''}`);
     } catch (e) {
       setBindStatus(`could not read the selected object: ${errorText(e)}`);
     }
@@ -148,6 +160,7 @@ export function CelEvaluator() {
             if (!ex) return;
             setExpression(ex.expression);
             setVarsText(ex.variables);
+            setSchemaText(ex.schema ?? '');
           }}
         >
           <option value="">choose…</option>
@@ -214,8 +227,8 @@ export function CelEvaluator() {
                   {res.limits.estimate.toLocaleString('en-US')} <Meter value={res.estimatedCost.max} limit={res.limits.estimate} label="estimated cost" />
                   {res.estimatedCost.max > res.limits.estimate && (
                     <div className="pp-muted">
-                      Over the estimate limit: a CRD would reject such a rule. Variables here are untyped (dyn) values of unknown size, so the
-                      estimate assumes the worst; in a CRD, maxLength / maxItems / maxProperties in the schema bound it.
+                      Over the estimate limit: a CRD would reject such a rule. Variables without a schema are untyped (dyn) values of unknown
+                      size, so the estimate assumes the worst; maxLength / maxItems / maxProperties in the schema bound it.
                     </div>
                   )}
                 </div>
@@ -224,6 +237,8 @@ export function CelEvaluator() {
           )}
           <label htmlFor={ids.vars}>Variables (YAML: {BINDABLE.join(', ')})</label>
           <textarea id={ids.vars} className="pp-mono" value={varsText} onChange={(e) => setVarsText(e.target.value)} rows={10} spellCheck={false} data-testid="cel-variables" />
+          <label htmlFor={ids.schema}>Schema of self and oldSelf (OpenAPI v3 YAML, as in a CRD; empty: untyped)</label>
+          <textarea id={ids.schema} className="pp-mono" value={schemaText} onChange={(e) => setSchemaText(e.target.value)} rows={6} spellCheck={false} data-testid="cel-schema" />
           <div className="pp-toolbar">
             <label htmlFor={ids.bind}>Bind the selected object as</label>
             <select id={ids.bind} value={bindAs} onChange={(e) => setBindAs(e.target.value)}>

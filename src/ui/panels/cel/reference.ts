@@ -5,6 +5,8 @@ export interface CelExample {
   label: string;
   expression: string;
   variables: string;
+  /** OpenAPI v3 schema (YAML) of self and oldSelf, as a CRD would declare them; typed like a CRD rule's. */
+  schema?: string;
 }
 
 const deployment = `self:
@@ -24,12 +26,25 @@ oldSelf:
     app: web
 `;
 
+/** The CRD-like schema of the deployment example: bounded strings and maps keep the cost estimate small. */
+const deploymentSchema = `type: object
+properties:
+  replicas: {type: integer}
+  minReplicas: {type: integer}
+  maxReplicas: {type: integer}
+  image: {type: string, maxLength: 256}
+  labels:
+    type: object
+    maxProperties: 32
+    additionalProperties: {type: string, maxLength: 63}
+`;
+
 export const EXAMPLES: CelExample[] = [
-  { label: 'Replicas within bounds', expression: 'self.minReplicas <= self.replicas && self.replicas <= self.maxReplicas', variables: deployment },
-  { label: 'Transition rule (oldSelf)', expression: 'self.replicas >= oldSelf.replicas || self.labels.tier == "frontend"', variables: deployment },
-  { label: 'Every label key is short', expression: 'self.labels.all(k, k.size() <= 63)', variables: deployment },
-  { label: 'Optional field with has()', expression: "has(self.labels.tier) ? self.labels.tier : 'none'", variables: deployment },
-  { label: 'Regex on the image tag', expression: "self.image.matches('^[a-z0-9.-]+/[a-z0-9-]+:[0-9]+\\\\.[0-9]+\\\\.[0-9]+$')", variables: deployment },
+  { label: 'Replicas within bounds', expression: 'self.minReplicas <= self.replicas && self.replicas <= self.maxReplicas', variables: deployment, schema: deploymentSchema },
+  { label: 'Transition rule (oldSelf)', expression: 'self.replicas >= oldSelf.replicas || self.labels.tier == "frontend"', variables: deployment, schema: deploymentSchema },
+  { label: 'Every label key is short', expression: 'self.labels.all(k, k.size() <= 63)', variables: deployment, schema: deploymentSchema },
+  { label: 'Optional field with has()', expression: "has(self.labels.tier) ? self.labels.tier : 'none'", variables: deployment, schema: deploymentSchema },
+  { label: 'Regex on the image tag', expression: "self.image.matches('^[a-z0-9.-]+/[a-z0-9-]+:[0-9]+\\\\.[0-9]+\\\\.[0-9]+$')", variables: deployment, schema: deploymentSchema },
   { label: 'map / filter macros', expression: '[1, 2, 3, 4].filter(x, x % 2 == 0).map(x, x * 10)', variables: '' },
   { label: 'Quantities (1.29+)', expression: "quantity('1.5Gi').isGreaterThan(quantity('1000Mi'))", variables: '' },
   { label: 'IP and CIDR (1.31+)', expression: "cidr('10.0.0.0/8').containsIP(ip('10.1.2.3'))", variables: '' },
@@ -43,7 +58,7 @@ request:
   userInfo:
     username: alice
 ` },
-  { label: 'Runtime error: division by zero', expression: 'self.replicas / (self.minReplicas - 1)', variables: deployment },
+  { label: 'Runtime error: division by zero', expression: 'self.replicas / (self.minReplicas - 1)', variables: deployment, schema: deploymentSchema },
   { label: 'Compile error: type mismatch', expression: "'replicas: ' + 3", variables: '' },
   { label: 'Cost: nested comprehension', expression: 'self.all(x, self.all(y, self.all(z, x + y + z >= 0)))', variables: 'self: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20]\n' },
 ];

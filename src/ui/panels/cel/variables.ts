@@ -20,3 +20,20 @@ export function parseVariables(text: string): { vars: Record<string, unknown> } 
   return { vars: v as Record<string, unknown> };
 }
 
+
+/**
+ * Parses the optional schema YAML of self and oldSelf (an OpenAPI v3 schema, as a CRD's field has): '' or
+ * comments only = no schema (the variables stay untyped).
+ */
+export function parseSchema(text: string): { schema?: Record<string, unknown> } | { error: string } {
+  if (text.split('\n').every((l) => /^\s*(#.*)?$/.test(l))) return {};
+  let v: unknown;
+  try {
+    v = load(text);
+  } catch (e) {
+    return { error: `schema: ${errorText(e).split('\n')[0]}` };
+  }
+  if (v === null || v === undefined) return {};
+  if (typeof v !== 'object' || Array.isArray(v)) return { error: 'schema: expected an OpenAPI v3 schema, e.g. "type: object"' };
+  return { schema: v as Record<string, unknown> };
+}

@@ -1,0 +1,218 @@
+// The header's cluster menu: the clusters this browser has opened (switch to one, or create one by name:
+// a cluster is created on its first request), reset this one or delete another (each asks first), and
+// "Export as kubectl YAML" of the current cluster.
+import { useEffect, useId, useState } from 'react';
+import { usePlaygroundStore } from '../playground.js';
+import { discover } from '../panels/browser/discovery.js';
+import { collectObjects, exportObjects, toKubectlYaml } from './export.js';
+import { DEFAULT_CLUSTER } from '../settings.js';
+import { confirmDialog } from '../confirm/dialog.js';
+import { ADMIN, saveActingUser } from '../auth/identity.js';
+
+const KNOWN_KEY = 'kube-playground:clusters';
+const CLUSTER_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+
+/** The remembered cluster names with `name` added (sorted, unique, at most 50). Pure. */
+export function rememberCluster(known: unknown, name: string): string[] {
+  const list = Array.isArray(known) ? known.filter((x): x is string => typeof x === 'string' && CLUSTER_NAME.test(x)) : [];
+  return [...new Set([...list, name])].sort().slice(0, 50);
+}
+
+function readKnown(): unknown {
+  try {
+    return JSON.parse(localStorage.getItem(KNOWN_KEY) ?? '[]');
+  } catch {
+    return [];
+  }
+}
+
+/** The IndexedDB database of a browser cluster (the hosts' naming: src/hosts/sw/clusters.ts). */
+export function clusterDatabase(cluster: string): string {
+  return `kube-cluster-${cluster}`;
+}
+
+/**
+ * Deletes a cluster's database. Engines holding it (this tab's service worker, other tabs) close their
+ * connection when it is deleted and start afresh on their next request, so a deleted cluster that is used
+ * again is a fresh one. Rejects when the database stays open elsewhere for 10 s.
+ */
+function deleteClusterDatabase(cluster: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const req = indexedDB.deleteDatabase(clusterDatabase(cluster));
+    const timer = setTimeout(() => reject(new Error(`cluster ${cluster} is still open somewhere (another tab?)`)), 10_000);
+    req.onsuccess = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    req.onerror = () => {
+      clearTimeout(timer);
+      reject(req.error ?? new Error('deleteDatabase failed'));
+    };
+  });
+}
+
+/** The URL of this page for another cluster (other query parameters kept). */
+export function clusterUrl(href: string, cluster: string): string {
+  const url = new URL(href);
+  if (cluster === DEFAULT_CLUSTER) url.searchParams.delete('cluster');
+  else url.searchParams.set('cluster', cluster);
+  url.hash = '';
+  return url.toString();
+}
+
+export function ClusterMenu({ cluster }: { cluster: string }) {
+  const store = usePlaygroundStore();
+  const ids = { name: useId() };
+  const [open, setOpen] = useState(false);
+  const [known, setKnown] = useState<string[]>([]);
+  const [name, setName] = useState('');
+  const [status, setStatus] = useState('');
+
+  useEffect(() => {
+    const next = rememberCluster(readKnown(), cluster);
+    try {
+      localStorage.setItem(KNOWN_KEY, JSON.stringify(next));
+    } catch {
+      // not kept
+    }
+    setKnown(next);
+  }, [cluster]);
+
+  const create = (e: React.FormEvent) => {
+    e.preventDefault();
+    const n = name.trim();
+    if (!CLUSTER_NAME.test(n)) {
+      setStatus(`"${n}" is not a valid cluster name (a lowercase DNS label: a-z, 0-9 and "-")`);
+      return;
+    }
+    location.assign(clusterUrl(location.href, n));
+  };
+
+  const forget = (k: string) => {
+    const next = known.filter((x) => x !== k);
+    try {
+      localStorage.setItem(KNOWN_KEY, JSON.stringify(next));
+    } catch {
+      // not kept
+    }
+    saveActingUser(globalThis.localStorage, k, ADMIN);
+    setKnown(next);
+  };
+
+  const reset = async () => {
+    const ok = await confirmDialog({
+      title: `Reset cluster ${cluster}?`,
+      lines: [`Every object of cluster ${cluster} and its history`, 'It starts again as a fresh cluster (default namespaces and roles only).'],
+      note: 'This cannot be undone. Export it first to keep its objects.',
+      confirmLabel: 'Reset',
+    });
+    if (!ok) return setStatus('Reset cancelled: nothing was changed.');
+    try {
+      await deleteClusterDatabase(cluster);
+      saveActingUser(globalThis.localStorage, cluster, ADMIN);
+      location.reload();
+    } catch (e) {
+      setStatus(`Reset failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  };
+
+  const remove = async (k: string) => {
+    const ok = await confirmDialog({
+      title: `Delete cluster ${k}?`,
+      lines: [`Cluster ${k}: every object in it and its history`],
+      note: 'This cannot be undone.',
+      confirmLabel: 'Delete',
+    });
+    if (!ok) return setStatus(`Delete cancelled: cluster ${k} is kept.`);
+    try {
+      await deleteClusterDatabase(k);
+      forget(k);
+      setStatus(`Cluster ${k} deleted.`);
+    } catch (e) {
+      setStatus(`Delete failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  };
+
+  const exportYaml = async () => {
+    setStatus('Exporting…');
+    try {
+      const groups = await discover(store, 'export');
+      const getJson = async (path: string) => {
+        // the cluster's content, whoever acts now
+        const res = await store.fetch(path, { headers: { Accept: 'application/json' } }, 'export', { asAdmin: true });
+        if (!res.ok) throw new Error(`${res.status} from ${path}`);
+        return res.json() as Promise<unknown>;
+      };
+      const objects = exportObjects(await collectObjects(groups.flatMap((g) => g.resources), getJson));
+      const yaml = toKubectlYaml(objects, cluster);
+      const url = URL.createObjectURL(new Blob([yaml], { type: 'application/yaml' }));
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = `cluster-${cluster}.yaml`;
+      document.body.append(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      setStatus(`Exported ${objects.length} object${objects.length === 1 ? '' : 's'} to cluster-${cluster}.yaml (what every fresh cluster has is left out).`);
+    } catch (e) {
+      setStatus(`Export failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  };
+
+  return (
+    <span className="help-anchor">
+      <button type="button" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
+        Clusters
+      </button>
+      {open && (
+        <div
+          className="popover cluster-menu"
+          role="dialog"
+          aria-label="Clusters"
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') setOpen(false);
+          }}
+        >
+          <h4>Clusters in this browser</h4>
+          <ul>
+            {known.map((k) => (
+              <li key={k}>
+                {k === cluster ? (
+                  <>
+                    <strong aria-current="true">{k} (this one)</strong>{' '}
+                    <button type="button" onClick={() => void reset()}>
+                      Reset…
+                    </button>
+                  </>
+                ) : (
+                  <>
+                    <a href={clusterUrl(location.href, k)}>{k}</a>{' '}
+                    <button type="button" aria-label={`Delete cluster ${k}`} onClick={() => void remove(k)}>
+                      Delete…
+                    </button>
+                  </>
+                )}
+              </li>
+            ))}
+          </ul>
+          <form onSubmit={create} className="acting-fields">
+            <label htmlFor={ids.name}>New cluster</label>
+            <input id={ids.name} value={name} onChange={(e) => setName(e.target.value)} placeholder="demo" />
+            <button type="submit">Create and switch</button>
+          </form>
+          <p>
+            <button type="button" onClick={() => void exportYaml()}>
+              Export as kubectl YAML
+            </button>
+          </p>
+          <p role="status" className="hint" data-testid="cluster-status">
+            {status}
+          </p>
+          <button type="button" onClick={() => setOpen(false)}>
+            Close
+          </button>
+        </div>
+      )}
+    </span>
+  );
+}
