@@ -4,13 +4,14 @@
 // screenshot of each lesson's end state is kept in test-results/. A reload resumes the step; the user's own
 // cluster is left alone; Restart makes the lesson's cluster fresh again.
 import { expect, test, type Page } from '@playwright/test';
-import { openShell, shellFetch, skipWithoutBrowser } from './helpers';
+import { shellFetch, skipWithoutBrowser } from './helpers';
 import { LESSONS } from '../src/ui/lessons/lessons';
 
 skipWithoutBrowser();
 
 async function openLessons(page: Page, path = '/') {
-  await openShell(page, path);
+  await page.goto(path);
+  await expect(page.getByTestId('engine-mode')).toBeVisible({ timeout: 30_000 });
   await expect(page.locator('[data-testid="monaco"][data-ready="true"]')).toBeVisible({ timeout: 30_000 });
   await page.getByRole('tab', { name: 'Lessons' }).click();
 }
@@ -18,7 +19,7 @@ async function openLessons(page: Page, path = '/') {
 async function start(page: Page, title: string, id: string) {
   await page.getByRole('button', { name: `Start lesson: ${title}` }).click();
   await page.waitForURL(`**/?cluster=lesson-${id}&lesson=${id}&step=1`);
-  await expect(page.getByTestId('engine-mode')).toHaveText('service worker');
+  await expect(page.getByTestId('engine-mode')).toHaveText('service worker', { timeout: 30_000 });
   await expect(page.getByTestId('cluster-name')).toHaveText(`lesson-${id}`);
   await expect(page.locator('[data-testid="monaco"][data-ready="true"]')).toBeVisible({ timeout: 30_000 });
   await expect(page.getByTestId('lesson-progress')).toHaveText(/^Step 1 of \d+$/);
@@ -37,6 +38,7 @@ async function doStep(page: Page) {
 
 for (const lesson of LESSONS) {
   test(`lesson ${lesson.id}: walked to its end on its own cluster`, async ({ page }, info) => {
+    test.setTimeout(150_000);
     await openLessons(page);
     await start(page, lesson.title, lesson.id);
     for (const [i, step] of lesson.steps.entries()) {
@@ -60,6 +62,7 @@ for (const lesson of LESSONS) {
 }
 
 test('lessons: a reload resumes the step, the own cluster is untouched, Restart makes the cluster fresh', async ({ page }) => {
+  test.setTimeout(120_000);
   await openLessons(page);
   const mine = await shellFetch(page, '/api/v1/namespaces/default/configmaps', {
     method: 'POST',

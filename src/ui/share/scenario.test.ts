@@ -11,7 +11,7 @@ import type { Fetcher } from '../terminal/resources.js';
 
 async function pack(v: unknown): Promise<string> {
   const bytes = new TextEncoder().encode(JSON.stringify(v));
-  const out = new Response(new Blob([bytes]).stream().pipeThrough(new CompressionStream('deflate-raw')));
+  const out = new Response(new Blob([bytes as BlobPart]).stream().pipeThrough(new CompressionStream('deflate-raw')));
   return SCENARIO_PREFIX + toBase64Url(new Uint8Array(await out.arrayBuffer()));
 }
 
