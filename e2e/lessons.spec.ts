@@ -53,11 +53,12 @@ for (const lesson of LESSONS) {
       }
       await expect(page.getByTestId('lesson-check')).toHaveAttribute('data-done', 'true', { timeout: 20_000 });
       await expect(page.getByTestId('lesson-check')).toContainText('Done');
+      // the end state: the last step done, with its outputs
+      if (i === lesson.steps.length - 1) await page.screenshot({ path: info.outputPath(`lesson-${lesson.id}-end.png`), fullPage: true });
       await page.getByRole('button', { name: 'Next step' }).click();
     }
     await expect(page.getByTestId('lesson-finished')).toBeVisible();
     await expect(page).toHaveURL(new RegExp(`step=${lesson.steps.length + 1}$`));
-    await page.screenshot({ path: info.outputPath(`lesson-${lesson.id}-end.png`), fullPage: true });
   });
 }
 
