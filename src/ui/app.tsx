@@ -38,6 +38,7 @@ const WatchTimeline = panel('timeline', 'WatchTimeline');
 const ManagedFieldsViewer = panel('managed-fields', 'ManagedFieldsViewer');
 const CelEvaluator = panel('cel', 'CelEvaluator');
 const Terminal = panel('terminal', 'Terminal');
+const Lessons = panel('lessons', 'Lessons');
 
 type Loadable<T> = { state: 'loading' } | { state: 'ok'; value: T } | { state: 'error'; message: string };
 
@@ -251,11 +252,17 @@ const TABS: DockTab[] = [
   { id: 'managed-fields', label: 'Managed fields', Component: ManagedFieldsViewer },
   { id: 'cel', label: 'CEL', Component: CelEvaluator },
   { id: 'terminal', label: 'Terminal', Component: Terminal },
+  { id: 'lessons', label: 'Lessons', Component: Lessons },
 ];
 
+/** The tab a page opens on: Lessons when the URL names a lesson (a reload resumes it), else the console. */
+function initialTab(): string {
+  return new URLSearchParams(location.search).has('lesson') ? 'lessons' : 'console';
+}
+
 function Dock() {
-  const [active, setActive] = useState('console');
-  const [mounted, setMounted] = useState<Set<string>>(() => new Set(['console']));
+  const [active, setActive] = useState(initialTab);
+  const [mounted, setMounted] = useState<Set<string>>(() => new Set([initialTab()]));
   const focused = usePlayground((s) => s.focusedRequest);
   const base = useId();
   const choose = (id: string) => {

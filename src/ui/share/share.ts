@@ -46,6 +46,81 @@ export interface Scenario {
   text: string;
   /** settings that differ from the defaults (field manager, dry run, theme, ...) */
   settings: Record<string, string | boolean>;
+  /** the CEL panel's expression and variables (YAML text) */
+  cel?: { expression: string; variables: string };
+  /** the lesson and its (0-based) step */
+  lesson?: { id: string; step: number };
+  /** the acting user, when the header has one */
+  user?: string;
+  /** cluster objects to create, in order */
+  objects?: Record<string, unknown>[];
+}
+
+/** Deepest nesting of the scenario's JSON accepted (objects included). */
+export const MAX_DEPTH = 64;
+/** Most cluster objects a link may carry. */
+export const MAX_OBJECTS = 500;
+/** Links longer than this do not survive chat apps: the share button offers a file instead. */
+export const CHAT_LINK_CHARS = 8000;
+
+/** The nesting depth of a JSON value, stopping (and returning more than `limit`) past `limit`. */
+export function jsonDepth(v: unknown, limit = MAX_DEPTH): number {
+  let max = 0;
+  const stack: [unknown, number][] = [[v, 1]];
+  while (stack.length) {
+    const [x, d] = stack.pop()!;
+    if (x === null || typeof x !== 'object') continue;
+    if (d > max) max = d;
+    if (max > limit) return max;
+    for (const c of Array.isArray(x) ? x : Object.values(x)) stack.push([c, d + 1]);
+  }
+  return max;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** The optional parts of a decoded scenario, checked; throws a ShareLinkError ('shape') naming the problem. */
+function extras(o: Record<string, unknown>): Omit<Scenario, 'text' | 'settings'> {
+  const out: Omit<Scenario, 'text' | 'settings'> = {};
+  if (o.c !== undefined) {
+    const c = o.c as Record<string, unknown>;
+    if (!isPlainObject(c) || typeof c.e !== 'string' || typeof c.v !== 'string') throw new ShareLinkError('shape', "the link's CEL content is not an expression and variables");
+    out.cel = { expression: c.e, variables: c.v };
+  }
+  if (o.l !== undefined) {
+    const l = o.l as Record<string, unknown>;
+    if (!isPlainObject(l) || typeof l.id !== 'string' || !Number.isInteger(l.step) || (l.step as number) < 0) throw new ShareLinkError('shape', "the link's lesson is not a lesson id and step");
+    out.lesson = { id: l.id, step: l.step as number };
+  }
+  if (o.u !== undefined) {
+    if (typeof o.u !== 'string' || o.u.length > 253) throw new ShareLinkError('shape', "the link's acting user is not a user name");
+    out.user = o.u;
+  }
+  if (o.o !== undefined) {
+    if (!Array.isArray(o.o)) throw new ShareLinkError('shape', "the link's cluster objects are not a list");
+    if (o.o.length > MAX_OBJECTS) throw new ShareLinkError('shape', `the link carries ${o.o.length} cluster objects (at most ${MAX_OBJECTS})`);
+    for (const [i, obj] of o.o.entries()) {
+      const meta = isPlainObject(obj) ? obj.metadata : undefined;
+      if (!isPlainObject(obj) || typeof obj.apiVersion !== 'string' || typeof obj.kind !== 'string' || !isPlainObject(meta) || typeof meta.name !== 'string') {
+        throw new ShareLinkError('shape', `cluster object ${i + 1} in the link has no apiVersion, kind and metadata.name`);
+      }
+    }
+    out.objects = o.o as Record<string, unknown>[];
+  }
+  return out;
+}
+
+/** The JSON form of a scenario (short keys; absent parts left out). */
+function packScenario(s: Scenario): Record<string, unknown> {
+  const out: Record<string, unknown> = { t: s.text };
+  if (Object.keys(s.settings).length) out.s = s.settings;
+  if (s.cel) out.c = { e: s.cel.expression, v: s.cel.variables };
+  if (s.lesson) out.l = s.lesson;
+  if (s.user) out.u = s.user;
+  if (s.objects?.length) out.o = s.objects;
+  return out;
 }
 
 export function toBase64Url(bytes: Uint8Array): string {
@@ -127,7 +202,7 @@ export function changedSettings<T extends Record<string, string | boolean>>(sett
 
 /** The fragment (with its `#`) for a scenario; throws a ShareLinkError when it is too large to be opened. */
 export async function encodeScenario(s: Scenario, budget: DecodeBudget = DEFAULT_BUDGET): Promise<string> {
-  const json = new TextEncoder().encode(JSON.stringify(Object.keys(s.settings).length ? { t: s.text, s: s.settings } : { t: s.text }));
+  const json = new TextEncoder().encode(JSON.stringify(packScenario(s)));
   if (json.byteLength > budget.maxScenarioBytes) {
     throw new ShareLinkError('too-large', `the editor text is too large to share (more than ${sizeText(budget.maxScenarioBytes)})`);
   }
@@ -164,6 +239,7 @@ export async function readScenario(hash: string, budget: DecodeBudget = DEFAULT_
     } catch {
       throw new ShareLinkError('json', 'the scenario in the link is not valid JSON');
     }
+    if (jsonDepth(v) > MAX_DEPTH) throw new ShareLinkError('shape', `the scenario in the link is nested deeper than ${MAX_DEPTH} levels`);
     const o = v as { t?: unknown; s?: unknown } | null;
     if (typeof o !== 'object' || o === null || Array.isArray(o) || typeof o.t !== 'string') {
       throw new ShareLinkError('shape', 'the scenario in the link has no editor text');
@@ -175,7 +251,7 @@ export async function readScenario(hash: string, budget: DecodeBudget = DEFAULT_
     for (const [k, val] of Object.entries((o.s ?? {}) as Record<string, unknown>)) {
       if (typeof val === 'string' || typeof val === 'boolean') settings[k] = val;
     }
-    return { text: o.t, settings };
+    return { text: o.t, settings, ...extras(o as Record<string, unknown>) };
   }
   for (const prefix of LEGACY_PREFIXES) {
     if (!hash.startsWith(prefix)) continue;

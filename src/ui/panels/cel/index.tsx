@@ -11,6 +11,7 @@ import { withoutManagedFields } from '../managed-fields/fields.js';
 import { segments } from './highlight.js';
 import { parseSchema, parseVariables } from './variables.js';
 import { BINDABLE, CEL_VERSIONS, EXAMPLES, LIBRARY } from './reference.js';
+import { celContent } from './content.js';
 
 const SOURCE = 'cel';
 export const CEL_PATH = '/x-playground/cel';
@@ -51,9 +52,25 @@ export function CelEvaluator() {
   const store = usePlaygroundStore();
   const selected = usePlayground((s) => s.selected);
   const ids = { expr: useId(), vars: useId(), schema: useId(), version: useId(), bind: useId(), example: useId() };
-  const [expression, setExpression] = useState(EXAMPLES[0].expression);
-  const [varsText, setVarsText] = useState(EXAMPLES[0].variables);
+  const [expression, setExpression] = useState(() => celContent.get()?.expression ?? EXAMPLES[0].expression);
+  const [varsText, setVarsText] = useState(() => celContent.get()?.variables ?? EXAMPLES[0].variables);
   const [schemaText, setSchemaText] = useState(EXAMPLES[0].schema ?? '');
+  // kept in celContent both ways: share links read it and may set it while the panel is open
+  useEffect(
+    () =>
+      celContent.subscribe(() => {
+        const c = celContent.get();
+        if (c) {
+          setExpression(c.expression);
+          setVarsText(c.variables);
+        }
+      }),
+    [],
+  );
+  useEffect(() => {
+    const c = celContent.get();
+    if (c?.expression !== expression || c?.variables !== varsText) celContent.set({ expression, variables: varsText });
+  }, [expression, varsText]);
   const [version, setVersion] = useState('1.33');
   const [auto, setAuto] = useState(true);
   const [bindAs, setBindAs] = useState<string>('self');
