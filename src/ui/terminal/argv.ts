@@ -50,7 +50,7 @@ export interface ParsedArgs {
 
 /** Flags that never take a separate value word (`--all-namespaces x` keeps x positional). */
 const BOOLEAN_FLAGS = new Set([
-  'A', 'all-namespaces', 'show-labels', 'watch', 'w', 'overwrite', 'server-side', 'force-conflicts', 'list', 'no-headers', 'recursive', 'all', 'ignore-not-found', 'now', 'h', 'help', 'namespaced', 'no-headers', 'wait',
+  'A', 'all-namespaces', 'show-labels', 'show-managed-fields', 'watch', 'w', 'overwrite', 'server-side', 'force-conflicts', 'list', 'no-headers', 'recursive', 'all', 'ignore-not-found', 'now', 'h', 'help', 'namespaced', 'no-headers', 'wait',
 ]);
 
 /** Short flags and their long names. */

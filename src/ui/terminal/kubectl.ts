@@ -568,7 +568,8 @@ function metadataMapCommand(field: 'labels' | 'annotations', done: string): Comm
             if (v !== null && k in cur && cur[k] !== v) throw new CommandError(`error: '${k}' already has a value (${cur[k]}), and --overwrite is false`);
           }
         }
-        const r = await env.fetch(objectPath(res, env.namespace, n), { method: 'PATCH', headers: { 'Content-Type': 'application/merge-patch+json' }, body: JSON.stringify({ metadata: { [field]: set } }) });
+        const manager = env.args.flags.get('field-manager') ?? (field === 'labels' ? 'kubectl-label' : 'kubectl-annotate');
+        const r = await env.fetch(`${objectPath(res, env.namespace, n)}?fieldManager=${encodeURIComponent(manager)}`, { method: 'PATCH', headers: { 'Content-Type': 'application/merge-patch+json' }, body: JSON.stringify({ metadata: { [field]: set } }) });
         warningsOf(r, env);
         await expectOk(r);
         // kubectl's message: unchanged, or "un"-prefixed when (without --overwrite) the map got shorter
@@ -596,7 +597,9 @@ const scale: Command = async (env) => {
   const ts = await targets(env, env.args.positional);
   for (const { res, names } of ts) {
     for (const n of names) {
-      const r = await env.fetch(objectPath(res, env.namespace, n, 'scale'), { method: 'PATCH', headers: { 'Content-Type': 'application/merge-patch+json' }, body: JSON.stringify({ spec: { replicas: Number(replicas) } }) });
+      // kubectl scale names no field manager: the server takes it from the User-Agent ("kubectl")
+      const fm = env.args.flags.get('field-manager');
+      const r = await env.fetch(`${objectPath(res, env.namespace, n, 'scale')}${fm ? `?fieldManager=${encodeURIComponent(fm)}` : ''}`, { method: 'PATCH', headers: { 'Content-Type': 'application/merge-patch+json' }, body: JSON.stringify({ spec: { replicas: Number(replicas) } }) });
       await expectOk(r);
       env.out(`${kindGroup(res)}/${n} scaled\n`);
     }
