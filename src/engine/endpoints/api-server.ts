@@ -41,6 +41,8 @@ import { handleUpdate } from './handlers/update.js';
 import { handleWatch } from './handlers/watch.js';
 import { handleScale } from './handlers/scale.js';
 import { PLAYGROUND_CEL_PATH, evaluatePlaygroundCel } from './playground-cel.js';
+import { PLAYGROUND_CORRUPT_PATH, corruptTarget, corruptedStatus } from './playground-corrupt.js';
+import { isUndecodable } from '../storage/undecodable.js';
 import { decodeBody } from '../codec/decode.js';
 import { readLimitedBody } from '../codec/read-body.js';
 import { authenticate, authorize, createClusterAuth, impersonate, requestAttributes, reconcileBootstrapRbac, type ClusterAuth, type UserInfo } from '../auth/index.js';
@@ -114,7 +116,15 @@ class Engine implements EngineCore {
   async start(): Promise<void> {
     const state = await ClusterState.load(this.opts.storage);
     this.store = new Store(state, this.registry, this.env);
+    this.store.gates = this.featureGates;
     this.watch = new WatchHub(state, this.env);
+    // an undecodable value written or removed: the resource's watch cache (its reflector meets the decode
+    // error and restarts) ends every watch of that resource, as the real cacher's terminateAllWatchers does
+    state.subscribe((events) => {
+      for (const e of events) {
+        if (isUndecodable(e.object) || isUndecodable(e.prevObject)) this.watch.closeUnder(e.key.split('/', 3).join('/') + '/');
+      }
+    });
     if (state.revision === 0) await this.seed();
     this.crds = new CrdController(state, this.registry, () => this.watch, this.env, builtinDefinitions);
     this.crds.start();
@@ -255,6 +265,7 @@ class Engine implements EngineCore {
         const body = decodeBody(await readLimitedBody(request), 'json', { interpretKind: false }).value;
         return respond(200, evaluatePlaygroundCel(body), { pretty });
       }
+      if (path === PLAYGROUND_CORRUPT_PATH) return await this.playgroundCorrupt(method, request, query, pretty, as);
       if (!SERVED_METHODS.has(method)) this.refuseMethod(path, query);
       const info = requestInfo(method, path, query);
       // the filter chain (docs: request pipeline): authentication -> impersonation -> authorization
@@ -285,6 +296,17 @@ class Engine implements EngineCore {
   /** How error Statuses are written for this request (ErrorNegotiated over the codec's serializers). */
   private errorAccept(request: Request): { accept: string | null; cbor: boolean } {
     return { accept: request.headers.get('Accept'), cbor: !!this.featureGates['CBORServingAndStorage'] };
+  }
+
+  /** POST /x-playground/corrupt (playground-corrupt.ts): authenticated and authorized as an update of the object. */
+  private async playgroundCorrupt(method: string, request: Request, query: URLSearchParams, pretty: boolean, as?: UserInfo): Promise<Response> {
+    if (method !== 'POST') throw methodNotAllowedRoute();
+    const t = corruptTarget(this.registry, query);
+    const requester = as ?? this.controllerRequester(request) ?? authenticate(request, this.opts.auth ?? {}, this.auth.tokenChecker);
+    const user = impersonate(request.headers, requester, this.auth.authorizer);
+    authorize(this.auth.authorizer, requestAttributes(user, t.info, t.path, new URLSearchParams()));
+    const changed = await this.store.corrupt(t.def, t.info.namespace, t.info.name);
+    return respond(200, corruptedStatus(t.def, t.info.namespace, t.info.name, changed), { pretty });
   }
 
   /**

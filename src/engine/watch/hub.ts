@@ -9,6 +9,7 @@ import type { Status } from '../errors.js';
 import type { KubeObject } from '../object.js';
 import type { ClusterState } from '../registry/state.js';
 import { StorageCompactedError, type HistoryEvent } from '../storage/interface.js';
+import { isUndecodable } from '../storage/undecodable.js';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
 
@@ -122,6 +123,8 @@ export class WatchHub {
       if (e.revision <= lastRevision) return;
       lastRevision = e.revision;
       if (!e.key.startsWith(req.prefix)) return;
+      // an undecodable value (simulated corruption): the watch cache cannot serve it and ends the watch
+      if (isUndecodable(e.object) || isUndecodable(e.prevObject)) return close();
       const now = req.matches(e.object);
       if (e.type === 'ADDED') {
         if (now) send({ type: 'ADDED', object: e.object });

@@ -339,6 +339,8 @@ function snapshot(state: ClusterState, prefix: string, revision: number): Stored
 export function readList(scope: Scope, lq: ListQuery): ListResult {
   const { def, core } = scope;
   const state = core.store.state;
+  // undecodable values under the prefix: the cache cannot serve, the storage list fails
+  core.store.assertListable(def, scope.info.namespace);
   const prefix = core.store.prefix(def, scope.info.namespace);
   const match = selectorMatcher(def, lq);
 
