@@ -1,5 +1,9 @@
 // The Node host's command line: usage text and argument parsing (main.ts runs it).
 
+import { aggregateMessage, parseFeatureGates, resolveFeatureGates } from '../../engine/features/gates.js';
+import { parseRuntimeConfig, resolveRuntimeConfig } from '../../engine/features/runtime-config.js';
+import { flagError } from '../../engine/features/settings.js';
+
 export const USAGE = `Usage: npm run serve -- [options]
 
 Serves a Kubernetes v1.33 API server (the playground's engine) on 127.0.0.1 for kubectl and other
@@ -28,6 +32,16 @@ Options:
   --tls-cert-file FILE, --tls-private-key-file FILE
                        serve HTTPS (kubectl sends bearer tokens only over TLS); the kubeconfig then
                        trusts the certificate and carries a token of the cluster administrator
+  --feature-gates A=true,B=false
+                       feature gates, as kube-apiserver's flag (repeatable): alpha gates are off by
+                       default, beta gates mostly on, GA gates locked on (naming one warns, turning it
+                       off fails); unknown gates stop the server, e.g.
+                       --feature-gates=AllowUnsafeMalformedObjectDeletion=true,CBORServingAndStorage=true
+  --runtime-config KEY[=VALUE],...
+                       turn built-in API groups, versions and resources on or off, as kube-apiserver's
+                       flag (repeatable): api/all, api/ga, api/beta, api/alpha, <group>/<version>,
+                       <group>/<version>/<resource>; v1 or api/v1 for the core group; a missing value
+                       means true; e.g. --runtime-config=batch/v1=false,apps/v1/deployments=false
   -h, --help           print this help and exit
 
 Then:
@@ -43,13 +57,26 @@ export interface ServeOptions {
   data?: string;
   allowHosts: string[];
   allowOrigins: string[];
+  /** --feature-gates, merged over repeats (checked: see checkServeSettings). */
+  featureGates: Record<string, boolean>;
+  /** --runtime-config, merged over repeats. */
+  runtimeConfig: Record<string, string>;
 }
 
-const VALUE_FLAGS = new Set(['port', 'cluster', 'kubeconfig', 'data', 'allow-host', 'allow-origin']);
+const VALUE_FLAGS = new Set(['port', 'cluster', 'kubeconfig', 'data', 'allow-host', 'allow-origin', 'feature-gates', 'runtime-config']);
+
+/**
+ * What kube-apiserver checks after parsing its flags: the runtime-config (throws its message) and the gates'
+ * warnings (GA or deprecated gates named), returned to be printed.
+ */
+export function checkServeSettings(opts: Pick<ServeOptions, 'featureGates' | 'runtimeConfig'>): string[] {
+  resolveRuntimeConfig(opts.runtimeConfig);
+  return resolveFeatureGates(opts.featureGates).warnings;
+}
 
 /** Parses the command line; throws an Error whose message says what is wrong. */
 export function parseArgs(argv: readonly string[]): ServeOptions {
-  const opts: ServeOptions = { help: false, port: 8080, cluster: 'default', kubeconfig: '.kube-playground/kubeconfig', allowHosts: [], allowOrigins: [] };
+  const opts: ServeOptions = { help: false, port: 8080, cluster: 'default', kubeconfig: '.kube-playground/kubeconfig', allowHosts: [], allowOrigins: [], featureGates: {}, runtimeConfig: {} };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '-h' || a === '--help') {
@@ -82,6 +109,19 @@ export function parseArgs(argv: readonly string[]): ServeOptions {
         break;
       case 'allow-host':
         opts.allowHosts.push(value);
+        break;
+      case 'feature-gates':
+        // featureGate.Set: parse, then SetFromMap refuses unknown and locked gates at once (pflag wraps the error)
+        try {
+          opts.featureGates = parseFeatureGates(value, opts.featureGates);
+          const errors = resolveFeatureGates(opts.featureGates).errors;
+          if (errors.length) throw new Error(aggregateMessage(errors));
+        } catch (e) {
+          throw new Error(flagError('feature-gates', value, (e as Error).message));
+        }
+        break;
+      case 'runtime-config':
+        opts.runtimeConfig = parseRuntimeConfig(value, opts.runtimeConfig);
         break;
       case 'allow-origin':
         if (!/^[a-z][a-z0-9+.-]*:\/\/[^/]+\/?$/i.test(value)) throw new Error(`--allow-origin must be an origin like http://localhost:5173, got ${JSON.stringify(value)}`);
