@@ -9,6 +9,7 @@ import { PlaygroundContext, PlaygroundStore, usePlayground, usePlaygroundStore, 
 import { ManifestEditor } from './editor/ManifestEditor.js';
 import { RequestConsole } from './console/RequestConsole.js';
 import { ShareButton, useScenario } from './share/ShareButton.js';
+import { ClusterSettingsButton } from './cluster-settings.js';
 import { toYaml } from './editor/actions.js';
 import { listPath, listableResources, resourceId, resourceLabel, shortAge, type ListableResource } from './settings.js';
 
@@ -81,6 +82,7 @@ function Frame({ connection }: { connection: Promise<ApiConnection> }) {
       <header className="top">
         <h1>Kubernetes API playground</h1>
         {conn.state === 'ok' ? <ConnectionBar conn={conn.value} /> : <span className="top-fill" />}
+        {conn.state === 'ok' && <ClusterSettingsButton />}
         <ThemeToggle />
         <ShareButton />
       </header>
