@@ -158,15 +158,19 @@ describe('forced delete', () => {
     expect((await c.req('POST', CM, cm('x'))).status).toBe(201);
   });
 
-  it('ends open watches of the resource (the cache is rebuilt); a watch resumed from before the corruption ends at it', async () => {
+  it('a watch resumed from before the corruption or the removal: 410 (the watch cache was rebuilt after them)', async () => {
     const c = await testClient(createMemoryStorage(), { controllers: [], featureGates: GATE });
     await c.req('POST', CM, cm('x'));
     const before = (await c.req('GET', CM)).body.metadata.resourceVersion;
     await corrupt(c, `${CM}/x`);
     await c.req('DELETE', `${CM}/x`, FORCE);
+    const after = Number((await c.req('GET', CM)).body.metadata.resourceVersion);
     const res = await c.raw('GET', `${CM}?watch=1&resourceVersion=${before}&timeoutSeconds=3600`);
     expect(res.status).toBe(200);
-    expect(await res.text()).toBe('');
+    expect(JSON.parse(await res.text())).toEqual({
+      type: 'ERROR',
+      object: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `too old resource version: ${before} (${after})`, reason: 'Expired', code: 410 },
+    });
   });
 
   it('on a readable object, and on a missing one: 422 (the corrupt-object deleter reads first)', async () => {
@@ -223,6 +227,27 @@ describe('forced delete', () => {
     expect((await c.req('GET', `${pc}/p`)).body.message).toMatch(/Key: \/priorityclasses\/p, /);
     expect((await c.req('DELETE', `${pc}/p`, FORCE)).body.details).toEqual({ name: 'p', kind: 'PriorityClass' });
     expect((await c.req('DELETE', `${D}/web`, FORCE)).body.details).toEqual({ name: 'web', kind: 'Deployment' });
+  });
+});
+
+describe('with the controllers running', () => {
+  it('their informers wait while the resource is unreadable and resume after the forced delete (no busy loop)', async () => {
+    const c = await testClient(createMemoryStorage(), { featureGates: GATE });
+    await c.settle();
+    await corrupted(c, 'x');
+    await c.settle();
+    expect((await c.req('DELETE', `${CM}/x`, FORCE)).status).toBe(200);
+    await c.settle();
+    // the garbage collector still works on configmaps: a dependent of a deleted owner goes
+    const owner = await c.req('POST', CM, cm('owner'));
+    await c.req('POST', CM, cm('child', { ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.body.metadata.uid }] }));
+    await c.settle();
+    await c.req('DELETE', `${CM}/owner`);
+    for (let i = 0; i < 20 && (await c.req('GET', `${CM}/child`)).status !== 404; i++) {
+      await c.env.advance(1000);
+      await c.settle();
+    }
+    expect((await c.req('GET', `${CM}/child`)).status).toBe(404);
   });
 });
 

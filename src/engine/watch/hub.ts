@@ -176,6 +176,16 @@ export class WatchHub {
           }
           throw e;
         }
+        // the watch cache was rebuilt after an undecodable value (simulated corruption) was written or removed
+        // under this prefix: it holds nothing older, so a resume from before that answers 410 like any too old one
+        let rebuiltAt = 0;
+        for (const e of backlog) if (e.key.startsWith(req.prefix) && (isUndecodable(e.object) || isUndecodable(e.prevObject))) rebuiltAt = e.revision;
+        if (rebuiltAt > 0) {
+          send({ type: 'ERROR', object: tooOldStatus(req.startRevision, rebuiltAt) });
+          closed = true;
+          c.close();
+          return;
+        }
         this.active.add(entry);
         queueLimit = WATCH_QUEUE_LIMIT + backlog.length + (req.initial?.length ?? 0) + 1;
         unsubscribe = state.subscribe((events) => {
