@@ -61,7 +61,8 @@ export const FEATURE_GATES: Readonly<Record<string, GateSpec>> = {
   UnauthenticatedHTTP2DOSMitigation: B(true),
   WatchCacheInitializationPostStartHook: B(false),
   WatchFromStorageWithoutResourceVersion: DEP(false, true),
-  WatchList: B(false),
+  // streaming lists: the spec's table has them on (as v1.32 did); v1.33 itself turned the default back off
+  WatchList: B(true),
   // k8s.io/apiextensions-apiserver
   CRDValidationRatcheting: B(true),
   CustomResourceFieldSelectors: GA(),

@@ -109,6 +109,27 @@ describe('runtime-config on the wire', () => {
   });
 });
 
+describe('gates that change behaviour', () => {
+  it('WatchList (on, as the spec has it): off refuses sendInitialEvents with the real message', async () => {
+    const path = '/api/v1/namespaces/default/configmaps?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&timeoutSeconds=0';
+    const on = await testClient(createMemoryStorage(), { controllers: [] });
+    expect((await on.raw('GET', path)).status).toBe(200);
+    const off = await testClient(createMemoryStorage(), { controllers: [], featureGates: { WatchList: false } });
+    const r = await off.req('GET', path);
+    expect(r.status).toBe(422);
+    expect(r.body.message).toBe('ListOptions.meta.k8s.io "" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled');
+  });
+
+  it('CBORServingAndStorage (alpha, off): application/cbor is served only with it on', async () => {
+    const path = '/api/v1/namespaces/default/configmaps';
+    const off = await testClient(createMemoryStorage(), { controllers: [] });
+    expect((await off.raw('GET', path, undefined, { Accept: 'application/cbor' })).status).toBe(406);
+    const on = await testClient(createMemoryStorage(), { controllers: [], featureGates: { CBORServingAndStorage: true } });
+    const r = await on.raw('GET', path, undefined, { Accept: 'application/cbor' });
+    expect([r.status, r.headers.get('Content-Type')]).toEqual([200, 'application/cbor']);
+  });
+});
+
 describe('settings stored with the cluster', () => {
   it('PUT checks (400 with the flag message, nothing stored), stores, warns, asks for a restart; the next start applies them', async () => {
     const storage = memoryStorageFromState();

@@ -2,7 +2,8 @@
 // them: every refusal with its message (pflag's `invalid argument ... for "--feature-gates" flag:` wrapping
 // for the gate flag, kube-apiserver's own messages for runtime-config), warnings for GA and deprecated gates,
 // and the process exiting with them.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { get } from 'node:http';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -83,4 +84,48 @@ describe('npm run serve with the flags', () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toBe('Error: unknown api groups example.com\n');
   }, 60_000);
+});
+
+describe('a gate that changes the Node host: APIResponseCompression', () => {
+  const work = mkdtempSync(join(tmpdir(), 'serve-gzip-'));
+  /** Starts the host, fetches /openapi/v2 (large) asking for gzip, stops it; the Content-Encoding answered. */
+  async function encodingWith(args: string[]): Promise<{ encoding: string | undefined; stderr: string }> {
+    const child = spawn(tsx, [main, '--port', '0', '--kubeconfig', join(work, 'kc'), ...args], { cwd: work, env: { ...process.env, HOME: work } });
+    let out = '';
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d));
+    const port = await new Promise<number>((res, rej) => {
+      const timer = setTimeout(() => rej(new Error(`the host did not start: ${out}${err}`)), 40_000);
+      child.stdout.on('data', (d: Buffer) => {
+        out += d;
+        const m = /at http:\/\/127\.0\.0\.1:(\d+)/.exec(out);
+        if (m) {
+          clearTimeout(timer);
+          res(Number(m[1]));
+        }
+      });
+    });
+    const encoding = await new Promise<string | undefined>((res, rej) => {
+      get({ host: '127.0.0.1', port, path: '/openapi/v2', headers: { 'Accept-Encoding': 'gzip' } }, (r) => {
+        r.resume();
+        r.on('end', () => res(r.headers['content-encoding']));
+      }).on('error', rej);
+    });
+    await new Promise((done) => {
+      child.on('exit', done);
+      child.kill('SIGTERM');
+    });
+    return { encoding, stderr: err };
+  }
+
+  it('on by default (gzip for clients that ask); --feature-gates=APIResponseCompression=false turns it off', async () => {
+    expect((await encodingWith([])).encoding).toBe('gzip');
+    const off = await encodingWith(['--feature-gates=APIResponseCompression=false']);
+    expect(off.encoding).toBeUndefined();
+  }, 120_000);
+
+  it('naming a GA gate starts the server with the warning on stderr', async () => {
+    const r = await encodingWith(['--feature-gates=SidecarContainers=true']);
+    expect(r.stderr).toContain('Warning: Setting GA feature gate SidecarContainers=true. It will be removed in a future release.\n');
+  }, 120_000);
 });
