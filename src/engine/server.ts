@@ -12,8 +12,13 @@ export interface ApiServerOptions {
   basePath?: string;
   /** Event-history retention in ms (default 5 minutes). */
   historyWindowMs?: number;
-  /** Feature gates, e.g. { CBORServingAndStorage: true }. */
+  /**
+   * Feature gates, e.g. { CBORServingAndStorage: true }, over the ones stored with the cluster
+   * (features/gates.ts: unknown gates and locked GA gates set the other way stop the engine at start).
+   */
   featureGates?: Record<string, boolean>;
+  /** runtime-config, e.g. { 'batch/v1': 'false' } (features/runtime-config.ts), over the stored one. */
+  runtimeConfig?: Record<string, string>;
   /** Which host runs the engine; gzip is only offered on 'node' (docs/design.md 2). */
   host?: 'node' | 'service-worker' | 'page' | 'test';
   /** The controllers the engine's controller manager runs (default: namespace controller and garbage collector, plus the ClusterRole aggregation and service-account controllers where the bootstrap RBAC policy is kept). */

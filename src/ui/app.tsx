@@ -9,6 +9,7 @@ import { PlaygroundContext, PlaygroundStore, usePlayground, usePlaygroundStore, 
 import { ManifestEditor } from './editor/ManifestEditor.js';
 import { RequestConsole } from './console/RequestConsole.js';
 import { ShareButton, useScenario } from './share/ShareButton.js';
+import { ClusterSettingsButton } from './cluster-settings.js';
 import { toYaml } from './editor/actions.js';
 import { ActingUserSwitcher } from './auth/ActingUser.js';
 import { ClusterMenu } from './clusters/ClusterMenu.js';
@@ -100,6 +101,7 @@ function Frame({ connection }: { connection: Promise<ApiConnection> }) {
         {conn.state === 'ok' ? <ConnectionBar conn={conn.value} /> : <span className="top-fill" />}
         {conn.state === 'ok' && <ClusterMenu cluster={conn.value.cluster} />}
         {conn.state === 'ok' && <ActingUserSwitcher cluster={conn.value.cluster} />}
+        {conn.state === 'ok' && <ClusterSettingsButton />}
         <ThemeToggle />
         <ShareButton />
       </header>

@@ -42,6 +42,14 @@ import { handleWatch } from './handlers/watch.js';
 import { handleScale } from './handlers/scale.js';
 import { handleBinding, isPods } from './handlers/binding.js';
 import { PLAYGROUND_CEL_PATH, evaluatePlaygroundCel } from './playground-cel.js';
+import { PLAYGROUND_CORRUPT_PATH, corruptTarget, corruptedStatus } from './playground-corrupt.js';
+import { isUndecodable } from '../storage/undecodable.js';
+import { ALL_ALPHA, ALL_BETA, FEATURE_GATES, defaultFeatureGates, parseFeatureGates } from '../features/gates.js';
+import { parseRuntimeConfig } from '../features/runtime-config.js';
+import { SETTINGS_KEY, checkSettingsText, effectiveSettings, settingsObject, storedSettingsText, type SettingsText } from '../features/settings.js';
+
+/** The playground's cluster settings endpoint (not part of the Kubernetes API). */
+export const PLAYGROUND_SETTINGS_PATH = '/x-playground/settings';
 import { decodeBody } from '../codec/decode.js';
 import { readLimitedBody } from '../codec/read-body.js';
 import { authenticate, authorize, createClusterAuth, impersonate, requestAttributes, reconcileBootstrapRbac, type ClusterAuth, type UserInfo } from '../auth/index.js';
@@ -105,17 +113,56 @@ class Engine implements EngineCore {
     this.registry = new ResourceRegistry(
       builtinResources.map((d) => (d.group === 'apiextensions.k8s.io' && d.plural === 'customresourcedefinitions' ? withCrdBehaviour(d) : d)),
     );
-    this.featureGates = { APIResponseCompression: true, ...(opts.featureGates ?? {}) };
+    // every gate's default until start() applies the cluster's settings (features/settings.ts)
+    this.featureGates = defaultFeatureGates();
     this.host = opts.host ?? 'test';
     this.historyWindowMs = opts.historyWindowMs ?? 5 * 60_000;
     this.basePath = (opts.basePath ?? '').replace(/\/+$/, '');
     this.metrics = new ApiMetrics(env.clock);
   }
 
+  /** The settings stored with the cluster (as typed), and the gates and API enablement in effect. */
+  settingsText: SettingsText = { featureGates: '', runtimeConfig: '' };
+  settingsWarnings: string[] = [];
+
+  /**
+   * Feature gates and runtime-config: the stored settings, then the host's options over them; an invalid
+   * setting stops the engine at start, as it stops kube-apiserver. Built-in versions and resources turned
+   * off leave the registry (discovery, OpenAPI and paths follow); custom resources are not affected.
+   */
+  private async applySettings(): Promise<void> {
+    const stored = await this.opts.storage.get(SETTINGS_KEY);
+    this.settingsText = storedSettingsText(stored?.object);
+    let gates: Record<string, boolean> = {};
+    try {
+      gates = parseFeatureGates(this.settingsText.featureGates);
+    } catch {
+      // checked when written
+    }
+    gates = { ...gates, ...(this.opts.featureGates ?? {}) };
+    const runtimeConfig = { ...parseRuntimeConfig(this.settingsText.runtimeConfig), ...(this.opts.runtimeConfig ?? {}) };
+    const eff = effectiveSettings(gates, runtimeConfig);
+    Object.assign(this.featureGates, eff.featureGates);
+    this.settingsWarnings = eff.warnings;
+    for (const d of this.registry.all()) {
+      if ((d as { custom?: boolean }).custom) continue;
+      if (!eff.enablement.served(d.group, d.version, d.plural)) this.registry.remove(d.group, d.version, d.plural);
+    }
+  }
+
   async start(): Promise<void> {
+    await this.applySettings();
     const state = await ClusterState.load(this.opts.storage);
     this.store = new Store(state, this.registry, this.env);
+    this.store.gates = this.featureGates;
     this.watch = new WatchHub(state, this.env);
+    // an undecodable value written or removed: the resource's watch cache (its reflector meets the decode
+    // error and restarts) ends every watch of that resource, as the real cacher's terminateAllWatchers does
+    state.subscribe((events) => {
+      for (const e of events) {
+        if (isUndecodable(e.object) || isUndecodable(e.prevObject)) this.watch.closeUnder(e.key.split('/', 3).join('/') + '/');
+      }
+    });
     if (state.revision === 0) await this.seed();
     this.crds = new CrdController(state, this.registry, () => this.watch, this.env, builtinDefinitions);
     this.crds.start();
@@ -262,6 +309,7 @@ class Engine implements EngineCore {
         const body = decodeBody(await readLimitedBody(request), 'json', { interpretKind: false }).value;
         return respond(200, evaluatePlaygroundCel(body), { pretty });
       }
+      if (path === PLAYGROUND_CORRUPT_PATH) return await this.playgroundCorrupt(method, request, query, pretty, as);
       if (!SERVED_METHODS.has(method)) this.refuseMethod(path, query);
       const info = requestInfo(method, path, query);
       // the filter chain (docs: request pipeline): authentication -> impersonation -> authorization
@@ -269,6 +317,7 @@ class Engine implements EngineCore {
       const requester = as ?? this.controllerRequester(request) ?? authenticate(request, this.opts.auth ?? {}, this.auth.tokenChecker);
       const user = impersonate(request.headers, requester, this.auth.authorizer);
       authorize(this.auth.authorizer, requestAttributes(user, info, path, query));
+      if (path === PLAYGROUND_SETTINGS_PATH) return await this.playgroundSettings(method, request, pretty);
       const nonResource = this.nonResource(method, path, query, pretty, request.headers.get('Accept'));
       if (nonResource) return nonResource;
       if (!info.isResourceRequest) {
@@ -292,6 +341,58 @@ class Engine implements EngineCore {
   /** How error Statuses are written for this request (ErrorNegotiated over the codec's serializers). */
   private errorAccept(request: Request): { accept: string | null; cbor: boolean } {
     return { accept: request.headers.get('Accept'), cbor: !!this.featureGates['CBORServingAndStorage'] };
+  }
+
+  /**
+   * GET/PUT /x-playground/settings: the cluster's feature gates and runtime-config as stored with it (applied
+   * on the next start, like the real flags). PUT checks them with the Node host's messages (400 when refused)
+   * and answers `X-Playground-Restart: true`, on which the browser hosts restart the cluster's engine.
+   */
+  private async playgroundSettings(method: string, request: Request, pretty: boolean): Promise<Response> {
+    if (method === 'GET' || method === 'HEAD') return respond(200, this.settingsView(this.settingsText, false), { pretty });
+    if (method !== 'PUT') throw methodNotAllowedRoute();
+    const body = decodeBody(await readLimitedBody(request), 'json', { interpretKind: false }).value as Record<string, unknown> | null;
+    const text: SettingsText = {
+      featureGates: typeof body?.featureGates === 'string' ? body.featureGates : '',
+      runtimeConfig: typeof body?.runtimeConfig === 'string' ? body.runtimeConfig : '',
+    };
+    let warnings: string[];
+    try {
+      warnings = checkSettingsText(text).warnings;
+    } catch (e) {
+      throw badRequest((e as Error).message);
+    }
+    await this.store.state.exclusive(async () => {
+      const cur = await this.opts.storage.get(SETTINGS_KEY);
+      await this.store.state.commit([{ kind: 'put', key: SETTINGS_KEY, object: settingsObject(text), expectRevision: cur?.revision ?? 0 }], this.env.clock.now());
+    });
+    return respond(200, this.settingsView(text, true), { pretty, warnings, headers: { 'X-Playground-Restart': 'true' } });
+  }
+
+  private settingsView(text: SettingsText, restart: boolean): unknown {
+    const gates = Object.entries(FEATURE_GATES)
+      .filter(([name]) => name !== ALL_ALPHA && name !== ALL_BETA)
+      .map(([name, spec]) => ({ name, stage: spec.stage, default: spec.default, locked: spec.locked === true, enabled: this.featureGates[name] }));
+    const disabled = builtinResources
+      .filter((d) => !this.registry.lookup(d.group, d.version, d.plural))
+      .map((d) => `${d.group ? `${d.group}/` : ''}${d.version}/${d.plural}`);
+    return {
+      kind: 'ClusterSettings', apiVersion: 'x-playground/v1',
+      featureGates: text.featureGates, runtimeConfig: text.runtimeConfig,
+      ...(restart ? { restartRequired: true } : {}),
+      inEffect: { gates, disabledResources: disabled, warnings: this.settingsWarnings },
+    };
+  }
+
+  /** POST /x-playground/corrupt (playground-corrupt.ts): authenticated and authorized as an update of the object. */
+  private async playgroundCorrupt(method: string, request: Request, query: URLSearchParams, pretty: boolean, as?: UserInfo): Promise<Response> {
+    if (method !== 'POST') throw methodNotAllowedRoute();
+    const t = corruptTarget(this.registry, query);
+    const requester = as ?? this.controllerRequester(request) ?? authenticate(request, this.opts.auth ?? {}, this.auth.tokenChecker);
+    const user = impersonate(request.headers, requester, this.auth.authorizer);
+    authorize(this.auth.authorizer, requestAttributes(user, t.info, t.path, new URLSearchParams()));
+    const changed = await this.store.corrupt(t.def, t.info.namespace, t.info.name);
+    return respond(200, corruptedStatus(t.def, t.info.namespace, t.info.name, changed), { pretty });
   }
 
   /**

@@ -13,6 +13,7 @@ import {
   type WriteOp,
   type WriteResult,
 } from '../storage/interface.js';
+import { isUndecodable } from '../storage/undecodable.js';
 
 /** Keys of one resource, kept sorted so that a namespace is a contiguous range. */
 class SortedIndex {
@@ -71,6 +72,12 @@ export class WriteConflict extends Error {
 
 export class ClusterState {
   private readonly indexes = new Map<string, SortedIndex>();
+  /**
+   * Stored values the engine cannot decode (simulated corruption, storage/undecodable.ts), by key. They are
+   * kept out of the indexes, so no reader sees them as objects; the store and the list and watch handlers
+   * ask for them and fail as the real storage does.
+   */
+  private readonly undecodable = new Map<string, StoredObject>();
   private history: HistoryEvent[] = [];
   private listeners = new Set<CommitListener>();
   private lock: Promise<unknown> = Promise.resolve();
@@ -83,7 +90,10 @@ export class ClusterState {
     const s = new ClusterState(storage);
     s.revision = await storage.revision();
     s.compactedRevision = await storage.compactedRevision();
-    for (const item of await storage.list('/')) s.index(resourceOf(item.key)).set(item);
+    for (const item of await storage.list('/')) {
+      if (isUndecodable(item.object)) s.undecodable.set(item.key, item);
+      else s.index(resourceOf(item.key)).set(item);
+    }
     try {
       s.history = await storage.events(s.compactedRevision);
     } catch (e) {
@@ -104,6 +114,17 @@ export class ClusterState {
     return this.indexes.get(resourceOf(key))?.items.get(key);
   }
 
+  /** The undecodable value stored under `key`, if that is what is there. */
+  unreadable(key: StorageKey): StoredObject | undefined {
+    return this.undecodable.get(key);
+  }
+
+  /** Undecodable values under `prefix`, in key order. */
+  unreadableUnder(prefix: string): StoredObject[] {
+    if (this.undecodable.size === 0) return [];
+    return [...this.undecodable.values()].filter((i) => i.key.startsWith(prefix)).sort((a, b) => (a.key < b.key ? -1 : 1));
+  }
+
   /** Current objects under `prefix` (a resource or namespace prefix), in key order. Do not mutate. */
   list(prefix: string): StoredObject[] {
     const idx = this.indexes.get(resourceOf(prefix));
@@ -121,6 +142,7 @@ export class ClusterState {
       if (e.revision <= revision) break;
       if (!e.key.startsWith(prefix)) continue;
       if (e.type === 'ADDED') state.delete(e.key);
+      else if (e.prevObject && isUndecodable(e.prevObject)) state.delete(e.key);
       else if (e.prevObject) {
         const rv = Number(e.prevObject.metadata?.resourceVersion ?? 0);
         state.set(e.key, { key: e.key, object: e.prevObject, revision: rv });
@@ -169,8 +191,16 @@ export class ClusterState {
     this.revision = result.revision;
     for (const e of result.events) {
       const idx = this.index(resourceOf(e.key));
-      if (e.type === 'DELETED') idx.delete(e.key);
-      else idx.set({ key: e.key, object: e.object, revision: e.revision });
+      if (e.type === 'DELETED') {
+        idx.delete(e.key);
+        this.undecodable.delete(e.key);
+      } else if (isUndecodable(e.object)) {
+        idx.delete(e.key);
+        this.undecodable.set(e.key, { key: e.key, object: e.object, revision: e.revision });
+      } else {
+        idx.set({ key: e.key, object: e.object, revision: e.revision });
+        this.undecodable.delete(e.key);
+      }
       this.history.push(e);
     }
     for (const l of [...this.listeners]) {

@@ -33,6 +33,8 @@ import type { ResourceRegistry } from './resources.js';
 import { ClusterState, WriteConflict } from './state.js';
 import { mutatingAdmission, validatingAdmission, type AdmissionEffects, type AdmissionRequest } from '../admission/index.js';
 import { groupVersion, type ResourceDefinition, type StoreDeleteOptions, type StrategyContext } from './types.js';
+import { undecodableValue } from '../storage/undecodable.js';
+import { unreadableListError, unreadableObjectError } from './corrupt.js';
 import { beforeDelete, gcFinalizers, markAsDeleting, shouldDeleteDuringUpdate } from './delete.js';
 import { storageLocation, toRequestVersion, toStorageVersion } from './conversion.js';
 
@@ -124,6 +126,9 @@ export interface Preconditions {
 }
 
 export class Store {
+  /** The cluster's feature gates (set by the engine); the store reads AllowUnsafeMalformedObjectDeletion. */
+  gates: Record<string, boolean> = {};
+
   constructor(
     readonly state: ClusterState,
     readonly resources: ResourceRegistry,
@@ -187,8 +192,21 @@ export class Store {
     return normalizeLayout(toStorageVersion(def, obj));
   }
 
+  /** Throws the storage layer's read error when the value stored for this object cannot be decoded. */
+  assertReadable(def: ResourceDefinition, namespace: string, name: string): void {
+    const bad = this.state.unreadable(this.key(def, namespace, name));
+    if (bad) throw unreadableObjectError(def, namespace, name, bad, !!this.gates.AllowUnsafeMalformedObjectDeletion);
+  }
+
+  /** Throws the storage layer's list error when values under the collection's prefix cannot be decoded. */
+  assertListable(def: ResourceDefinition, namespace: string): void {
+    const bad = this.state.unreadableUnder(this.prefix(def, namespace));
+    if (bad.length) throw unreadableListError(def, bad, !!this.gates.AllowUnsafeMalformedObjectDeletion);
+  }
+
   get(def: ResourceDefinition, namespace: string, name: string): KubeObject {
     const item = this.state.get(this.key(def, namespace, name));
+    if (!item) this.assertReadable(def, namespace, name);
     if (!item) throw notFound(this.gr(def), name);
     return this.present(def, item.object);
   }
@@ -249,7 +267,7 @@ export class Store {
 
     for (let attempt = 0; ; attempt++) {
       const key = this.key(def, namespace, fmeta.name!);
-      const existing = this.state.get(key);
+      const existing = this.state.get(key) ?? this.state.unreadable(key);
       if (existing) {
         if (generated && attempt < 7) {
           fmeta.name = fmeta.generateName + this.env.ids.suffix(5);
@@ -293,6 +311,7 @@ export class Store {
     return this.state.exclusive(async () => {
       const key = this.key(def, namespace, name);
       const item = this.state.get(key);
+      if (!item) this.assertReadable(def, namespace, name);
       // GuaranteedUpdate: a missing object is NotFound before the update function runs, unless creating
       if (!item && !opts.createOnMissing) throw notFound(this.gr(def), name);
       // a shallow view of the stored object (top level and metadata copied): the update function and the
@@ -461,6 +480,7 @@ export class Store {
   private async deleteLocked(def: ResourceDefinition, namespace: string, name: string, options: StoreDeleteOptions): Promise<DeleteOutcome> {
     const key = this.key(def, namespace, name);
     const item = this.state.get(key);
+    if (!item) this.assertReadable(def, namespace, name);
     if (!item) throw notFound(this.gr(def), name);
     const now = this.env.clock.now();
     const warnings = await validatingAdmission({ operation: 'delete', object: null, oldObject: this.present(def, item.object), def, namespace, name, subresource: '', dryRun: options.dryRun, ctx: this.context('', options.dryRun), request: options.admission });
@@ -477,6 +497,44 @@ export class Store {
       ? await def.strategy.restDelete({ def, name, current: this.present(def, item.object), options, now, put, generic })
       : await generic();
     return warnings.length ? { ...out, warnings } : out;
+  }
+
+  /**
+   * The corrupt-object deleter [K8S registry corrupt_obj_deleter.go], for a delete with
+   * ignoreStoreReadErrorWithClusterBreakingPotential: refused (422) unless the stored value cannot be
+   * decoded; then the normal deletion is tried (it fails on the read) and the key is removed from storage
+   * directly: no preconditions, no finalizers, no graceful deletion, no admission. True when removed.
+   */
+  async unsafeDelete(def: ResourceDefinition, namespace: string, name: string): Promise<boolean> {
+    return this.state.exclusive(async () => {
+      const key = this.key(def, namespace, name);
+      const bad = this.state.unreadable(key);
+      if (!bad) {
+        throw invalid({ group: def.group, kind: def.plural }, name, [
+          fieldErr.invalid('ignoreStoreReadErrorWithClusterBreakingPotential', true, 'is exclusively used to delete corrupt object(s), try again by removing this option'),
+        ]);
+      }
+      const result = await this.state.commit([{ kind: 'delete', key }], this.env.clock.now()).catch((e: unknown) => {
+        if (e instanceof WriteConflict && e.result.reason === 'not-found') return undefined;
+        throw e;
+      });
+      return result !== undefined;
+    });
+  }
+
+  /**
+   * The playground's corruption simulation (storage/undecodable.ts): the object's stored value becomes
+   * undecodable bytes, written as one storage transaction like any write. False when it already was.
+   */
+  async corrupt(def: ResourceDefinition, namespace: string, name: string): Promise<boolean> {
+    return this.state.exclusive(async () => {
+      const key = this.key(def, namespace, name);
+      if (this.state.unreadable(key)) return false;
+      const item = this.state.get(key);
+      if (!item) throw notFound(this.gr(def), name);
+      await this.commitOne({ kind: 'put', key, object: undecodableValue(item.object), expectRevision: item.revision }, def, name);
+      return true;
+    });
   }
 
   private async genericDelete(

@@ -9,6 +9,7 @@ import type { Status } from '../errors.js';
 import type { KubeObject } from '../object.js';
 import type { ClusterState } from '../registry/state.js';
 import { StorageCompactedError, type HistoryEvent } from '../storage/interface.js';
+import { isUndecodable } from '../storage/undecodable.js';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
 
@@ -122,6 +123,8 @@ export class WatchHub {
       if (e.revision <= lastRevision) return;
       lastRevision = e.revision;
       if (!e.key.startsWith(req.prefix)) return;
+      // an undecodable value (simulated corruption): the watch cache cannot serve it and ends the watch
+      if (isUndecodable(e.object) || isUndecodable(e.prevObject)) return close();
       const now = req.matches(e.object);
       if (e.type === 'ADDED') {
         if (now) send({ type: 'ADDED', object: e.object });
@@ -172,6 +175,16 @@ export class WatchHub {
             return;
           }
           throw e;
+        }
+        // the watch cache was rebuilt after an undecodable value (simulated corruption) was written or removed
+        // under this prefix: it holds nothing older, so a resume from before that answers 410 like any too old one
+        let rebuiltAt = 0;
+        for (const e of backlog) if (e.key.startsWith(req.prefix) && (isUndecodable(e.object) || isUndecodable(e.prevObject))) rebuiltAt = e.revision;
+        if (rebuiltAt > 0) {
+          send({ type: 'ERROR', object: tooOldStatus(req.startRevision, rebuiltAt) });
+          closed = true;
+          c.close();
+          return;
         }
         this.active.add(entry);
         queueLimit = WATCH_QUEUE_LIMIT + backlog.length + (req.initial?.length ?? 0) + 1;

@@ -1,6 +1,9 @@
 // The Node host's command line: usage text and argument parsing (main.ts runs it).
 
 import { WORKLOAD_CONTROLLER_NAMES, type WorkloadControllerName } from '../../engine/controllers/index.js';
+import { aggregateMessage, parseFeatureGates, resolveFeatureGates } from '../../engine/features/gates.js';
+import { parseRuntimeConfig, resolveRuntimeConfig } from '../../engine/features/runtime-config.js';
+import { flagError } from '../../engine/features/settings.js';
 
 export const USAGE = `Usage: npm run serve -- [options]
 
@@ -37,6 +40,16 @@ Options:
                        server is a bare API server (the controllers the API itself needs always run:
                        namespaces, garbage collection, service accounts, role aggregation)
   --nodes N            how many simulated nodes (default 3; with --controllers)
+  --feature-gates A=true,B=false
+                       feature gates, as kube-apiserver's flag (repeatable): alpha gates are off by
+                       default, beta gates mostly on, GA gates locked on (naming one warns, turning it
+                       off fails); unknown gates stop the server, e.g.
+                       --feature-gates=AllowUnsafeMalformedObjectDeletion=true,CBORServingAndStorage=true
+  --runtime-config KEY[=VALUE],...
+                       turn built-in API groups, versions and resources on or off, as kube-apiserver's
+                       flag (repeatable): api/all, api/ga, api/beta, api/alpha, <group>/<version>,
+                       <group>/<version>/<resource>; v1 or api/v1 for the core group; a missing value
+                       means true; e.g. --runtime-config=batch/v1=false,apps/v1/deployments=false
   -h, --help           print this help and exit
 
 Then:
@@ -55,13 +68,26 @@ export interface ServeOptions {
   /** The simulated cluster's controllers ('all' or names), when --controllers is given. */
   controllers?: 'all' | WorkloadControllerName[];
   nodes?: number;
+  /** --feature-gates, merged over repeats (checked: see checkServeSettings). */
+  featureGates: Record<string, boolean>;
+  /** --runtime-config, merged over repeats. */
+  runtimeConfig: Record<string, string>;
 }
 
-const VALUE_FLAGS = new Set(['port', 'cluster', 'kubeconfig', 'data', 'allow-host', 'allow-origin', 'nodes']);
+const VALUE_FLAGS = new Set(['port', 'cluster', 'kubeconfig', 'data', 'allow-host', 'allow-origin', 'nodes', 'feature-gates', 'runtime-config']);
+
+/**
+ * What kube-apiserver checks after parsing its flags: the runtime-config (throws its message) and the gates'
+ * warnings (GA or deprecated gates named), returned to be printed.
+ */
+export function checkServeSettings(opts: Pick<ServeOptions, 'featureGates' | 'runtimeConfig'>): string[] {
+  resolveRuntimeConfig(opts.runtimeConfig);
+  return resolveFeatureGates(opts.featureGates).warnings;
+}
 
 /** Parses the command line; throws an Error whose message says what is wrong. */
 export function parseArgs(argv: readonly string[]): ServeOptions {
-  const opts: ServeOptions = { help: false, port: 8080, cluster: 'default', kubeconfig: '.kube-playground/kubeconfig', allowHosts: [], allowOrigins: [] };
+  const opts: ServeOptions = { help: false, port: 8080, cluster: 'default', kubeconfig: '.kube-playground/kubeconfig', allowHosts: [], allowOrigins: [], featureGates: {}, runtimeConfig: {} };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '-h' || a === '--help') {
@@ -104,6 +130,19 @@ export function parseArgs(argv: readonly string[]): ServeOptions {
       }
       case 'allow-host':
         opts.allowHosts.push(value);
+        break;
+      case 'feature-gates':
+        // featureGate.Set: parse, then SetFromMap refuses unknown and locked gates at once (pflag wraps the error)
+        try {
+          opts.featureGates = parseFeatureGates(value, opts.featureGates);
+          const errors = resolveFeatureGates(opts.featureGates).errors;
+          if (errors.length) throw new Error(aggregateMessage(errors));
+        } catch (e) {
+          throw new Error(flagError('feature-gates', value, (e as Error).message));
+        }
+        break;
+      case 'runtime-config':
+        opts.runtimeConfig = parseRuntimeConfig(value, opts.runtimeConfig);
         break;
       case 'allow-origin':
         if (!/^[a-z][a-z0-9+.-]*:\/\/[^/]+\/?$/i.test(value)) throw new Error(`--allow-origin must be an origin like http://localhost:5173, got ${JSON.stringify(value)}`);

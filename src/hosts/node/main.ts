@@ -11,7 +11,7 @@ import { openFileStorage } from '../../adapters/file/file-storage.js';
 import { systemEnv } from '../../adapters/system-env.js';
 import { nodeOutboundHttp } from './outbound-http.js';
 import { kubeconfig, startHttpHost } from './http-host.js';
-import { USAGE, parseArgs, type ServeOptions } from './cli.js';
+import { USAGE, checkServeSettings, parseArgs, type ServeOptions } from './cli.js';
 import { adminStaticToken, takeAuthFlags, withCertificateAuthority, type AuthFlags } from './auth-flags.js';
 
 async function main(): Promise<void> {
@@ -28,6 +28,13 @@ async function main(): Promise<void> {
     process.stdout.write(USAGE);
     return;
   }
+  // kube-apiserver stops on a refused runtime-config ("Error: ..."), and logs a warning per GA or deprecated gate named
+  try {
+    for (const w of checkServeSettings(opts)) process.stderr.write(`Warning: ${w}\n`);
+  } catch (e) {
+    process.stderr.write(`Error: ${(e as Error).message}\n`);
+    process.exit(2);
+  }
   // over HTTPS the kubeconfig carries a static token of the default administrator
   const admin = adminStaticToken();
   const auth = { bootstrapPolicy: true, ...flags.auth };
@@ -35,9 +42,11 @@ async function main(): Promise<void> {
   const kubeconfigPath = resolve(opts.kubeconfig);
   const storage: Storage = opts.data ? await openFileStorage({ dir: resolve(opts.data) }) : createMemoryStorage();
   const workloads = opts.controllers ? { controllers: opts.controllers, nodes: defaultNodes(opts.nodes ?? 3) } : undefined;
-  const api = createApiServer({ storage, env: { ...systemEnv(), http: nodeOutboundHttp() }, host: 'node', auth, workloads });
+  const api = createApiServer({ storage, env: { ...systemEnv(), http: nodeOutboundHttp() }, host: 'node', auth, workloads, featureGates: opts.featureGates, runtimeConfig: opts.runtimeConfig });
   await api.ready;
-  const host = await startHttpHost(api, { port: opts.port, allowHosts: opts.allowHosts, allowOrigins: opts.allowOrigins, tls: flags.tls });
+  // APIResponseCompression (beta, on): gzip for clients that ask
+  const compression = api.engine.featureGates.APIResponseCompression !== false;
+  const host = await startHttpHost(api, { port: opts.port, allowHosts: opts.allowHosts, allowOrigins: opts.allowOrigins, tls: flags.tls, compression });
   mkdirSync(dirname(kubeconfigPath), { recursive: true });
   const config = kubeconfig(host.url, `playground-${opts.cluster}`);
   writeFileSync(kubeconfigPath, flags.tls ? withCertificateAuthority(config, resolve(flags.tls.certFile), admin.token) : config);

@@ -72,6 +72,8 @@ describe('npm run serve', () => {
       data: 'd',
       allowHosts: ['a.box', 'b.box:1'],
       allowOrigins: ['http://localhost:5173'],
+      featureGates: {},
+      runtimeConfig: {},
     });
   });
 

@@ -209,3 +209,41 @@ describe('several engines over one database', () => {
     }
   });
 });
+
+describe('cluster settings (PUT /x-playground/settings)', () => {
+  it('a stored change restarts the cluster\'s engine, so the next request runs with the new settings', async () => {
+    const shared = createMemoryStorage();
+    let opens = 0;
+    const engines = createClusterEngines({
+      host: 'page',
+      channel: null,
+      // the same database each time (a restarted engine reads what the last one stored)
+      openStorage: () => {
+        opens++;
+        const keep: Storage = {
+          revision: () => shared.revision(),
+          compactedRevision: () => shared.compactedRevision(),
+          get: (k) => shared.get(k),
+          list: (p) => shared.list(p),
+          write: (ops, t) => shared.write(ops, t),
+          events: (a) => shared.events(a),
+          compact: (t) => shared.compact(t),
+          close: async () => undefined,
+        };
+        return keep;
+      },
+    });
+    const route = { cluster: 'default', basePath: '/clusters/default' };
+    const url = (path: string) => `http://localhost/clusters/default${path}`;
+    expect((await engines.handle(route, new Request(url('/apis/batch/v1')))).status).toBe(200);
+    const refused = await engines.handle(route, new Request(url('/x-playground/settings'), { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ featureGates: '', runtimeConfig: 'batch=false' }) }));
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { message: string }).message).toBe('runtime-config invalid key batch');
+    expect(opens).toBe(1);
+    const put = await engines.handle(route, new Request(url('/x-playground/settings'), { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ featureGates: '', runtimeConfig: 'batch/v1=false' }) }));
+    expect(put.status).toBe(200);
+    expect((await engines.handle(route, new Request(url('/apis/batch/v1')))).status).toBe(404);
+    expect(opens).toBe(2);
+    await engines.closeAll();
+  });
+});

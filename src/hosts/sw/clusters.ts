@@ -329,8 +329,10 @@ export function createClusterEngines(options: ClusterEnginesOptions): ClusterEng
     try {
       const keyed = isRequestJournal(run.storage) ? idempotentWrite(request, route.basePath) : undefined;
       if (keyed && 'error' in keyed) return statusResponse(badRequest(keyed.error));
-      if (!keyed) return await run.server.handle(request);
-      return await serveOnce(run, run.storage as Storage & RequestJournal, keyed.write, request);
+      const res = keyed ? await serveOnce(run, run.storage as Storage & RequestJournal, keyed.write, request) : await run.server.handle(request);
+      // the cluster's settings changed (PUT /x-playground/settings): they apply on the engine's next start
+      if (res.headers.get('X-Playground-Restart') === 'true') retire(route.cluster, run);
+      return res;
     } catch (err) {
       return statusResponse(internalError(messageOf(err)));
     } finally {

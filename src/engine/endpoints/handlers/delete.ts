@@ -83,6 +83,15 @@ export async function parseDeleteOptions(scope: Scope): Promise<DeleteOptionsPar
   errs.push(...dry.errs);
   // handlers/delete.go: with AllowUnsafeMalformedObjectDeletion off the option is dropped (ignored)
   const ignoreStoreReadError = src.ignoreStoreReadErrorWithClusterBreakingPotential === true && scopeGate(scope);
+  if (ignoreStoreReadError) {
+    // ValidateIgnoreStoreReadError: the forced delete takes no other option
+    const f = 'ignoreStoreReadErrorWithClusterBreakingPotential';
+    if (Array.isArray(src.dryRun) && src.dryRun.length > 0) errs.push(fieldErr.invalid(f, true, 'cannot be set together with .dryRun'));
+    if (p !== undefined) errs.push(fieldErr.invalid(f, true, 'cannot be set together with .propagationPolicy'));
+    if (orphanDependents !== undefined) errs.push(fieldErr.invalid(f, true, 'cannot be set together with .orphanDependents'));
+    if (typeof src.gracePeriodSeconds === 'number') errs.push(fieldErr.invalid(f, true, 'cannot be set together with .gracePeriodSeconds'));
+    if (isPlainObject(src.preconditions)) errs.push(fieldErr.invalid(f, true, 'cannot be set together with .preconditions'));
+  }
   if (errs.length) throw invalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', errs);
   const pre = src.preconditions;
   let preconditions: Preconditions | undefined;
@@ -139,10 +148,13 @@ export async function handleDelete(scope: Scope): Promise<Response> {
   // an unsafe delete also needs the `unsafe-delete-ignore-read-errors` verb (authorization comes first)
   if (opts.ignoreStoreReadError) {
     scope.auth?.unsafeDelete();
-    // the corrupt-object deleter: nothing stored here is unreadable, so the option is always refused
-    throw invalid({ group: def.group, kind: def.plural }, info.name, [
-      fieldErr.invalid('ignoreStoreReadErrorWithClusterBreakingPotential', true, 'is exclusively used to delete corrupt object(s), try again by removing this option'),
-    ]);
+    // the corrupt-object deleter (registry/store.ts unsafeDelete) returns no object: the handler answers a
+    // Success Status naming the kind
+    await core.store.unsafeDelete(def, info.namespace, info.name);
+    return respond(200, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name: info.name, kind: def.kind }, code: 200 }, {
+      negotiated: plain(scope),
+      pretty: scope.pretty,
+    });
   }
   const out = await core.store.delete(def, info.namespace, info.name, { ...opts, admission: admissionRequest(scope) });
   const warnings = [...(def.strategy.warningsOnDelete?.(opts) ?? []), ...(out.warnings ?? [])];

@@ -24,6 +24,7 @@ export async function handleGet(scope: Scope): Promise<Response> {
     if (requested > core.store.state.revision) await waitForRevision(core, requested, TOO_LARGE_RV_WAIT_MS, scope.request.signal);
   }
   const item = core.store.state.get(core.store.key(def, info.namespace, info.name));
+  if (!item) core.store.assertReadable(def, info.namespace, info.name);
   if (!item) throw notFound({ group: def.group, resource: def.plural }, info.name);
   const obj = presentShallow(def, item.object);
   const neg = scope.negotiated;

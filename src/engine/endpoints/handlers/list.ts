@@ -130,7 +130,7 @@ export function parseListQuery(scope: Scope, watch = false): ListQuery {
     hasSelectors: labelSelector.length > 0 || fieldSelector.length > 0,
   };
   const sie = boolParam(q.get('sendInitialEvents'));
-  const errs = watch ? validateWatchOptions(lq, sie) : validateListOptions(lq, sie);
+  const errs = watch ? validateWatchOptions(lq, sie, scope.core.featureGates.WatchList !== false) : validateListOptions(lq, sie);
   if (errs.length) throw invalid({ group: 'meta.k8s.io', kind: 'ListOptions' }, '', errs);
   checkFieldSelector(scope.def, fieldSelector);
   return lq;
@@ -149,12 +149,15 @@ function validateListOptions(lq: ListQuery, sendInitialEvents: boolean | undefin
   return errs;
 }
 
-function validateWatchOptions(lq: ListQuery, sendInitialEvents: boolean | undefined): FieldError[] {
-  // the WatchList gate is treated as enabled (streaming lists are served)
+function validateWatchOptions(lq: ListQuery, sendInitialEvents: boolean | undefined, watchList: boolean): FieldError[] {
+  // streaming lists need the WatchList gate (on here, as the spec's table has it: features/gates.ts)
   const errs: FieldError[] = [];
   const match = lq.resourceVersionMatch;
   if (sendInitialEvents !== undefined && match !== 'NotOlderThan') {
     errs.push(fieldErr.forbidden('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'));
+  }
+  if (sendInitialEvents !== undefined && !watchList) {
+    errs.push(fieldErr.forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled'));
   }
   if (match) {
     if (sendInitialEvents === undefined) errs.push(fieldErr.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'));
@@ -339,6 +342,8 @@ function snapshot(state: ClusterState, prefix: string, revision: number): Stored
 export function readList(scope: Scope, lq: ListQuery): ListResult {
   const { def, core } = scope;
   const state = core.store.state;
+  // undecodable values under the prefix: the cache cannot serve, the storage list fails
+  core.store.assertListable(def, scope.info.namespace);
   const prefix = core.store.prefix(def, scope.info.namespace);
   const match = selectorMatcher(def, lq);
 

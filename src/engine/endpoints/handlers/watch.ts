@@ -4,6 +4,8 @@
 // initial ADDED events, then a BOOKMARK annotated k8s.io/initial-events-end when bookmarks were asked for.
 
 import { badRequest, isStatusError } from '../../errors.js';
+import { cacheNotReady } from '../../registry/corrupt.js';
+import { resourcePrefix } from '../../registry/keys.js';
 import type { KubeObject } from '../../object.js';
 import { groupVersion, type ResourceDefinition } from '../../registry/types.js';
 import { zeroObject } from '../../typed/zero.js';
@@ -55,6 +57,8 @@ export async function handleWatch(scope: Scope): Promise<Response> {
   lq.hasSelectors = lq.labelSelector.length > 0 || lq.fieldSelector.length > 0;
   const match = selectorMatcher(def, lq);
   const prefix = core.store.prefix(def, info.namespace);
+  // the resource's watch cache cannot relist past an undecodable value: not ready, watches are refused
+  if (state.unreadableUnder(resourcePrefix(def.group, def.plural)).length > 0) throw cacheNotReady();
 
   const sieRaw = query.get('sendInitialEvents');
   const sie = sieRaw !== null && boolParam(sieRaw);

@@ -10,6 +10,7 @@ import { withoutManagedFields } from '../managed-fields/fields.js';
 import { collectionPath } from '../timeline/stream.js';
 import { discover, TABLE_ACCEPT, toTableView, type ApiGroupView, type ApiResource, type TableView } from './discovery.js';
 import { templates } from './templates.js';
+import { confirmDialog } from '../../confirm/dialog.js';
 
 const SOURCE = 'browser';
 const ALL = '';
@@ -199,6 +200,53 @@ export function ResourceBrowser() {
     }
   };
 
+  const objectPath = (ref: ObjectRef) => `${collectionPath(ref.groupVersion, ref.resource, ref.namespace)}/${encodeURIComponent(ref.name)}`;
+  const refText = (ref: ObjectRef) => `${ref.kind} ${ref.namespace ? `${ref.namespace}/` : ''}${ref.name}`;
+
+  // SIMULATION (playground only, POST <base_url>/x-playground/corrupt): the object's stored bytes become
+  // undecodable, as after a lost encryption key or a damaged etcd value; then a GET shows the real error.
+  const corrupt = async (ref: ObjectRef | undefined) => {
+    if (!ref) return;
+    const ok = await confirmDialog({
+      title: `Simulate corruption of ${refText(ref)}?`,
+      lines: [
+        `${refText(ref)}: its stored value is replaced by bytes the API server cannot decode`,
+        'Reads, lists of its collection and normal deletes then fail, as with a corrupt object in etcd',
+      ],
+      note: 'This is a simulation the real API server does not offer. Only a delete with ignoreStoreReadErrorWithClusterBreakingPotential (feature gate AllowUnsafeMalformedObjectDeletion) removes the object afterwards.',
+      confirmLabel: 'Corrupt (simulation)',
+    });
+    if (!ok) return;
+    try {
+      await fetchJson<unknown>(store, `/x-playground/corrupt?path=${encodeURIComponent(objectPath(ref))}`, SOURCE, { method: 'POST' });
+      await fetchJson<unknown>(store, objectPath(ref), SOURCE);
+      setStatus(`Simulation: ${refText(ref)} was corrupted, but it still reads`);
+    } catch (e) {
+      setStatus(`Simulation: ${refText(ref)} is corrupt. Reading it now fails: ${errorText(e)}`);
+    }
+    refresh();
+  };
+
+  // The forced delete of a corrupt object: DELETE with ignoreStoreReadErrorWithClusterBreakingPotential=true.
+  const forceDelete = async (ref: ObjectRef | undefined) => {
+    if (!ref) return;
+    const ok = await confirmDialog({
+      title: `Force delete ${refText(ref)}?`,
+      lines: [`${refText(ref)}: removed from storage without reading it`, 'Finalizers and preconditions are skipped; controllers are not told what it held'],
+      note: 'Sent as DELETE with ignoreStoreReadErrorWithClusterBreakingPotential=true. The server refuses it for an object it can read, and ignores the option unless the feature gate AllowUnsafeMalformedObjectDeletion is on.',
+      confirmLabel: 'Force delete',
+    });
+    if (!ok) return;
+    try {
+      await fetchJson<unknown>(store, `${objectPath(ref)}?ignoreStoreReadErrorWithClusterBreakingPotential=true`, SOURCE, { method: 'DELETE' });
+      setStatus(`Force-deleted ${refText(ref)}`);
+      store.select(undefined);
+    } catch (e) {
+      setStatus(`Force delete of ${refText(ref)} failed: ${errorText(e)}`);
+    }
+    refresh();
+  };
+
   const q = filter.trim().toLowerCase();
   const shownGroups = groups
     .map((g) => ({
@@ -284,6 +332,12 @@ export function ResourceBrowser() {
             </label>
             <button type="button" disabled={!selected} onClick={() => open(selected)}>
               Open in editor
+            </button>
+            <button type="button" disabled={!selected} onClick={() => void corrupt(selected)} data-testid="simulate-corruption" title="Playground simulation: make the selected object's stored value undecodable">
+              Simulate corruption…
+            </button>
+            <button type="button" disabled={!selected} onClick={() => void forceDelete(selected)} data-testid="force-delete" title="DELETE with ignoreStoreReadErrorWithClusterBreakingPotential=true">
+              Force delete…
             </button>
             {loading && <span className="pp-muted">loading…</span>}
             {table?.resourceVersion && <span className="pp-muted">resourceVersion {table.resourceVersion}</span>}

@@ -1,0 +1,138 @@
+// Cluster settings: the cluster's feature gates and runtime-config, in kube-apiserver's flag syntax, stored
+// with the cluster (PUT <base_url>/x-playground/settings) and applied when its API server starts again (the
+// browser hosts restart it right after saving). The engine checks them with the Node host's messages.
+import { useEffect, useId, useRef, useState } from 'react';
+import { usePlaygroundStore } from './playground.js';
+
+interface GateView {
+  name: string;
+  stage: string;
+  default: boolean;
+  locked: boolean;
+  enabled: boolean;
+}
+
+interface SettingsView {
+  featureGates: string;
+  runtimeConfig: string;
+  inEffect: { gates: GateView[]; disabledResources: string[]; warnings: string[] };
+}
+
+const SOURCE = 'settings';
+
+export function ClusterSettingsButton() {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button type="button" onClick={() => setOpen(true)} data-testid="cluster-settings">
+        Cluster settings
+      </button>
+      {open && <ClusterSettingsDialog onClose={() => setOpen(false)} />}
+    </>
+  );
+}
+
+function ClusterSettingsDialog({ onClose }: { onClose: () => void }) {
+  const store = usePlaygroundStore();
+  const ref = useRef<HTMLDialogElement>(null);
+  const ids = { title: useId(), gates: useId(), rc: useId() };
+  const [view, setView] = useState<SettingsView>();
+  const [gates, setGates] = useState('');
+  const [rc, setRc] = useState('');
+  const [error, setError] = useState<string>();
+  const [notice, setNotice] = useState<string[]>([]);
+  const [busy, setBusy] = useState(false);
+
+  const load = async () => {
+    const res = await store.fetch('/x-playground/settings', { headers: { Accept: 'application/json' } }, SOURCE);
+    const body = (await res.json()) as SettingsView & { message?: string };
+    if (!res.ok) throw new Error(body.message ?? `${res.status}`);
+    setView(body);
+    return body;
+  };
+
+  useEffect(() => {
+    ref.current?.showModal();
+    load().then(
+      (b) => {
+        setGates(b.featureGates);
+        setRc(b.runtimeConfig);
+      },
+      (e: unknown) => setError(e instanceof Error ? e.message : String(e)),
+    );
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  const save = async () => {
+    setBusy(true);
+    setError(undefined);
+    setNotice([]);
+    try {
+      const res = await store.fetch(
+        '/x-playground/settings',
+        { method: 'PUT', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify({ featureGates: gates, runtimeConfig: rc }) },
+        SOURCE,
+      );
+      const body = (await res.json()) as { message?: string };
+      if (!res.ok) {
+        setError(body.message ?? `${res.status}`);
+        return;
+      }
+      // the host restarts the cluster's API server: reading the settings again starts it with them
+      const after = await load();
+      setNotice(['Saved. The API server restarted with these settings.', ...after.inEffect.warnings.map((w) => `Warning: ${w}`)]);
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const changed = (view?.inEffect.gates ?? []).filter((g) => g.enabled !== g.default);
+  return (
+    <dialog ref={ref} className="confirm-dialog settings-dialog" aria-labelledby={ids.title} data-testid="cluster-settings-dialog" onCancel={(e) => { e.preventDefault(); onClose(); }}>
+      <h2 id={ids.title}>Cluster settings</h2>
+      <p className="hint">As kube-apiserver's flags; they apply when the cluster's API server starts, which happens right after saving.</p>
+      <label htmlFor={ids.gates}>--feature-gates</label>
+      <input id={ids.gates} value={gates} onChange={(e) => setGates(e.target.value)} placeholder="AllowUnsafeMalformedObjectDeletion=true,CBORServingAndStorage=true" spellCheck={false} style={{ width: '100%' }} />
+      <label htmlFor={ids.rc}>--runtime-config</label>
+      <input id={ids.rc} value={rc} onChange={(e) => setRc(e.target.value)} placeholder="batch/v1=false,apps/v1/deployments=false" spellCheck={false} style={{ width: '100%' }} />
+      {error && (
+        <p role="alert" className="error" data-testid="cluster-settings-error">
+          {error}
+        </p>
+      )}
+      {notice.map((n) => (
+        <p role="status" key={n}>
+          {n}
+        </p>
+      ))}
+      {view && (
+        <div className="hint" data-testid="cluster-settings-in-effect">
+          <p>In effect: {changed.length === 0 ? 'every gate at its default' : changed.map((g) => `${g.name}=${g.enabled}`).join(', ')}</p>
+          {view.inEffect.disabledResources.length > 0 && <p>Not served: {view.inEffect.disabledResources.join(', ')}</p>}
+          <details>
+            <summary>Known gates ({view.inEffect.gates.length})</summary>
+            <ul style={{ maxHeight: '12rem', overflow: 'auto' }}>
+              {view.inEffect.gates.map((g) => (
+                <li key={g.name}>
+                  <code>{g.name}</code> {g.stage}
+                  {g.locked ? ' (locked)' : ''}, default {String(g.default)}
+                  {g.enabled !== g.default ? `, now ${String(g.enabled)}` : ''}
+                </li>
+              ))}
+            </ul>
+          </details>
+        </div>
+      )}
+      <div className="confirm-actions">
+        <button type="button" onClick={onClose}>
+          Close
+        </button>
+        <button type="button" disabled={busy} onClick={() => void save()}>
+          Save and restart
+        </button>
+      </div>
+    </dialog>
+  );
+}
