@@ -86,7 +86,7 @@ function strategyOf(f: BuiltinResourceFacts, b: BuiltinBehaviour): ResourceStrat
     },
     validateUpdate(obj, old, ctx) {
       const errs = validateObjectMetaUpdate(obj.metadata, old.metadata);
-      if (ctx.subresource === 'status') {
+      if (ctx.subresource === 'status' || ctx.subresource === 'approval') {
         if (b.validateStatusChange) errs.push(...b.validateStatusChange(obj, old, ctx));
         return errs;
       }
@@ -120,6 +120,7 @@ export function builtin(group: string, version: string, plural: string, behaviou
   const f = builtinFacts(group, version, plural);
   const subresources: ResourceDefinition['subresources'] = {};
   if (f.subresources.includes('status')) subresources.status = true;
+  if (f.subresources.includes('approval')) subresources.approval = true;
   if (f.subresources.includes('scale')) {
     // Built-in scale subresources read spec.replicas / status.replicas; the Scale's status.selector is the
     // kind's spec.selector rendered as a label-selector string (a LabelSelector object for apps kinds, a
