@@ -101,6 +101,17 @@ function splitSchemeNamePort(id: string): { scheme: string; name: string; port: 
   return undefined;
 }
 
+/** A global unicast address (not unspecified, loopback, link-local, multicast or broadcast), as the pod proxy requires. */
+function isGlobalUnicast(ip: string): boolean {
+  if (!isIP(ip)) return false;
+  if (!ip.includes(':')) {
+    const [a, b] = ip.split('.').map(Number);
+    return !(a === 0 || a === 127 || (a === 169 && b === 254) || a >= 224);
+  }
+  const low = ip.toLowerCase();
+  return !(low === '::' || low === '::1' || low.startsWith('fe8') || low.startsWith('fe9') || low.startsWith('fea') || low.startsWith('feb') || low.startsWith('ff'));
+}
+
 /** Whether the request asks to upgrade the connection (SPDY or WebSocket), as kubectl exec/attach/port-forward do. */
 function isUpgrade(request: Request): boolean {
   const connection = (request.headers.get('Connection') ?? '').toLowerCase();
@@ -168,9 +179,15 @@ function podProxy(scope: Scope): Response {
   const id = splitSchemeNamePort(scope.info.name);
   if (!id) throw badRequest(`invalid pod request ${goQuote(scope.info.name)}`);
   const pod = getStored(scope, scope.def, id.name);
-  const ip = str(o(pod.status).podIP);
-  if (!isIP(ip)) throw badRequest('address not allowed');
-  throw connectionRefused(ip, id.port || 80);
+  // no port given: the first container port of the pod
+  let port = id.port;
+  if (!port) {
+    const withPorts = arr(o(pod.spec).containers).find((c) => arr(c.ports).length > 0);
+    if (withPorts) port = String(arr(withPorts.ports)[0].containerPort ?? '');
+  }
+  const ip = str(arr(o(pod.status).podIPs)[0]?.ip);
+  if (!isGlobalUnicast(ip)) throw badRequest('address not allowed');
+  throw connectionRefused(ip, port || 80);
 }
 
 /**

@@ -383,12 +383,13 @@ describe('default objects of a fresh cluster', () => {
     expect(back.body.metadata.uid).not.toBe(mine.body.metadata.uid);
   });
 
-  it('a restart over the same storage keeps them once each; a fresh cluster starts at revision 13', async () => {
+  it('a restart over the same storage keeps them once each; a fresh cluster starts at revision 38', async () => {
     const storage = createMemoryStorage();
     const first = await testClient(storage);
     const rv = (await first.req('GET', '/api/v1/namespaces')).body.metadata.resourceVersion;
-    // 4 namespaces, 2 PriorityClasses, Service, Endpoints, EndpointSlice, 4 root-CA ConfigMaps
-    expect(rv).toBe('13');
+    // 4 namespaces, 2 PriorityClasses, Service, Endpoints, EndpointSlice, 20 Local APIServices, 2 FlowSchemas,
+    // 2 PriorityLevelConfigurations, the ServiceCIDR, 4 root-CA ConfigMaps
+    expect(rv).toBe('38');
     const snapshot = async (client: TestClient) => ({
       services: (await client.req('GET', '/api/v1/services')).body.items.map((i: any) => [i.metadata.namespace, i.metadata.name, i.metadata.uid]),
       endpoints: (await client.req('GET', '/api/v1/endpoints')).body.items.map((i: any) => [i.metadata.namespace, i.metadata.name, i.metadata.uid]),
@@ -401,6 +402,6 @@ describe('default objects of a fresh cluster', () => {
     // stop without closing the storage (a reload of the service worker), then start over the same data
     const second = await testClient(storage);
     expect(await snapshot(second)).toEqual(before);
-    expect((await second.req('GET', '/api/v1/namespaces')).body.metadata.resourceVersion).toBe('13');
+    expect((await second.req('GET', '/api/v1/namespaces')).body.metadata.resourceVersion).toBe('38');
   });
 });
