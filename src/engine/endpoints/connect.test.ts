@@ -214,6 +214,16 @@ describe('pods/eviction', () => {
     expect((await c.req('GET', '/apis/policy/v1/namespaces/default/poddisruptionbudgets/web')).body.status.disruptionsAllowed).toBe(1);
   });
 
+  it('a pod that stays while it terminates carries the DisruptionTarget condition', async () => {
+    await node('n1');
+    await pod('p', { nodeName: 'n1' });
+    await setPhase('p', 'Running');
+    expect((await c.req('POST', `${NS}/pods/p/eviction`, eviction('p'))).body).toEqual(SUCCESS);
+    const p = (await c.req('GET', `${NS}/pods/p`)).body;
+    expect(p.metadata.deletionTimestamp).toBeDefined();
+    expect(p.status.conditions).toContainEqual({ type: 'DisruptionTarget', status: 'True', lastProbeTime: null, lastTransitionTime: '2025-01-01T00:00:00Z', reason: 'EvictionByEvictionAPI', message: 'Eviction API: evicting' });
+  });
+
   it('a pending (or finished) pod needs no budget', async () => {
     await pod('p');
     await pdb('web', { observedGeneration: 1, disruptionsAllowed: 0 });

@@ -331,6 +331,19 @@ async function evict(scope: Scope): Promise<Response> {
     }
     if (budgets.length === 1) await takeDisruption(scope, pdbDef, budgets[0], info.name, dryRun);
   }
+  // the pod learns why it goes (PodDisruptionConditions, GA): a DisruptionTarget condition before the delete
+  if (!dryRun && !pod.metadata?.deletionTimestamp) {
+    const now = rfc3339(core.env.clock.now());
+    await core.store.update(scope.def, info.namespace, info.name, 'status', (current) => {
+      const next = structuredClone(current!);
+      const st = (next.status = o(next.status));
+      const conds = arr(st.conditions);
+      const prev = conds.find((x) => x.type === 'DisruptionTarget');
+      const cond = { type: 'DisruptionTarget', status: 'True', lastProbeTime: null, lastTransitionTime: prev?.status === 'True' ? prev.lastTransitionTime : now, reason: 'EvictionByEvictionAPI', message: 'Eviction API: evicting' };
+      st.conditions = prev ? conds.map((x) => (x === prev ? cond : x)) : [...conds, cond];
+      return next;
+    }, { dryRun: false });
+  }
   await core.store.delete(scope.def, info.namespace, info.name, {
     ...del,
     dryRun,
