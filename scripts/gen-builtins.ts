@@ -222,7 +222,7 @@ export function generate(
     roots.add(ref);
     if (listRef) roots.add(listRef);
     const subresources: string[] = [];
-    for (const sub of ['status', 'scale', 'approval']) if (`${item}/${sub}` in paths) subresources.push(sub);
+    for (const sub of ['status', 'scale', 'approval', 'ephemeralcontainers', 'resize']) if (`${item}/${sub}` in paths) subresources.push(sub);
     resources.push({
       group: s.group,
       version: s.version,

@@ -533,6 +533,8 @@ class Engine implements EngineCore {
   private subresourceServed(def: ResourceDefinition, sub: string): boolean {
     if (def.connect?.some((c) => c.name === sub)) return true;
     if (sub === 'approval') return !!def.subresources.approval;
+    if (sub === 'ephemeralcontainers') return !!def.subresources.ephemeralcontainers;
+    if (sub === 'resize') return !!def.subresources.resize;
     if (sub === 'status') return !!def.subresources.status;
     if (sub === 'scale') return !!def.subresources.scale;
     if (sub === 'finalize') return !!def.subresources.finalize;

@@ -7,8 +7,8 @@ import { createMemoryStorage } from '../../adapters/memory/memory-storage.js';
 import { builtins } from '../resources/generated/builtins.js';
 import { testClient, type TestClient } from '../testing/harness.js';
 
-/** May be missing here: served by other work in progress (admission webhooks, pod binding, in-place resize, ephemeral containers). */
-const PENDING = new Set(['/v1/bindings', '/v1/pods/binding', '/v1/pods/ephemeralcontainers', '/v1/pods/resize', 'admissionregistration.k8s.io/v1/mutatingwebhookconfigurations', 'admissionregistration.k8s.io/v1/validatingwebhookconfigurations']);
+/** May be missing here: served by other work in progress (admission webhooks, pod binding). */
+const PENDING = new Set(['/v1/bindings', '/v1/pods/binding', 'admissionregistration.k8s.io/v1/mutatingwebhookconfigurations', 'admissionregistration.k8s.io/v1/validatingwebhookconfigurations']);
 
 /** `kubectl api-resources` of a v1.33 cluster: SHORTNAMES and the categories (`kubectl get all`, `api-extensions`). */
 const SHORT_NAMES: Record<string, string[]> = {

@@ -249,3 +249,39 @@ describe('pods/eviction', () => {
     expect((await c.req('GET', `${NS}/pods/p`)).status).toBe(200);
   });
 });
+
+describe('pods/ephemeralcontainers and pods/resize', () => {
+  it('ephemeralcontainers: only the ephemeral containers change; they are added, never changed or removed', async () => {
+    await pod('p');
+    const cur = (await c.req('GET', `${NS}/pods/p/ephemeralcontainers`)).body;
+    expect(cur.kind).toBe('Pod');
+    const debug = { name: 'debugger', image: 'busybox', targetContainerName: 'app' };
+    const r = await c.req('PUT', `${NS}/pods/p/ephemeralcontainers`, { ...cur, metadata: { ...cur.metadata, labels: { x: 'y' } }, spec: { ...cur.spec, containers: [{ name: 'other', image: 'x' }], ephemeralContainers: [debug] } });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.spec.containers.map((x: any) => x.name)).toEqual(['app']);
+    expect(r.body.metadata.labels).toEqual({ app: 'web' });
+    expect(r.body.spec.ephemeralContainers[0]).toMatchObject(debug);
+    const removed = await c.req('PATCH', `${NS}/pods/p/ephemeralcontainers`, [{ op: 'remove', path: '/spec/ephemeralContainers/0' }], { 'Content-Type': 'application/json-patch+json' });
+    expect(removed.status).toBe(422);
+    expect(removed.body.details.causes).toEqual([{ reason: 'FieldValueForbidden', message: 'Forbidden: existing ephemeral containers "debugger" may not be removed\n', field: 'spec.ephemeralContainers' }]);
+    const ports = await c.req('PATCH', `${NS}/pods/p/ephemeralcontainers`, { spec: { ephemeralContainers: [debug, { name: 'two', image: 'busybox', ports: [{ containerPort: 80 }] }] } }, { 'Content-Type': 'application/strategic-merge-patch+json' });
+    expect(ports.body.details.causes).toEqual([{ reason: 'FieldValueForbidden', message: 'Forbidden: cannot be set for an Ephemeral Container', field: 'spec.ephemeralContainers[1].ports' }]);
+  });
+
+  it('resize: only container resources change, cpu and memory only, and the QoS class stays', async () => {
+    const made = await c.req('POST', `${NS}/pods`, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'app', image: 'nginx', resources: { requests: { cpu: '50m' } } }] } });
+    expect(made.status).toBe(201);
+    const set = (resources: Record<string, unknown>) =>
+      c.req('PATCH', `${NS}/pods/p/resize`, { spec: { containers: [{ name: 'app', resources }] } }, { 'Content-Type': 'application/strategic-merge-patch+json' });
+    const ok = await set({ requests: { cpu: '100m' }, limits: { cpu: '200m' } });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    expect(ok.body.spec.containers[0].resources).toEqual({ requests: { cpu: '100m' }, limits: { cpu: '200m' } });
+    const storage = await set({ requests: { cpu: '100m', 'ephemeral-storage': '1Gi' }, limits: { cpu: '200m' } });
+    expect(storage.body.details.causes).toContainEqual({ reason: 'FieldValueForbidden', message: 'Forbidden: only cpu and memory resources are mutable', field: 'spec.containers[0].resources.requests[ephemeral-storage]' });
+    const qos = await set({ requests: { cpu: null }, limits: { cpu: null } });
+    expect(qos.body.details.causes).toEqual([{ reason: 'FieldValueForbidden', message: 'Forbidden: Pod QOS Class may not change as a result of resizing', field: 'spec' }]);
+    // the main resource cannot change resources
+    const main = await c.req('PATCH', `${NS}/pods/p`, { spec: { containers: [{ name: 'app', resources: { requests: { cpu: '150m' }, limits: { cpu: '200m' } } }] } }, { 'Content-Type': 'application/strategic-merge-patch+json' });
+    expect(main.status).toBe(422);
+  });
+});

@@ -94,6 +94,8 @@ function subresourceFacts(def: ResourceDefinition): SubresourceFacts[] {
   const out: SubresourceFacts[] = [];
   if (def.subresources.approval) out.push({ name: 'approval', kind: own, verbs: ['get', 'patch', 'update'] });
   if (isPods(def)) out.push({ name: 'binding', kind: { group: '', version: '', kind: 'Binding' }, verbs: ['create'] });
+  if (def.subresources.ephemeralcontainers) out.push({ name: 'ephemeralcontainers', kind: own, verbs: ['get', 'patch', 'update'] });
+  if (def.subresources.resize) out.push({ name: 'resize', kind: own, verbs: ['get', 'patch', 'update'] });
   if (def.subresources.scale) out.push({ name: 'scale', kind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, verbs: ['get', 'patch', 'update'] });
   if (def.subresources.finalize) out.push({ name: 'finalize', kind: own, verbs: ['update'] });
   if (def.subresources.status) out.push({ name: 'status', kind: own, verbs: ['get', 'patch', 'update'] });

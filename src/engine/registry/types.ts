@@ -123,7 +123,7 @@ export interface ResourceDefinition {
   categories?: string[];
   namespaced: boolean;
   verbs: Verb[];
-  subresources: { status?: boolean; scale?: ScaleSubresource; finalize?: boolean; approval?: boolean };
+  subresources: { status?: boolean; scale?: ScaleSubresource; finalize?: boolean; approval?: boolean; ephemeralcontainers?: boolean; resize?: boolean };
   /**
    * Subresources answered by their own handler rather than the store (pods/log, pods/exec, pods/eviction,
    * services/proxy...): their discovery facts; endpoints/connect.ts serves them.
