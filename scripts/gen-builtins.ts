@@ -70,7 +70,34 @@ const SERVED: Served[] = [
   { group: 'admissionregistration.k8s.io', version: 'v1', plural: 'validatingwebhookconfigurations', categories: ['api-extensions'] },
   { group: 'storage.k8s.io', version: 'v1', plural: 'storageclasses', shortNames: ['sc'] },
   { group: 'scheduling.k8s.io', version: 'v1', plural: 'priorityclasses', shortNames: ['pc'] },
+  { group: '', version: 'v1', plural: 'componentstatuses', shortNames: ['cs'] },
+  { group: 'apiregistration.k8s.io', version: 'v1', plural: 'apiservices', categories: ['api-extensions'] },
+  { group: 'authentication.k8s.io', version: 'v1', plural: 'selfsubjectreviews' },
+  { group: 'authentication.k8s.io', version: 'v1', plural: 'tokenreviews' },
+  { group: 'authorization.k8s.io', version: 'v1', plural: 'localsubjectaccessreviews' },
+  { group: 'authorization.k8s.io', version: 'v1', plural: 'selfsubjectaccessreviews' },
+  { group: 'authorization.k8s.io', version: 'v1', plural: 'selfsubjectrulesreviews' },
+  { group: 'authorization.k8s.io', version: 'v1', plural: 'subjectaccessreviews' },
+  { group: 'certificates.k8s.io', version: 'v1', plural: 'certificatesigningrequests', shortNames: ['csr'] },
+  { group: 'flowcontrol.apiserver.k8s.io', version: 'v1', plural: 'flowschemas' },
+  { group: 'flowcontrol.apiserver.k8s.io', version: 'v1', plural: 'prioritylevelconfigurations' },
+  { group: 'networking.k8s.io', version: 'v1', plural: 'ipaddresses', shortNames: ['ip'] },
+  { group: 'networking.k8s.io', version: 'v1', plural: 'servicecidrs' },
+  { group: 'node.k8s.io', version: 'v1', plural: 'runtimeclasses' },
+  { group: 'storage.k8s.io', version: 'v1', plural: 'csidrivers' },
+  { group: 'storage.k8s.io', version: 'v1', plural: 'csinodes' },
+  { group: 'storage.k8s.io', version: 'v1', plural: 'csistoragecapacities' },
+  { group: 'storage.k8s.io', version: 'v1', plural: 'volumeattachments' },
 ];
+
+/**
+ * The group versions a v1.33 kube-apiserver serves with no --runtime-config: the GA ones. Since v1.24 new beta
+ * APIs are off by default, and v1.33 keeps no legacy beta resource on (flowcontrol v1beta3 went in v1.32), so
+ * certificates/coordination/networking/resource/storage v1beta*, and every alpha, are off.
+ */
+export function servedByDefault(version: string): boolean {
+  return /^v\d+$/.test(version);
+}
 
 // `+default=` markers of k8s.io/api v0.33.0 that the real OpenAPI publishes as `default` (the swagger facts
 // file omits them). Server-side apply needs them to fill list-map keys (e.g. ports' protocol).
@@ -97,6 +124,8 @@ const EXTRA_DEFINITIONS = [
   'io.k8s.apimachinery.pkg.apis.meta.v1.Patch',
   'io.k8s.apimachinery.pkg.apis.meta.v1.APIResourceList',
   'io.k8s.api.autoscaling.v1.Scale',
+  'io.k8s.api.policy.v1.Eviction',
+  'io.k8s.api.authentication.v1.TokenRequest',
 ];
 
 const KEEP = new Set([
@@ -171,7 +200,9 @@ export function generate(
     const namespaced = nsColl in paths;
     const coll = namespaced ? nsColl : `${prefix}/${s.plural}`;
     const item = `${coll}/{name}`;
-    if (!(item in paths)) throw new Error(`no path ${item}`);
+    // create-only kinds (reviews) have a collection path and no object path
+    const createOnly = !(item in paths);
+    if (createOnly && !paths[coll]?.post) throw new Error(`no path ${item}`);
     const watchPrefix = `${prefix}/watch`;
     const candidates = [coll, item, `${prefix}/${s.plural}`,
       namespaced ? `${watchPrefix}/namespaces/{namespace}/${s.plural}` : `${watchPrefix}/${s.plural}`,
@@ -184,19 +215,19 @@ export function generate(
         if (a && ACTION_TO_VERB[a]) verbs.add(ACTION_TO_VERB[a]);
       }
     }
-    const getOp = paths[item].get;
+    const getOp = createOnly ? paths[coll].post : paths[item].get;
     const gvk = getOp['x-kubernetes-group-version-kind'];
-    const ref: string = String(getOp.responses['200'].schema.$ref).replace(/^#\/definitions\//, '');
-    const listRef: string = String(paths[coll].get.responses['200'].schema.$ref).replace(/^#\/definitions\//, '');
+    const ref: string = String((getOp.responses['200'] ?? getOp.responses['201']).schema.$ref).replace(/^#\/definitions\//, '');
+    const listRef: string = createOnly ? '' : String(paths[coll].get.responses['200'].schema.$ref).replace(/^#\/definitions\//, '');
     roots.add(ref);
-    roots.add(listRef);
+    if (listRef) roots.add(listRef);
     const subresources: string[] = [];
-    for (const sub of ['status', 'scale']) if (`${item}/${sub}` in paths) subresources.push(sub);
+    for (const sub of ['status', 'scale', 'approval', 'ephemeralcontainers', 'resize']) if (`${item}/${sub}` in paths) subresources.push(sub);
     resources.push({
       group: s.group,
       version: s.version,
       kind: gvk.kind,
-      listKind: listRef.split('.').pop(),
+      listKind: listRef ? listRef.split('.').pop() : '',
       plural: s.plural,
       singular: String(gvk.kind).toLowerCase(),
       ...(s.shortNames ? { shortNames: s.shortNames } : {}),
@@ -235,12 +266,63 @@ export function generate(
     definitions[name] = t;
   }
 
-  const data = { resources, definitions };
+  const data = { resources, definitions, catalog: only.served ? [] : catalogOf(swagger) };
   const source =
     '// GENERATED by scripts/gen-builtins.ts from the Kubernetes v1.33 swagger document. Do not edit.\n' +
     "import type { BuiltinData } from '../builtin-data.js';\n\n" +
     `export const builtins: BuiltinData = ${JSON.stringify(data)};\n`;
   return { source, resources: resources.length, definitions: needed.size };
+}
+
+export interface CatalogEntry {
+  group: string;
+  version: string;
+  /** `pods`, or `pods/log` for a subresource */
+  name: string;
+  namespaced: boolean;
+  verbs: string[];
+}
+
+const METHOD_TO_VERB: Record<string, string> = { get: 'get', post: 'create', put: 'update', patch: 'patch', delete: 'delete' };
+
+/**
+ * Every resource and subresource a v1.33 server serves by default (the GA group versions of the swagger
+ * document), with its scope and discovery verbs: the list `kubectl api-resources` and the discovery documents
+ * of a real cluster show. Tests check discovery against it.
+ */
+export function catalogOf(swagger: Json): CatalogEntry[] {
+  const byKey = new Map<string, { group: string; version: string; name: string; namespaced: boolean; verbs: Set<string> }>();
+  for (const [p, ops] of Object.entries(swagger.paths as Record<string, Record<string, Json>>)) {
+    const m = /^\/(?:api\/(v1)|apis\/([^/]+)\/([^/]+))\/(?:(watch)\/)?(namespaces\/\{namespace\}\/)?([a-z0-9]+)(?:\/\{name\}(?:\/([a-z]+))?)?$/.exec(p);
+    if (!m) continue;
+    const group = m[2] ?? '';
+    const version = m[1] ?? m[3];
+    if (!servedByDefault(version)) continue;
+    const watch = !!m[4];
+    const namespaced = !!m[5];
+    const plural = m[6];
+    const sub = m[7];
+    // /api/v1/namespaces/{name} is the namespaces resource, not a namespaced collection
+    if (plural === 'namespaces' && namespaced && !group) continue;
+    const name = sub ? `${plural}/${sub}` : plural;
+    const key = `${group}/${version}/${name}`;
+    const e = byKey.get(key) ?? { group, version, name, namespaced: false, verbs: new Set<string>() };
+    byKey.set(key, e);
+    if (namespaced) e.namespaced = true;
+    for (const [method, op] of Object.entries(ops)) {
+      if (!op || typeof op !== 'object' || !op['x-kubernetes-action']) continue;
+      if (sub) {
+        if (METHOD_TO_VERB[method]) e.verbs.add(METHOD_TO_VERB[method]);
+      } else {
+        const a = op['x-kubernetes-action'];
+        if (watch) e.verbs.add('watch');
+        else if (ACTION_TO_VERB[a]) e.verbs.add(ACTION_TO_VERB[a]);
+      }
+    }
+  }
+  return [...byKey.values()]
+    .map((e) => ({ group: e.group, version: e.version, name: e.name, namespaced: e.namespaced, verbs: [...e.verbs].sort() }))
+    .sort((a, b) => (`${a.group}/${a.version}/${a.name}` < `${b.group}/${b.version}/${b.name}` ? -1 : 1));
 }
 
 export function readSwagger(file: string): Json {

@@ -28,12 +28,14 @@ export interface AuthEndpointContext {
   tokens: ServiceAccountTokens;
   env: Env;
   pretty: boolean;
+  /** The user a bearer token authenticates as (static or service-account token), for TokenReview. */
+  reviewToken?(token: string): UserInfo | { error: string } | undefined;
 }
 
 const AUTHZ = 'authorization.k8s.io';
 const AUTHN = 'authentication.k8s.io';
 
-type Kind = 'SubjectAccessReview' | 'LocalSubjectAccessReview' | 'SelfSubjectAccessReview' | 'SelfSubjectRulesReview' | 'SelfSubjectReview' | 'TokenRequest';
+type Kind = 'SubjectAccessReview' | 'LocalSubjectAccessReview' | 'SelfSubjectAccessReview' | 'SelfSubjectRulesReview' | 'SelfSubjectReview' | 'TokenReview' | 'TokenRequest';
 
 /** Which virtual endpoint a request addresses, if any. */
 export function authEndpointKind(info: ResourceRequestInfo): Kind | undefined {
@@ -45,6 +47,7 @@ export function authEndpointKind(info: ResourceRequestInfo): Kind | undefined {
     if (info.resource === 'localsubjectaccessreviews' && info.namespace) return 'LocalSubjectAccessReview';
   }
   if (group === AUTHN && info.version === 'v1' && info.resource === 'selfsubjectreviews' && !info.name && !info.namespace) return 'SelfSubjectReview';
+  if (group === AUTHN && info.version === 'v1' && info.resource === 'tokenreviews' && !info.name && !info.namespace) return 'TokenReview';
   if (group === '' && info.version === 'v1' && info.resource === 'serviceaccounts' && info.subresource === 'token' && info.namespace && info.name) return 'TokenRequest';
   return undefined;
 }
@@ -146,7 +149,7 @@ function metadataOf(o: Record<string, unknown>, namespace?: string): Record<stri
 }
 
 export async function handleAuthEndpoint(kind: Kind, info: ResourceRequestInfo, ctx: AuthEndpointContext): Promise<Response> {
-  const group = kind === 'TokenRequest' || kind === 'SelfSubjectReview' ? AUTHN : AUTHZ;
+  const group = kind === 'TokenRequest' || kind === 'SelfSubjectReview' || kind === 'TokenReview' ? AUTHN : AUTHZ;
   const apiVersion = `${group}/v1`;
   // the answer in the negotiated representation (typed clients ask for protobuf first), chosen before the body is read
   const negotiated = negotiate(ctx.request.headers.get('Accept'), { cbor: false, allowAs: false, protobuf: true });
@@ -189,6 +192,24 @@ export async function handleAuthEndpoint(kind: Kind, info: ResourceRequestInfo, 
     }
     case 'TokenRequest':
       return ok(await tokenRequest(info, ctx, body, spec, apiVersion));
+    case 'TokenReview': {
+      // the TokenReview REST: a token is required; the answer says whom it authenticates, if anyone
+      const token = str(spec.token);
+      if (!token) throw badRequest('token is required for TokenReview in authentication');
+      const audiences = strs(spec.audiences);
+      const found = ctx.reviewToken?.(token);
+      const status: Record<string, unknown> = { user: {} };
+      if (found && !('error' in found)) {
+        const u: Record<string, unknown> = { username: found.name };
+        if (found.uid) u.uid = found.uid;
+        if (found.groups.length) u.groups = found.groups;
+        if (found.extra && Object.keys(found.extra).length) u.extra = found.extra;
+        status.authenticated = true;
+        status.user = u;
+        status.audiences = audiences.length ? audiences : [API_AUDIENCE];
+      } else if (found && 'error' in found) status.error = found.error;
+      return ok({ kind, apiVersion, metadata: metadataOf(body), spec: { ...spec }, status });
+    }
   }
 }
 

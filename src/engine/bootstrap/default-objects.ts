@@ -9,6 +9,7 @@ import { rfc3339, type Env } from '../env.js';
 import type { JsonObject, KubeObject, ManagedFieldsEntry } from '../object.js';
 import { objectKey } from '../registry/keys.js';
 import { normalizeLayout } from '../registry/store.js';
+import { apiSurfaceObjects } from './api-surface-objects.js';
 
 /** The first address of the service CIDR (10.96.0.0/12), which the `kubernetes` Service owns. */
 export const KUBERNETES_SERVICE_IP = '10.96.0.1';
@@ -173,5 +174,5 @@ export function rootCaConfigMap(env: Env, namespace: string, now: number): SeedO
 /** What a new cluster is seeded with after its namespaces (root-CA ConfigMaps come from the publisher). */
 export function defaultObjects(env: Env, now: number): SeedObject[] {
   const time = rfc3339(now);
-  return [...priorityClasses(env, time), ...kubernetesService(env, time)];
+  return [...priorityClasses(env, time), ...kubernetesService(env, time), ...apiSurfaceObjects(env, time)];
 }

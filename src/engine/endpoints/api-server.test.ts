@@ -69,10 +69,13 @@ describe('discovery', () => {
     const r = await c.req('GET', '/apis');
     expect(r.body.kind).toBe('APIGroupList');
     const names = r.body.groups.map((g: any) => g.name);
-    expect(names.slice(0, 3)).toEqual(['apps', 'events.k8s.io', 'autoscaling']);
-    for (const g of ['batch', 'policy', 'networking.k8s.io', 'discovery.k8s.io', 'coordination.k8s.io', 'rbac.authorization.k8s.io', 'apiextensions.k8s.io', 'admissionregistration.k8s.io', 'storage.k8s.io', 'scheduling.k8s.io']) {
-      expect(names).toContain(g);
-    }
+    // a v1.33 server with its default group versions: the aggregator orders groups by groupPriorityMinimum
+    // (apiregistration.k8s.io always first), ties by name
+    expect(names).toEqual([
+      'apiregistration.k8s.io', 'apps', 'events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'autoscaling', 'batch',
+      'certificates.k8s.io', 'networking.k8s.io', 'policy', 'rbac.authorization.k8s.io', 'storage.k8s.io', 'admissionregistration.k8s.io',
+      'apiextensions.k8s.io', 'scheduling.k8s.io', 'coordination.k8s.io', 'node.k8s.io', 'discovery.k8s.io', 'flowcontrol.apiserver.k8s.io',
+    ]);
     const autoscaling = r.body.groups.find((g: any) => g.name === 'autoscaling');
     expect(autoscaling.preferredVersion).toEqual({ groupVersion: 'autoscaling/v2', version: 'v2' });
   });

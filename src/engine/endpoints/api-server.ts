@@ -9,7 +9,7 @@ import { ResourceRegistry } from '../registry/resources.js';
 import { ClusterState } from '../registry/state.js';
 import { Store, normalizeLayout } from '../registry/store.js';
 import type { ResourceDefinition, Verb } from '../registry/types.js';
-import { builtinDefinitions, builtinResources } from '../resources/index.js';
+import { builtinDefinitions, builtinResources, virtualResources } from '../resources/index.js';
 import { CrdController, withCrdBehaviour } from '../apiextensions/controller.js';
 import { bootstrapPolicyControllers, ControllerManager, defaultControllers, workloadControllers } from '../controllers/index.js';
 import { CONTROLLER_MANAGER_USER } from '../controllers/client.js';
@@ -41,6 +41,8 @@ import { handleUpdate } from './handlers/update.js';
 import { handleWatch } from './handlers/watch.js';
 import { handleScale } from './handlers/scale.js';
 import { handleBinding, isPods } from './handlers/binding.js';
+import { handleComputed } from './handlers/computed.js';
+import { handleConnect } from './connect.js';
 import { PLAYGROUND_CEL_PATH, evaluatePlaygroundCel } from './playground-cel.js';
 import { PLAYGROUND_CORRUPT_PATH, corruptTarget, corruptedStatus } from './playground-corrupt.js';
 import { isUndecodable } from '../storage/undecodable.js';
@@ -111,7 +113,7 @@ class Engine implements EngineCore {
     private readonly opts: ApiServerOptions,
   ) {
     this.registry = new ResourceRegistry(
-      builtinResources.map((d) => (d.group === 'apiextensions.k8s.io' && d.plural === 'customresourcedefinitions' ? withCrdBehaviour(d) : d)),
+      [...builtinResources, ...virtualResources].map((d) => (d.group === 'apiextensions.k8s.io' && d.plural === 'customresourcedefinitions' ? withCrdBehaviour(d) : d)),
     );
     // every gate's default until start() applies the cluster's settings (features/settings.ts)
     this.featureGates = defaultFeatureGates();
@@ -496,7 +498,16 @@ class Engine implements EngineCore {
     const virtual = authEndpointKind(info);
     if (virtual) {
       if (info.verb !== 'create') throw methodNotAllowedRoute();
-      return handleAuthEndpoint(virtual, info, { request, user, authorizer: this.auth.authorizer, state: this.store.state, tokens: this.auth.tokens, env: this.env, pretty });
+      return handleAuthEndpoint(virtual, info, {
+        request, user, authorizer: this.auth.authorizer, state: this.store.state, tokens: this.auth.tokens, env: this.env, pretty,
+        reviewToken: (token) => {
+          try {
+            return authenticate(new Request('http://localhost/', { headers: { Authorization: `Bearer ${token}` } }), this.opts.auth ?? {}, this.auth.tokenChecker);
+          } catch {
+            return undefined;
+          }
+        },
+      });
     }
     // the core v1 `bindings` collection: create only, served by the pods' binding REST
     if (info.group === '' && info.version === 'v1' && info.resource === 'bindings' && !info.subresource && !info.watchPath) {
@@ -509,14 +520,24 @@ class Engine implements EngineCore {
     if (!served) throw notFoundPath();
     const def = guardEscalation(served, info, user, this.auth.authorizer);
     if (info.subresource && !this.subresourceServed(def, info.subresource)) throw notFoundPath();
-    // no route has segments past the subresource
-    if (info.rest.length > 0) throw notFoundPath();
+    const connect = info.subresource ? def.connect?.find((c) => c.name === info.subresource) : undefined;
+    // no route has segments past the subresource, but the proxies (`.../proxy/some/path`)
+    if (info.rest.length > 0 && connect?.name !== 'proxy') throw notFoundPath();
+    if (connect) {
+      if (!info.name || (def.namespaced && !info.namespace)) throw notFoundPath();
+      if (!connect.verbs.includes(info.verb)) throw methodNotAllowedRoute();
+      const route = routeLabels(def, info, request, query);
+      return this.metrics.instrument(route, () => this.serveConnect(def, info, request, url, query, pretty, user).catch((e: unknown) => respondError(e, { pretty })));
+    }
     if (info.watchPath) {
       // the legacy watch routes: GET of a collection or an object (namespaced objects only inside their namespace)
       if (info.subresource || !def.verbs.includes('watch') || (def.namespaced && info.name && !info.namespace)) throw notFoundPath();
       if (request.method !== 'GET' && request.method !== 'HEAD') throw methodNotAllowedRoute();
     }
     const verb = info.verb;
+    if (def.computed && !['get', 'list'].includes(verb)) {
+      throw methodNotSupported({ group: def.group, resource: def.plural }, verbAction(verb));
+    }
     if (info.subresource) {
       const allowed: Verb[] = info.subresource === 'finalize' ? ['update'] : info.subresource === 'binding' ? ['create'] : ['get', 'update', 'patch'];
       if (!allowed.includes(verb as Verb)) throw methodNotSupported({ group: def.group, resource: `${def.plural}/${info.subresource}` }, verbAction(verb));
@@ -565,6 +586,7 @@ class Engine implements EngineCore {
     }
     if (info.subresource === 'scale') return handleScale(scope);
     if (info.subresource === 'binding') return handleBinding(scope, false);
+    if (def.computed) return handleComputed(scope);
     switch (verb) {
       case 'get':
         return handleGet(scope);
@@ -596,7 +618,24 @@ class Engine implements EngineCore {
     };
   }
 
+  /** A subresource answered by endpoints/connect.ts (logs, streams, proxies, eviction). */
+  private async serveConnect(def: ResourceDefinition, info: ResourceRequestInfo, request: Request, url: URL, query: URLSearchParams, pretty: boolean, user: UserInfo): Promise<Response> {
+    const msgs = nameIsPathSegment(info.name, false);
+    if (msgs.length > 0) throw badRequest(`Name parameter invalid: ${goQuote(info.name)}: ${msgs.join(';')}`);
+    const negotiated = negotiate(request.headers.get('Accept'), { cbor: !!this.featureGates['CBORServingAndStorage'], allowAs: false, watch: false });
+    const scope: Scope = {
+      core: this, request, url, query, info, def, pretty, negotiated,
+      userAgent: request.headers.get('User-Agent') ?? '',
+      auth: requestAuthorization(user, info, this.auth.authorizer),
+    };
+    return handleConnect(scope);
+  }
+
   private subresourceServed(def: ResourceDefinition, sub: string): boolean {
+    if (def.connect?.some((c) => c.name === sub)) return true;
+    if (sub === 'approval') return !!def.subresources.approval;
+    if (sub === 'ephemeralcontainers') return !!def.subresources.ephemeralcontainers;
+    if (sub === 'resize') return !!def.subresources.resize;
     if (sub === 'status') return !!def.subresources.status;
     if (sub === 'scale') return !!def.subresources.scale;
     if (sub === 'finalize') return !!def.subresources.finalize;

@@ -69,26 +69,38 @@ function resourceEntries(def: ResourceDefinition): Record<string, unknown>[] {
   // served forms sharing one store (events.k8s.io and core Events) share the hash of that store
   const at = storageLocation(def);
   main.storageVersionHash = shortHash(`${at.group}/${at.resource}/${def.kind}`);
-  const out = [main];
-  if (isPods(def)) out.push({ name: 'pods/binding', singularName: '', namespaced: true, kind: 'Binding', verbs: ['create'] });
-  if (def.subresources.scale) {
-    out.push({
-      name: `${def.plural}/scale`,
-      singularName: '',
-      namespaced: def.namespaced,
-      group: 'autoscaling',
-      version: 'v1',
-      kind: 'Scale',
-      verbs: ['get', 'patch', 'update'],
-    });
-  }
-  if (def.subresources.finalize) {
-    out.push({ name: `${def.plural}/finalize`, singularName: '', namespaced: def.namespaced, kind: def.kind, verbs: ['update'] });
-  }
-  if (def.subresources.status) {
-    out.push({ name: `${def.plural}/status`, singularName: '', namespaced: def.namespaced, kind: def.kind, verbs: ['get', 'patch', 'update'] });
-  }
-  return out;
+  const subs = subresourceFacts(def).map((s) => {
+    const e: Record<string, unknown> = { name: `${def.plural}/${s.name}`, singularName: '', namespaced: def.namespaced };
+    if (s.kind.group) {
+      e.group = s.kind.group;
+      e.version = s.kind.version;
+    }
+    e.kind = s.kind.kind;
+    e.verbs = s.verbs;
+    return e;
+  });
+  return [main, ...subs];
+}
+
+interface SubresourceFacts {
+  name: string;
+  kind: { group: string; version: string; kind: string };
+  verbs: string[];
+}
+
+/** Every subresource of a definition as discovery lists it, in name order (as the real installer sorts paths). */
+function subresourceFacts(def: ResourceDefinition): SubresourceFacts[] {
+  const own = { group: '', version: '', kind: def.kind };
+  const out: SubresourceFacts[] = [];
+  if (def.subresources.approval) out.push({ name: 'approval', kind: own, verbs: ['get', 'patch', 'update'] });
+  if (isPods(def)) out.push({ name: 'binding', kind: { group: '', version: '', kind: 'Binding' }, verbs: ['create'] });
+  if (def.subresources.ephemeralcontainers) out.push({ name: 'ephemeralcontainers', kind: own, verbs: ['get', 'patch', 'update'] });
+  if (def.subresources.resize) out.push({ name: 'resize', kind: own, verbs: ['get', 'patch', 'update'] });
+  if (def.subresources.scale) out.push({ name: 'scale', kind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, verbs: ['get', 'patch', 'update'] });
+  if (def.subresources.finalize) out.push({ name: 'finalize', kind: own, verbs: ['update'] });
+  if (def.subresources.status) out.push({ name: 'status', kind: own, verbs: ['get', 'patch', 'update'] });
+  for (const c of def.connect ?? []) out.push({ name: c.name, kind: c.kind ?? own, verbs: sortedVerbs(c.verbs) });
+  return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 export function apiResourceList(registry: ResourceRegistry, group: string, version: string, spelling: string): unknown {
@@ -128,17 +140,7 @@ function discoveryResource(def: ResourceDefinition): Record<string, unknown> {
   };
   if (def.shortNames?.length) r.shortNames = def.shortNames;
   if (def.categories?.length) r.categories = def.categories;
-  const subs: Record<string, unknown>[] = [];
-  if (isPods(def)) subs.push({ subresource: 'binding', responseKind: { group: '', version: '', kind: 'Binding' }, verbs: ['create'] });
-  if (def.subresources.scale) {
-    subs.push({ subresource: 'scale', responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, verbs: ['get', 'patch', 'update'] });
-  }
-  if (def.subresources.finalize) {
-    subs.push({ subresource: 'finalize', responseKind: { group: '', version: '', kind: def.kind }, verbs: ['update'] });
-  }
-  if (def.subresources.status) {
-    subs.push({ subresource: 'status', responseKind: { group: '', version: '', kind: def.kind }, verbs: ['get', 'patch', 'update'] });
-  }
+  const subs = subresourceFacts(def).map((s) => ({ subresource: s.name, responseKind: s.kind, verbs: s.verbs }));
   if (subs.length) r.subresources = subs;
   return r;
 }

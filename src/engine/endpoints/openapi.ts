@@ -255,7 +255,7 @@ function pathItems(def: ResourceDefinition): PathItem[] {
   if (ns && has('list')) {
     items.push({ path: `${prefix}/${def.plural}`, params: [], ops: [{ method: 'get', action: 'list', operationId: `list${gv}${def.kind}ForAllNamespaces`, gvk: g, query: LIST_PARAMS, responses: { 200: list }, custom }] });
   }
-  const sub = (name: 'status' | 'scale', schema: string, subGvk: Json) => {
+  const sub = (name: 'approval' | 'ephemeralcontainers' | 'resize' | 'status' | 'scale', schema: string, subGvk: Json) => {
     const w = upperFirst(name);
     items.push({
       path: `${item}/${name}`,
@@ -267,6 +267,9 @@ function pathItems(def: ResourceDefinition): PathItem[] {
       ],
     });
   };
+  if (def.subresources.approval) sub('approval', kind, g);
+  if (def.subresources.ephemeralcontainers) sub('ephemeralcontainers', kind, g);
+  if (def.subresources.resize) sub('resize', kind, g);
   if (def.subresources.status) sub('status', kind, g);
   if (def.subresources.scale) sub('scale', SCALE, { group: 'autoscaling', kind: 'Scale', version: 'v1' });
   return items;

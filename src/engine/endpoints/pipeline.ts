@@ -91,7 +91,7 @@ export function recordUpdate(scope: Scope, manager: string, subresource: string)
 
 /** What an endpoint never tracks (ResetFieldsStrategy): status on the main resource, spec on /status. */
 export function resetFieldsFor(def: ResourceDefinition, subresource: string): string[][] | undefined {
-  if (subresource === 'status') return [['spec']];
+  if (subresource === 'status' || subresource === 'approval') return [['spec']];
   // namespaces/finalize: the finalize strategy never tracks status
   if (subresource === 'finalize') return [['status']];
   if (subresource === '' && def.subresources.status) return [['status']];

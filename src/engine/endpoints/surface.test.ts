@@ -136,14 +136,18 @@ describe('deprecated endpoints', () => {
     expect(r.headers.get('Warning')).toBe(`${EP_WARNING}, 299 - "unknown field \\"bogus\\""`);
   });
 
-  it('no other served built-in resource warns (v1.33 marks only Endpoints among them)', async () => {
-    const defs = c.server.engine.registry.all().filter((d) => !(d as { custom?: boolean }).custom);
+  it('no other served built-in resource warns (v1.33 marks only Endpoints and ComponentStatus among them)', async () => {
+    const defs = c.server.engine.registry.all().filter((d) => !(d as { custom?: boolean }).custom && d.verbs.includes('list'));
     expect(defs.length).toBeGreaterThan(30);
+    const expected: Record<string, string> = {
+      endpoints: EP_WARNING,
+      componentstatuses: '299 - "v1 ComponentStatus is deprecated in v1.19+"',
+    };
     for (const d of defs) {
       const base = d.group ? `/apis/${d.group}/${d.version}` : `/api/${d.version}`;
       const r = await c.req('GET', `${base}/${d.plural}`);
       expect(r.status, d.plural).toBe(200);
-      expect(r.headers.get('Warning'), `${d.group}/${d.version} ${d.plural}`).toBe(d.plural === 'endpoints' && !d.group ? EP_WARNING : null);
+      expect(r.headers.get('Warning'), `${d.group}/${d.version} ${d.plural}`).toBe((!d.group && expected[d.plural]) || null);
     }
   });
 
@@ -379,12 +383,13 @@ describe('default objects of a fresh cluster', () => {
     expect(back.body.metadata.uid).not.toBe(mine.body.metadata.uid);
   });
 
-  it('a restart over the same storage keeps them once each; a fresh cluster starts at revision 13', async () => {
+  it('a restart over the same storage keeps them once each; a fresh cluster starts at revision 38', async () => {
     const storage = createMemoryStorage();
     const first = await testClient(storage);
     const rv = (await first.req('GET', '/api/v1/namespaces')).body.metadata.resourceVersion;
-    // 4 namespaces, 2 PriorityClasses, Service, Endpoints, EndpointSlice, 4 root-CA ConfigMaps
-    expect(rv).toBe('13');
+    // 4 namespaces, 2 PriorityClasses, Service, Endpoints, EndpointSlice, 20 Local APIServices, 2 FlowSchemas,
+    // 2 PriorityLevelConfigurations, the ServiceCIDR, 4 root-CA ConfigMaps
+    expect(rv).toBe('38');
     const snapshot = async (client: TestClient) => ({
       services: (await client.req('GET', '/api/v1/services')).body.items.map((i: any) => [i.metadata.namespace, i.metadata.name, i.metadata.uid]),
       endpoints: (await client.req('GET', '/api/v1/endpoints')).body.items.map((i: any) => [i.metadata.namespace, i.metadata.name, i.metadata.uid]),
@@ -397,6 +402,6 @@ describe('default objects of a fresh cluster', () => {
     // stop without closing the storage (a reload of the service worker), then start over the same data
     const second = await testClient(storage);
     expect(await snapshot(second)).toEqual(before);
-    expect((await second.req('GET', '/api/v1/namespaces')).body.metadata.resourceVersion).toBe('13');
+    expect((await second.req('GET', '/api/v1/namespaces')).body.metadata.resourceVersion).toBe('38');
   });
 });

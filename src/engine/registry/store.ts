@@ -156,13 +156,14 @@ export class Store {
     return namespace ? namespacePrefix(at.group, at.resource, namespace) : resourcePrefix(at.group, at.resource);
   }
 
-  context(subresource: string, dryRun: boolean): StrategyContext {
+  context(subresource: string, dryRun: boolean, user?: StrategyContext['user']): StrategyContext {
     return {
       env: this.env,
       now: this.env.clock.now(),
       dryRun,
       subresource,
       resources: this.resources,
+      ...(user ? { user } : {}),
       list: (group, resource, namespace) =>
         this.state
           .list(namespace ? namespacePrefix(group, resource, namespace) : resourcePrefix(group, resource))
@@ -225,7 +226,7 @@ export class Store {
   }
 
   private async createLocked(def: ResourceDefinition, namespace: string, input: KubeObject, opts: WriteOptions): Promise<WriteOutcome> {
-    const ctx = this.context('', opts.dryRun);
+    const ctx = this.context('', opts.dryRun, opts.admission?.user);
     const obj = clone(input);
     obj.apiVersion = groupVersion(def);
     obj.kind = def.kind;
@@ -372,7 +373,7 @@ export class Store {
     desired: KubeObject,
     opts: WriteOptions & { expectResourceVersion?: string },
   ): Promise<WriteOutcome> {
-    const ctx = this.context(subresource, opts.dryRun);
+    const ctx = this.context(subresource, opts.dryRun, opts.admission?.user);
     const stored = old;
     const oldMeta = old.metadata ?? {};
     const rv = opts.expectResourceVersion ?? desired.metadata?.resourceVersion;
@@ -409,9 +410,10 @@ export class Store {
     else delete meta.namespace;
     delete meta.selfLink;
 
-    if (subresource === 'status') {
+    if (subresource === 'status' || subresource === 'approval') {
       // the status strategy: everything but metadata and status stays as stored (spec is reset); of the
-      // metadata, the kind's pinned fields stay too (all of it for custom resources)
+      // metadata, the kind's pinned fields stay too (all of it for custom resources); the approval strategy
+      // (certificatesigningrequests) narrows the status further
       const next = clone(old);
       if (desired.status !== undefined) next.status = clone(desired.status);
       else delete next.status;
@@ -440,7 +442,7 @@ export class Store {
     const admitted = await mutatingAdmission({ operation: 'update', object: final, oldObject: old, def, namespace, name, subresource, dryRun: opts.dryRun, ctx, request: opts.admission });
     def.strategy.prepareForUpdate?.(final, old, ctx);
 
-    if (this.generationTracked(def) && subresource !== 'status' && specChanged(old, final)) {
+    if (this.generationTracked(def) && subresource !== 'status' && subresource !== 'approval' && specChanged(old, final)) {
       final.metadata!.generation = (oldMeta.generation ?? 0) + 1;
     }
     const errs = this.validateUpdate(def, final, old, ctx);

@@ -37,6 +37,8 @@ export interface StrategyContext {
   dryRun: boolean;
   /** '' for the main resource, else 'status' | 'scale' | ... */
   subresource: string;
+  /** Who writes (authentication's user info), when the write comes from a request. */
+  user?: { name: string; uid?: string; groups: string[]; extra?: Record<string, string[]> };
   /** Read other objects (e.g. to allocate a unique Service clusterIP). Returns current state. */
   list(group: string, resource: string, namespace?: string): KubeObject[];
   /** The served resources (built-in and custom), e.g. to resolve a kind or the versions of a resource. */
@@ -121,7 +123,14 @@ export interface ResourceDefinition {
   categories?: string[];
   namespaced: boolean;
   verbs: Verb[];
-  subresources: { status?: boolean; scale?: ScaleSubresource; finalize?: boolean };
+  subresources: { status?: boolean; scale?: ScaleSubresource; finalize?: boolean; approval?: boolean; ephemeralcontainers?: boolean; resize?: boolean };
+  /**
+   * Subresources answered by their own handler rather than the store (pods/log, pods/exec, pods/eviction,
+   * services/proxy...): their discovery facts; endpoints/connect.ts serves them.
+   */
+  connect?: ConnectSubresource[];
+  /** Objects computed on every read instead of stored (componentstatuses): get and list only. */
+  computed?: (ctx: { now: number }) => KubeObject[];
   /** Root schema of the kind (usually a $ref into `definitions`). */
   schema: Schema;
   definitions: SchemaRegistry;
@@ -151,6 +160,14 @@ export interface ResourceDefinition {
   canonicalizeBody?(body: KubeObject): void;
   /** Storage shared with other served forms of the kind, and the conversion between them (registry/conversion.ts). */
   conversion?: VersionConversion;
+}
+
+export interface ConnectSubresource {
+  name: string;
+  /** Discovery verbs. */
+  verbs: string[];
+  /** The kind discovery names for it, when not the parent's (e.g. policy/v1 Eviction). */
+  kind?: { group: string; version: string; kind: string };
 }
 
 export function groupVersion(def: { group: string; version: string }): string {

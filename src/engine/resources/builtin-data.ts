@@ -20,7 +20,19 @@ export interface BuiltinResourceFacts {
   listDefinition: string;
 }
 
+/** One resource or subresource (`pods/log`) of the real v1.33 default API surface, as discovery lists it. */
+export interface CatalogEntry {
+  group: string;
+  version: string;
+  name: string;
+  namespaced: boolean;
+  /** Discovery verbs, sorted. */
+  verbs: string[];
+}
+
 export interface BuiltinData {
   resources: BuiltinResourceFacts[];
   definitions: SchemaRegistry;
+  /** Every resource and subresource a v1.33 server serves by default (GA group versions). */
+  catalog: CatalogEntry[];
 }

@@ -36,6 +36,8 @@ export interface BuiltinBehaviour {
   validateNew?(obj: KubeObject, ctx: StrategyContext): FieldError[];
   /** Update-only checks (immutable fields...), run after validateObject on (non-status) update. */
   validateChange?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[];
+  /** Checks of an update through another subresource of the object (pods/ephemeralcontainers, pods/resize). */
+  validateSubresourceChange?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[];
   /** Checks of a status-subresource update. */
   validateStatusChange?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[];
   warningsOnCreate?: ResourceStrategy['warningsOnCreate'];
@@ -86,11 +88,14 @@ function strategyOf(f: BuiltinResourceFacts, b: BuiltinBehaviour): ResourceStrat
     },
     validateUpdate(obj, old, ctx) {
       const errs = validateObjectMetaUpdate(obj.metadata, old.metadata);
-      if (ctx.subresource === 'status') {
+      if (ctx.subresource === 'status' || ctx.subresource === 'approval') {
         if (b.validateStatusChange) errs.push(...b.validateStatusChange(obj, old, ctx));
         return errs;
       }
-      if (ctx.subresource !== '') return errs;
+      if (ctx.subresource !== '') {
+        if (b.validateSubresourceChange) errs.push(...b.validateSubresourceChange(obj, old, ctx));
+        return errs;
+      }
       if (b.validateObject) errs.push(...b.validateObject(obj, ctx));
       if (b.validateChange) errs.push(...b.validateChange(obj, old, ctx));
       return withRequired(errs, obj, f, b);
@@ -120,6 +125,9 @@ export function builtin(group: string, version: string, plural: string, behaviou
   const f = builtinFacts(group, version, plural);
   const subresources: ResourceDefinition['subresources'] = {};
   if (f.subresources.includes('status')) subresources.status = true;
+  if (f.subresources.includes('approval')) subresources.approval = true;
+  if (f.subresources.includes('ephemeralcontainers')) subresources.ephemeralcontainers = true;
+  if (f.subresources.includes('resize')) subresources.resize = true;
   if (f.subresources.includes('scale')) {
     // Built-in scale subresources read spec.replicas / status.replicas; the Scale's status.selector is the
     // kind's spec.selector rendered as a label-selector string (a LabelSelector object for apps kinds, a

@@ -10,9 +10,9 @@ const find = (group: string, version: string, plural: string) => {
 
 describe('generated built-in facts', () => {
   it('lists every served resource once', () => {
-    expect(builtinResources).toHaveLength(42);
+    expect(builtinResources).toHaveLength(53);
     const keys = new Set(builtinResources.map((r) => `${r.group}/${r.version}/${r.plural}`));
-    expect(keys.size).toBe(42);
+    expect(keys.size).toBe(53);
   });
 
   it('Deployment: scale and status subresources, verbs, short names, category', () => {

@@ -43,10 +43,24 @@ import { mutatingwebhookconfigurations } from './mutatingwebhookconfigurations/i
 import { validatingwebhookconfigurations } from './validatingwebhookconfigurations/index.js';
 import { storageclasses } from './storageclasses/index.js';
 import { priorityclasses } from './priorityclasses/index.js';
+import { runtimeclasses } from './runtimeclasses/index.js';
+import { csidrivers } from './csidrivers/index.js';
+import { csinodes } from './csinodes/index.js';
+import { csistoragecapacities } from './csistoragecapacities/index.js';
+import { volumeattachments } from './volumeattachments/index.js';
+import { servicecidrs } from './servicecidrs/index.js';
+import { ipaddresses } from './ipaddresses/index.js';
+import { apiservices } from './apiservices/index.js';
+import { certificatesigningrequests } from './certificatesigningrequests/index.js';
+import { flowschemas } from './flowschemas/index.js';
+import { prioritylevelconfigurations } from './prioritylevelconfigurations/index.js';
+import { componentstatuses } from './componentstatuses/index.js';
+import { reviewResources } from './reviews/index.js';
+import { withConnectSubresources } from './connect.js';
 
 export { builtinDefinitions } from './factory.js';
 
-export const builtinResources: ResourceDefinition[] = [
+export const builtinResources: ResourceDefinition[] = withConnectSubresources([
   namespaces,
   pods,
   services,
@@ -89,4 +103,21 @@ export const builtinResources: ResourceDefinition[] = [
   validatingwebhookconfigurations,
   storageclasses,
   priorityclasses,
-];
+  runtimeclasses,
+  csidrivers,
+  csinodes,
+  csistoragecapacities,
+  volumeattachments,
+  servicecidrs,
+  ipaddresses,
+  apiservices,
+  certificatesigningrequests,
+  flowschemas,
+  prioritylevelconfigurations,
+]);
+
+/**
+ * Served but never stored: the create-only reviews (answered by auth/endpoints.ts) and the computed
+ * componentstatuses. Discovery, OpenAPI and the router see them like the others.
+ */
+export const virtualResources: ResourceDefinition[] = [componentstatuses, ...reviewResources];

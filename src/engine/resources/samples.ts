@@ -66,7 +66,33 @@ const SAMPLES: Record<string, Sample> = {
   'admissionregistration.k8s.io/validatingwebhookconfigurations': () => ({ webhooks: [{ name: 'check.example.com', clientConfig: { url: 'https://webhook.example.com/check' }, sideEffects: 'None', admissionReviewVersions: ['v1'], rules: [{ operations: ['CREATE'], apiGroups: ['example.com'], apiVersions: ['v1'], resources: ['widgets'] }] }] }),
   'storage.k8s.io/storageclasses': () => ({ provisioner: 'example.com/disk' }),
   'scheduling.k8s.io/priorityclasses': () => ({ value: 1000 }),
+  'node.k8s.io/runtimeclasses': () => ({ handler: 'runc' }),
+  'storage.k8s.io/csidrivers': () => ({ spec: { attachRequired: false } }),
+  'storage.k8s.io/csinodes': () => ({ spec: { drivers: [{ name: 'example.com-disk', nodeID: 'node-1' }] } }),
+  'storage.k8s.io/csistoragecapacities': () => ({ storageClassName: 'standard', capacity: '10Gi' }),
+  'storage.k8s.io/volumeattachments': () => ({ spec: { attacher: 'example.com-disk', nodeName: 'node-1', source: { persistentVolumeName: 'pv-1' } } }),
+  'networking.k8s.io/servicecidrs': () => ({ spec: { cidrs: ['10.100.0.0/16'] } }),
+  // an IPAddress is named by its address: the sample's name picks one
+  'networking.k8s.io/ipaddresses': (name) => ({ metadata: { name: sampleIP(name) }, spec: { parentRef: { group: '', resource: 'services', namespace: 'default', name } } }),
+  // an APIService is named <version>.<group>: the sample's name gives the group
+  'apiregistration.k8s.io/apiservices': (name) => {
+    const group = `${name.replace(/[^a-z0-9]/g, '')}.samples.example.com`;
+    return { metadata: { name: `v1.${group}` }, spec: { group, version: 'v1', groupPriorityMinimum: 1000, versionPriority: 15, service: { namespace: 'default', name: 'api' } } };
+  },
+  'certificates.k8s.io/certificatesigningrequests': () => ({ spec: { request: SAMPLE_CSR, signerName: 'example.com/signer', usages: ['client auth'] } }),
+  'flowcontrol.apiserver.k8s.io/flowschemas': () => ({ spec: { priorityLevelConfiguration: { name: 'global-default' }, matchingPrecedence: 5000, rules: [{ subjects: [{ kind: 'Group', group: { name: 'system:authenticated' } }], nonResourceRules: [{ verbs: ['get'], nonResourceURLs: ['/healthz'] }] }] } }),
+  'flowcontrol.apiserver.k8s.io/prioritylevelconfigurations': () => ({ spec: { type: 'Limited', limited: { limitResponse: { type: 'Reject' } } } }),
 };
+
+/** A PEM CERTIFICATE REQUEST block (base64 of a fixed text: the playground does not parse the DER). */
+export const SAMPLE_CSR = btoa(`-----BEGIN CERTIFICATE REQUEST-----\n${btoa('sample certificate request'.repeat(3))}\n-----END CERTIFICATE REQUEST-----\n`);
+
+/** A private IPv4 address that depends on `name`. */
+function sampleIP(name: string): string {
+  let h = 0;
+  for (const c of name) h = (h * 31 + c.charCodeAt(0)) >>> 0;
+  return `10.${(h >>> 16) & 255}.${(h >>> 8) & 255}.${(h & 253) + 1}`;
+}
 
 /** The sample object of `def` named `name` (in `namespace` for namespaced kinds), or undefined when unknown. */
 export function sampleObject(def: ResourceDefinition, name: string, namespace = 'default'): KubeObject | undefined {

@@ -13,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { createMemoryStorage } from '../../adapters/memory/memory-storage.js';
 import { testClient, type TestClient } from '../testing/harness.js';
 import { builtinResources } from '../resources/index.js';
+import { SAMPLE_CSR } from '../resources/samples.js';
 import { builtinDefinitions } from '../resources/factory.js';
 import type { ResourceDefinition } from '../registry/types.js';
 import { resolve, type Schema } from './types.js';
@@ -361,6 +362,41 @@ const VALUES: Record<string, (ctx: GenContext) => Json> = {
   ['io.k8s.api.storage.v1.StorageClass.reclaimPolicy']: v('Retain'),
   ['io.k8s.api.storage.v1.StorageClass.volumeBindingMode']: v('WaitForFirstConsumer'),
   ['io.k8s.api.scheduling.v1.PriorityClass.preemptionPolicy']: v('Never'),
+  ['io.k8s.api.storage.v1.CSIDriverSpec.fsGroupPolicy']: v('File'),
+  ['io.k8s.api.storage.v1.CSIDriverSpec.volumeLifecycleModes']: v(['Persistent']),
+  ['io.k8s.api.storage.v1.TokenRequest.expirationSeconds']: v(600),
+  ['io.k8s.api.storage.v1.VolumeAttachmentSpec.attacher']: v('example.com-disk'),
+  ['io.k8s.api.storage.v1.VolumeAttachmentSpec.nodeName']: v('node-1'),
+  ['io.k8s.api.storage.v1.VolumeAttachmentSource.persistentVolumeName']: v('pv-1'),
+  // networking, aggregation, certificates, flow control
+  [`${NET}ServiceCIDRSpec.cidrs`]: v(['10.100.0.0/16']),
+  ['io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceSpec.group']: (ctx) => apiServiceGroup(ctx),
+  ['io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceSpec.version']: v('v1'),
+  ['io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceSpec.groupPriorityMinimum']: v(1000),
+  ['io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceSpec.versionPriority']: v(15),
+  // a caBundle is sent, and the real validation refuses it together with insecureSkipTLSVerify
+  ['io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceSpec.insecureSkipTLSVerify']: v(false),
+  ['io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.ServiceReference.port']: v(443),
+  ['io.k8s.api.certificates.v1.CertificateSigningRequestSpec.request']: v(SAMPLE_CSR),
+  ['io.k8s.api.certificates.v1.CertificateSigningRequestSpec.signerName']: v('example.com/signer'),
+  ['io.k8s.api.certificates.v1.CertificateSigningRequestSpec.usages']: v(['client auth']),
+  ['io.k8s.api.certificates.v1.CertificateSigningRequestSpec.expirationSeconds']: v(600),
+  // Approved and Denied are written through /approval only
+  ['io.k8s.api.certificates.v1.CertificateSigningRequestCondition.type']: v('Failed'),
+  ['io.k8s.api.certificates.v1.CertificateSigningRequestCondition.status']: v('True'),
+  ['io.k8s.api.flowcontrol.v1.FlowDistinguisherMethod.type']: v('ByUser'),
+  ['io.k8s.api.flowcontrol.v1.Subject.kind']: v('Group'),
+  ['io.k8s.api.flowcontrol.v1.PriorityLevelConfigurationSpec.type']: (ctx) => (ctx.variant === 0 ? 'Limited' : 'Exempt'),
+  ['io.k8s.api.flowcontrol.v1.LimitResponse.type']: v('Queue'),
+};
+
+/** An APIService is named <version>.<group>: a group of its own for each object. */
+const apiServiceGroup = (ctx: GenContext) => `g${ctx.variant}${ctx.intOrString}.example.com`;
+
+/** Kinds whose name is data (an IPAddress is its address, an APIService <version>.<group>); others: the test's name. */
+const NAMES: Record<string, (ctx: { variant: number; intOrString: 'int' | 'string' }) => string> = {
+  IPAddress: (ctx) => `10.0.${ctx.variant}.${ctx.intOrString === 'int' ? 1 : 2}`,
+  APIService: (ctx) => `v1.${apiServiceGroup(ctx as GenContext)}`,
 };
 
 /**
@@ -383,6 +419,8 @@ const UNIONS: Record<string, Union | Union[]> = {
     common: ['accessModes', 'capacity', 'claimRef', 'mountOptions', 'nodeAffinity', 'persistentVolumeReclaimPolicy', 'storageClassName', 'volumeMode', 'volumeAttributesClassName'],
   },
   [`${C}Probe`]: { groups: [['exec'], ['httpGet'], ['tcpSocket'], ['grpc']], common: ['*'] },
+  ['io.k8s.api.storage.v1.VolumeAttachmentSource']: { groups: [['persistentVolumeName'], ['inlineVolumeSpec']] },
+  ['io.k8s.api.flowcontrol.v1.PriorityLevelConfigurationSpec']: { groups: [['limited'], ['exempt']], common: ['type'] },
   [`${C}LifecycleHandler`]: { groups: [['exec'], ['httpGet'], ['tcpSocket'], ['sleep']] },
   [`${C}EnvVar`]: { groups: [['value'], ['valueFrom']], common: ['name'], perItem: true },
   [`${C}EnvVarSource`]: { groups: [['*']] },
@@ -432,6 +470,7 @@ NOT_SENT[`${C}PodSpec.ephemeralContainers`] =
 /** Fields the real server accepts but never returns (kind, path), with the reason. */
 const WRITE_ONLY: [string, RegExp, string][] = [
   ['Secret', /^stringData(\.|$)/, 'stringData is write-only: its entries are merged into data (base64) and the field is not stored'],
+  ['CertificateSigningRequest', /^spec\.(username|uid|groups|extra)(\.|\[|$)/, 'the requestor fields are the creating user\'s: the strategy overwrites what the body says'],
   ['EndpointSlice', /^endpoints\.\d+\.deprecatedTopology(\.|$)|^endpoints\[\d+\]\.deprecatedTopology(\.|$)/, 'discovery.k8s.io/v1 drops deprecatedTopology on write (the spec\'s removed fields; the real strategy clears it)'],
 ];
 
@@ -492,8 +531,10 @@ describe('every field kept', () => {
         const built = build(def, variant, intOrString, covered);
         variants = built.variants;
         const obj = built.obj;
-        const name = `every-${variant}-${intOrString}`;
+        const name = NAMES[def.kind]?.({ variant, intOrString }) ?? `every-${variant}-${intOrString}`;
         (obj.metadata as any).name = name;
+        // a name that is data has no generated form
+        if (NAMES[def.kind]) delete (obj.metadata as any).generateName;
         const where = `${def.kind} ${name}`;
 
         // create (Strict): nothing refused, nothing dropped (status of kinds with a status subresource is

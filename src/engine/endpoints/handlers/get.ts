@@ -17,7 +17,7 @@ function getRevisionError(rv: string): StatusError {
 export async function handleGet(scope: Scope): Promise<Response> {
   const { def, core, info } = scope;
   const rv = scope.query.get('resourceVersion') ?? '';
-  if (info.subresource && info.subresource !== 'status') throw badRequest(`unsupported subresource ${info.subresource}`);
+  if (info.subresource && !['status', 'approval', 'ephemeralcontainers', 'resize'].includes(info.subresource)) throw badRequest(`unsupported subresource ${info.subresource}`);
   if (rv !== '' && rv !== '0') {
     if (!/^\d+$/.test(rv) || rv.length > 20) throw getRevisionError(rv);
     const requested = Number(rv);

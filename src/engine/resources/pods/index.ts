@@ -6,6 +6,7 @@ import { fieldErr, forbidden, type FieldError } from '../../errors.js';
 import { isPlainObject, type KubeObject } from '../../object.js';
 import type { ResourceDefinition, StrategyContext } from '../../registry/types.js';
 import { builtin } from '../factory.js';
+import { preparePodSubresource, validatePodSubresourceChange } from './subresources.js';
 import { canonicalJSON } from '../common/json.js';
 import { nameWarning } from '../common/template-warnings.js';
 import { defaultPod, newWarnings, podQOS, podWarnings, validatePodSpec, validatePodSpecUpdate } from '../common/pod.js';
@@ -156,12 +157,14 @@ export const pods = builtin('', 'v1', 'pods', {
   prepareForCreate: podPrepareForCreate,
   prepareForUpdate: (obj, old, ctx) => {
     if (ctx.subresource !== '' && ctx.subresource !== 'resize' && ctx.subresource !== 'ephemeralcontainers') return;
+    preparePodSubresource(obj, old, ctx);
     const meta = (obj.metadata ??= {});
     const prev = old.metadata?.generation ?? 0;
     meta.generation = canonicalJSON(obj.spec) === canonicalJSON(old.spec) ? prev : prev + 1;
   },
   validateObject: (obj) => validatePod(obj),
   validateChange: (obj, old) => validatePodSpecUpdate(obj.spec, old.spec),
+  validateSubresourceChange: validatePodSubresourceChange,
   warningsOnCreate: (obj) => [...nameWarning(obj, "the Pod's hostname"), ...podWarnings(obj.spec, obj.metadata, '')],
   warningsOnUpdate: (obj, old) => newWarnings(podWarnings(obj.spec, obj.metadata, ''), podWarnings(old.spec, old.metadata, '')),
   selectableFields: (obj) => {
