@@ -4,7 +4,8 @@
 // apiextensions-apiserver):
 //   - most kinds reset only spec: labels, annotations, finalizers and owner references from the request stay;
 //   - pods pin ownerReferences (podStatusStrategy), deployments pin labels (deploymentStatusStrategy);
-//   - ValidatingAdmissionPolicy calls metav1.ResetObjectMetaForStatus: none of the four changes;
+//   - ValidatingAdmissionPolicy calls metav1.ResetObjectMetaForStatus: none of the four changes (APIService
+//     and the flow-control kinds restore them too);
 //   - CustomResourceDefinition calls ResetObjectMetaForStatus(new, new), which resets nothing: all stay;
 //   - custom resources copy the stored object and take only status: none of the four changes.
 // Also: spec is never taken from a status write, a main-resource write never takes status, nodes keep the
@@ -24,6 +25,11 @@ const PINNED: Record<string, Meta[]> = {
   '/pods': ['ownerReferences'],
   'apps/deployments': ['labels'],
   'admissionregistration.k8s.io/validatingadmissionpolicies': ALL,
+  // kube-aggregator's apiServerStatusStrategy restores the four; flowcontrol's status strategies restore
+  // the whole ObjectMeta but managedFields
+  'apiregistration.k8s.io/apiservices': ALL,
+  'flowcontrol.apiserver.k8s.io/flowschemas': ALL,
+  'flowcontrol.apiserver.k8s.io/prioritylevelconfigurations': ALL,
   'example.com/gadgets': ALL,
 };
 

@@ -4,7 +4,7 @@
 
 import { fieldErr, type FieldError } from '../../errors.js';
 import type { KubeObject } from '../../object.js';
-import type { ResourceDefinition } from '../../registry/types.js';
+import { RESET_OBJECT_META_FOR_STATUS, type ResourceDefinition } from '../../registry/types.js';
 import { isDNS1035Label, isDNS1123Subdomain } from '../../util/validation.js';
 import { builtin } from '../factory.js';
 import { a, ageColumn, col, o, str } from '../common/printers.js';
@@ -47,6 +47,9 @@ function available(obj: KubeObject): string {
 }
 
 export const apiservices = builtin('apiregistration.k8s.io', 'v1', 'apiservices', {
+  // the status strategy keeps spec, labels, annotations, finalizers and owner references (kube-aggregator)
+  statusPinnedMetadata: RESET_OBJECT_META_FOR_STATUS,
+
   nameValidator: () => [],
   default: (obj) => {
     const svc = o(obj.spec).service;

@@ -51,6 +51,9 @@ function validateFlowSchema(obj: KubeObject): FieldError[] {
 }
 
 export const flowschemas = builtin('flowcontrol.apiserver.k8s.io', 'v1', 'flowschemas', {
+  // the status strategy restores the whole ObjectMeta but managedFields
+  statusPinnedMetadata: 'all',
+
   default: (obj) => {
     const spec = (obj.spec = o(obj.spec));
     if (spec.matchingPrecedence === undefined || spec.matchingPrecedence === 0) spec.matchingPrecedence = 1000;

@@ -77,6 +77,9 @@ const queuing = (obj: KubeObject) => o(o(o(o(obj.spec).limited).limitResponse).q
 const orNone = (v: unknown) => (typeof v === 'number' ? String(v) : '<none>');
 
 export const prioritylevelconfigurations = builtin('flowcontrol.apiserver.k8s.io', 'v1', 'prioritylevelconfigurations', {
+  // the status strategy restores the whole ObjectMeta but managedFields
+  statusPinnedMetadata: 'all',
+
   default: defaultPLC,
   prepareForCreate: (obj) => {
     obj.status = {};
