@@ -42,6 +42,8 @@ function ClusterSettingsDialog({ onClose }: { onClose: () => void }) {
   const [error, setError] = useState<string>();
   const [notice, setNotice] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
+  // the inputs wait for the stored settings, so that what is typed is never overwritten when they arrive
+  const [loaded, setLoaded] = useState(false);
 
   const load = async () => {
     const res = await store.fetch('/x-playground/settings', { headers: { Accept: 'application/json' } }, SOURCE);
@@ -57,8 +59,12 @@ function ClusterSettingsDialog({ onClose }: { onClose: () => void }) {
       (b) => {
         setGates(b.featureGates);
         setRc(b.runtimeConfig);
+        setLoaded(true);
       },
-      (e: unknown) => setError(e instanceof Error ? e.message : String(e)),
+      (e: unknown) => {
+        setError(e instanceof Error ? e.message : String(e));
+        setLoaded(true);
+      },
     );
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
@@ -94,9 +100,9 @@ function ClusterSettingsDialog({ onClose }: { onClose: () => void }) {
       <h2 id={ids.title}>Cluster settings</h2>
       <p className="hint">As kube-apiserver's flags; they apply when the cluster's API server starts, which happens right after saving.</p>
       <label htmlFor={ids.gates}>--feature-gates</label>
-      <input id={ids.gates} value={gates} onChange={(e) => setGates(e.target.value)} placeholder="AllowUnsafeMalformedObjectDeletion=true,CBORServingAndStorage=true" spellCheck={false} style={{ width: '100%' }} />
+      <input id={ids.gates} value={gates} disabled={!loaded} onChange={(e) => setGates(e.target.value)} placeholder="AllowUnsafeMalformedObjectDeletion=true,CBORServingAndStorage=true" spellCheck={false} style={{ width: '100%' }} />
       <label htmlFor={ids.rc}>--runtime-config</label>
-      <input id={ids.rc} value={rc} onChange={(e) => setRc(e.target.value)} placeholder="batch/v1=false,apps/v1/deployments=false" spellCheck={false} style={{ width: '100%' }} />
+      <input id={ids.rc} value={rc} disabled={!loaded} onChange={(e) => setRc(e.target.value)} placeholder="batch/v1=false,apps/v1/deployments=false" spellCheck={false} style={{ width: '100%' }} />
       {error && (
         <p role="alert" className="error" data-testid="cluster-settings-error">
           {error}

@@ -22,8 +22,8 @@ export interface KubeObject {
 const SYSTEM_NAMESPACES = new Set(['default', 'kube-system', 'kube-public', 'kube-node-lease']);
 /** Namespaces whose content is the cluster's own. */
 const SYSTEM_CONTENT_NAMESPACES = new Set(['kube-system', 'kube-public', 'kube-node-lease']);
-/** Kinds that are records of what happened, or answered by the server itself. */
-const SKIPPED_KINDS = new Set(['Event', 'APIService', 'ComponentStatus', 'Binding', 'TokenReview', 'SelfSubjectReview']);
+/** Kinds that are records of what happened, answered by the server itself, or registered by kubelets (Nodes). */
+const SKIPPED_KINDS = new Set(['Event', 'APIService', 'ComponentStatus', 'Binding', 'TokenReview', 'SelfSubjectReview', 'Node']);
 
 /** Whether every fresh cluster has this object (so an export leaves it out). */
 export function isDefaultObject(o: KubeObject): boolean {
@@ -39,6 +39,12 @@ export function isDefaultObject(o: KubeObject): boolean {
   if (ns === 'default' && name === 'kubernetes' && ['Service', 'Endpoints', 'EndpointSlice'].includes(o.kind ?? '')) return true;
   if (o.kind === 'PriorityClass' && name.startsWith('system-')) return true;
   if (o.kind === 'Secret' && o.type === 'kubernetes.io/service-account-token') return true;
+  // the API Priority and Fairness objects the server keeps up to date, and the default ServiceCIDR
+  if ((o.kind === 'FlowSchema' || o.kind === 'PriorityLevelConfiguration') && m.annotations?.['apf.kubernetes.io/autoupdate-spec'] === 'true') return true;
+  if (o.kind === 'ServiceCIDR' && name === 'kubernetes') return true;
+  // what a controller made for its owner (a Deployment's ReplicaSets and Pods, a Service's EndpointSlices)
+  // comes back when the owner is applied
+  if (Array.isArray(m.ownerReferences) && m.ownerReferences.some((r) => (r as { controller?: boolean }).controller === true)) return true;
   return false;
 }
 

@@ -3,6 +3,7 @@
 // (CustomResourceDefinitions, then namespaces, then the rest; what fails for want of a CRD that was not
 // served yet is tried once more). Pure apart from the fetch given.
 import { collectionPath, ResourceCatalog, type Fetcher, type ResourceInfo } from '../terminal/resources.js';
+import { isDefaultObject, type KubeObject } from '../clusters/export.js';
 
 const SYSTEM_NAMESPACES = new Set(['kube-system', 'kube-public', 'kube-node-lease']);
 /** Kinds that are never carried: records, reviews and what the cluster keeps by itself. */
@@ -18,6 +19,8 @@ export function isSystemObject(r: Pick<ResourceInfo, 'plural' | 'group'>, o: Obj
   const name = String(meta.name ?? '');
   const ns = typeof meta.namespace === 'string' ? meta.namespace : undefined;
   const labels = (meta.labels ?? {}) as Record<string, string>;
+  // what every fresh cluster has (one list, shared with the cluster export)
+  if (isDefaultObject(o as KubeObject)) return true;
   if (ns && SYSTEM_NAMESPACES.has(ns)) return true;
   if (r.plural === 'namespaces' && (name === 'default' || SYSTEM_NAMESPACES.has(name))) return true;
   if (name.startsWith('system:') || labels['kubernetes.io/bootstrapping'] === 'rbac-defaults') return true;
