@@ -11,7 +11,7 @@ import { resolve } from 'node:path';
 import { build } from 'esbuild';
 import type { Schema } from '../src/engine/schema/types.js';
 import { median } from './run.js';
-import { importBundled } from './bundled.js';
+import { importBundled, textCaller } from './bundled.js';
 
 // our engine as it ships (bundled, as the peers are), not as tsx runs TypeScript (see bench/bundled.ts)
 const { createApiServer, createMemoryStorage, systemEnv, createCelEnv, isCompileError, isRuntimeError, schemaToCelType } =
@@ -50,12 +50,7 @@ interface Api {
 async function ourApi(): Promise<Api> {
   const api = createApiServer({ storage: createMemoryStorage(), env: systemEnv(), host: 'test' });
   await api.ready;
-  const call = async (method: string, path: string, body?: unknown, contentType = 'application/json') => {
-    const r = await api.handle(new Request('http://bench' + path, { method, body: body === undefined ? undefined : JSON.stringify(body), headers: { 'Content-Type': contentType, 'User-Agent': 'bench/1' } }));
-    const text = await r.text();
-    if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${text.slice(0, 200)}`);
-    return text;
-  };
+  const call = textCaller(api);
   return {
     create: async (name) => void (await call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { app: 'bench' } } })),
     get: async (name) => void (await call('GET', `/api/v1/namespaces/${name}`)),

@@ -6,7 +6,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { Row } from './run.js';
 import { median } from './run.js';
-import { importBundled } from './bundled.js';
+import { importBundled, textCaller } from './bundled.js';
 
 const { createApiServer, createMemoryStorage, systemEnv } = await importBundled<typeof import('./engine-entry.js')>('bench/engine-entry.ts');
 
@@ -42,12 +42,7 @@ async function measure(n: number): Promise<Measures> {
   const before = heapUsed();
   const api = createApiServer({ storage: createMemoryStorage(), env: systemEnv(), host: 'test' });
   await api.ready;
-  const call = async (method: string, path: string, body?: unknown, contentType = 'application/json') => {
-    const r = await api.handle(new Request('http://bench' + path, { method, body: body === undefined ? undefined : JSON.stringify(body), headers: { 'Content-Type': contentType, 'User-Agent': 'bench/1' } }));
-    const text = await r.text();
-    if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${text.slice(0, 200)}`);
-    return text;
-  };
+  const call = textCaller(api);
   for (let k = 0; k < NAMESPACES; k++) await call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: `ns-${k}` } });
   let stored = 0;
   for (let i = 0; i < n; i++) {
