@@ -29,6 +29,19 @@ const WORKLOAD_CONTROLLERS: { name: string; rules: PolicyRule[] }[] = [
     ],
   },
   {
+    name: 'daemon-set-controller',
+    rules: [
+      r(['apps', 'extensions'], ['daemonsets'], ['get', 'list', 'watch']),
+      r(['apps', 'extensions'], ['daemonsets/status'], ['update']),
+      r(['apps', 'extensions'], ['daemonsets/finalizers'], ['update']),
+      r([''], ['nodes'], ['list', 'watch']),
+      r([''], ['pods'], ['create', 'delete', 'list', 'patch', 'watch']),
+      r([''], ['pods/binding'], ['create']),
+      r(['apps'], ['controllerrevisions'], ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch']),
+      EVENTS,
+    ],
+  },
+  {
     name: 'deployment-controller',
     rules: [
       r(['apps', 'extensions'], ['deployments'], ['get', 'list', 'update', 'watch']),
@@ -85,6 +98,21 @@ const WORKLOAD_CONTROLLERS: { name: string; rules: PolicyRule[] }[] = [
       r(['apps', 'extensions'], ['replicasets/status'], ['update']),
       r(['apps', 'extensions'], ['replicasets/finalizers'], ['update']),
       r([''], ['pods'], ['create', 'delete', 'list', 'patch', 'watch']),
+      EVENTS,
+    ],
+  },
+  {
+    name: 'statefulset-controller',
+    rules: [
+      r([''], ['pods'], ['list', 'watch']),
+      r(['apps'], ['statefulsets'], ['get', 'list', 'watch']),
+      r(['apps'], ['statefulsets/status'], ['update']),
+      r(['apps'], ['statefulsets/finalizers'], ['update']),
+      r([''], ['pods'], ['create', 'delete', 'get', 'patch', 'update']),
+      r(['apps'], ['controllerrevisions'], ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch']),
+      r([''], ['persistentvolumeclaims'], ['create', 'get', 'list', 'watch']),
+      r([''], ['persistentvolumeclaims'], ['delete', 'update']),
+      r([''], ['pods/finalizers'], ['update']),
       EVENTS,
     ],
   },

@@ -11,6 +11,9 @@ import { replicaSetController } from './replicaset.js';
 import { endpointSliceController, endpointsController } from './endpoints.js';
 import { schedulerController } from './scheduler.js';
 import { jobController } from './job.js';
+import { statefulSetController } from './statefulset.js';
+import { daemonSetController } from './daemonset.js';
+import { cronJobController } from './cronjob.js';
 import { nodeSimulation, type NodeSimulationOptions } from './nodes.js';
 
 export { ControllerManager, type Controller, type ControllerContext, type ControllerSpec } from './manager.js';
@@ -23,7 +26,7 @@ export const bootstrapPolicyControllers: ControllerSpec[] = [clusterRoleAggregat
 export { defaultNodes, type SimulatedNode, type NodeSimulationOptions } from './nodes.js';
 
 /** The switchable controllers of a simulated cluster (the ones the API's own semantics need always run). */
-export const WORKLOAD_CONTROLLER_NAMES = ['deployment', 'replicaset', 'job', 'endpoints', 'endpointslice', 'scheduler', 'nodes'] as const;
+export const WORKLOAD_CONTROLLER_NAMES = ['deployment', 'replicaset', 'statefulset', 'daemonset', 'job', 'cronjob', 'endpoints', 'endpointslice', 'scheduler', 'nodes'] as const;
 export type WorkloadControllerName = (typeof WORKLOAD_CONTROLLER_NAMES)[number];
 
 export interface WorkloadOptions extends NodeSimulationOptions {
@@ -37,7 +40,10 @@ export function workloadControllers(opts: WorkloadOptions = {}): ControllerSpec[
   const specs: ControllerSpec[] = [];
   if (on.has('deployment')) specs.push(deploymentController);
   if (on.has('replicaset')) specs.push(replicaSetController);
+  if (on.has('statefulset')) specs.push(statefulSetController);
+  if (on.has('daemonset')) specs.push(daemonSetController);
   if (on.has('job')) specs.push(jobController);
+  if (on.has('cronjob')) specs.push(cronJobController);
   if (on.has('endpoints')) specs.push(endpointsController);
   if (on.has('endpointslice')) specs.push(endpointSliceController);
   if (on.has('scheduler')) specs.push(schedulerController);
