@@ -215,7 +215,7 @@ export const daemonSetController: ControllerSpec = {
           return { node: n, old: alive.filter((p) => !isNew(p)), neu: alive.filter(isNew) };
         });
         if (maxSurge === 0) {
-          let unavailable = state.filter((s) => ![...s.old, ...s.neu].some(available) && !pending.has(s.node)).length;
+          let unavailable = state.filter((s) => ![...s.old, ...s.neu].some(available)).length;
           // old pods that are not available go first, then available ones within maxUnavailable
           for (const s of state) for (const p of s.old) if (!available(p)) await remove(p);
           for (const s of state) {

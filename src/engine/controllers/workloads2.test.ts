@@ -214,7 +214,11 @@ describe('DaemonSet', () => {
     await c.req('POST', DS, daemonSet('agent', {}, { nodeSelector: { disk: 'ssd' } }));
     await run(3000);
     expect((await list('/api/v1/namespaces/default/pods')).map((p) => p.spec.nodeName)).toEqual(['node-2']);
+    // a new node comes with the not-ready NoSchedule taint, which daemon pods do not tolerate (only NoExecute)
     await c.req('POST', '/api/v1/nodes', { metadata: { name: 'node-4', labels: { disk: 'ssd' } } });
+    await run(1000);
+    expect((await list('/api/v1/namespaces/default/pods')).length).toBe(1);
+    await c.req('PATCH', '/api/v1/nodes/node-4', { spec: { taints: null } }, { 'Content-Type': 'application/merge-patch+json' });
     await run(1000);
     const pinned = (await list('/api/v1/namespaces/default/pods')).map((p) => p.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchFields[0].values[0]).sort();
     expect(pinned).toEqual(['node-2', 'node-4']);
