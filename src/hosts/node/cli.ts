@@ -34,7 +34,8 @@ Options:
                        serve HTTPS (kubectl sends bearer tokens only over TLS); the kubeconfig then
                        trusts the certificate and carries a token of the cluster administrator
   --controllers[=LIST] simulate the cluster around the API: workload controllers (deployment,
-                       replicaset, job, endpoints, endpointslice), a scheduler and simulated nodes, so that
+                       replicaset, statefulset, daemonset, job, cronjob, endpoints, endpointslice), a
+                       scheduler and simulated nodes, so that
                        pods get scheduled and run and rollouts finish; alone it runs them all, or give a
                        comma-separated list of those names plus scheduler and nodes; without it the
                        server is a bare API server (the controllers the API itself needs always run:
