@@ -11,7 +11,7 @@ import { replicaSetController } from './replicaset.js';
 import { endpointSliceController, endpointsController } from './endpoints.js';
 import { schedulerController } from './scheduler.js';
 import { jobController } from './job.js';
-import { statefulSetController } from './statefulset.js';
+import { statefulSetControllerWith } from './statefulset.js';
 import { daemonSetController } from './daemonset.js';
 import { cronJobController } from './cronjob.js';
 import { nodeSimulation, type NodeSimulationOptions } from './nodes.js';
@@ -32,6 +32,8 @@ export type WorkloadControllerName = (typeof WORKLOAD_CONTROLLER_NAMES)[number];
 export interface WorkloadOptions extends NodeSimulationOptions {
   /** Which workload controllers run: 'all' or a list of names (default 'all'). */
   controllers?: 'all' | WorkloadControllerName[];
+  /** The engine's feature gates (read live), for controllers whose behaviour a gate changes. */
+  featureGates?: Record<string, boolean>;
 }
 
 /** The controller specs of a simulated cluster: workload controllers, the scheduler and the simulated nodes. */
@@ -40,7 +42,7 @@ export function workloadControllers(opts: WorkloadOptions = {}): ControllerSpec[
   const specs: ControllerSpec[] = [];
   if (on.has('deployment')) specs.push(deploymentController);
   if (on.has('replicaset')) specs.push(replicaSetController);
-  if (on.has('statefulset')) specs.push(statefulSetController);
+  if (on.has('statefulset')) specs.push(statefulSetControllerWith(opts.featureGates));
   if (on.has('daemonset')) specs.push(daemonSetController);
   if (on.has('job')) specs.push(jobController);
   if (on.has('cronjob')) specs.push(cronJobController);

@@ -12,7 +12,7 @@
 import type { KubeObject } from '../object.js';
 import type { ControllerSpec } from './manager.js';
 import type { WorkQueue } from './queue.js';
-import { canonical } from './deployment.js';
+import { canonical, scaled } from './deployment.js';
 import { syncRevision, templateOf, truncateHistory } from './history.js';
 import { EventRecorder, controllerRef, keyOf, ownerRefTo, podAvailable, podReady, splitKey } from './workload-util.js';
 
@@ -62,7 +62,11 @@ export function statefulPod(set: KubeObject, template: Obj, ordinal: number, rev
   };
 }
 
-export const statefulSetController: ControllerSpec = {
+/**
+ * The controller; with the MaxUnavailableStatefulSet gate on (the engine's live gate map) a rolling update
+ * replaces up to rollingUpdate.maxUnavailable pods at once, else one.
+ */
+export const statefulSetControllerWith = (featureGates: Record<string, boolean> = {}): ControllerSpec => ({
   serviceAccount: 'statefulset-controller',
   start(ctx) {
     const events = new EventRecorder(ctx.client, ctx.env.clock, { component: 'statefulset-controller' });
@@ -200,6 +204,25 @@ export const statefulSetController: ControllerSpec = {
           if (monotonic) return;
         }
         if (strategy !== 'RollingUpdate') return;
+        const maxUnavailableSetting = spec.updateStrategy?.rollingUpdate?.maxUnavailable;
+        if (featureGates['MaxUnavailableStatefulSet'] && maxUnavailableSetting !== undefined && maxUnavailableSetting !== null) {
+          // up to maxUnavailable pods unavailable at once, counted over all replicas; highest ordinals first
+          const maxUnavailable = Math.max(1, scaled(maxUnavailableSetting, replicas, true));
+          let unavailable = 0;
+          for (let o = start; o < start + replicas; o++) {
+            const p = byOrdinal.get(o);
+            if (!p || !healthy(p)) unavailable++;
+          }
+          for (let o = start + replicas - 1; o >= start + partition && unavailable < maxUnavailable; o--) {
+            const p = byOrdinal.get(o);
+            if (p && revisionOf(p) !== updateRevision && !terminating(p)) {
+              const wasHealthy = healthy(p);
+              await deletePod(p);
+              if (wasHealthy) unavailable++;
+            }
+          }
+          return;
+        }
         // rolling update: the highest ordinal not at the update revision goes first, one at a time
         for (let o = start + replicas - 1; o >= start + partition; o--) {
           const p = byOrdinal.get(o);
@@ -244,4 +267,6 @@ export const statefulSetController: ControllerSpec = {
     });
     return { name: 'statefulset-controller' };
   },
-};
+});
+
+export const statefulSetController: ControllerSpec = statefulSetControllerWith();

@@ -140,6 +140,26 @@ describe('StatefulSet', () => {
     expect(after.map((r) => [r.metadata.name, r.revision]).sort()).toEqual([[old.metadata.name, 3], [crs.find((r) => r.revision === 2).metadata.name, 2]].sort());
   });
 
+  it('maxUnavailable takes effect only with the MaxUnavailableStatefulSet gate on', async () => {
+    const minReadyDuringUpdate = async () => {
+      await c.req('POST', STS, statefulSet('web', 4, { updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 2 } } }));
+      await run(10_000);
+      await c.req('PATCH', `${STS}/web`, { spec: { template: { spec: { containers: [{ name: 'c', image: 'nginx:1.27' }] } } } }, { 'Content-Type': 'application/strategic-merge-patch+json' });
+      let min = 4;
+      for (let t = 0; t < 15_000; t += 100) {
+        await run(100);
+        min = Math.min(min, (await list('/api/v1/namespaces/default/pods')).filter((p) => ready(p) && !p.metadata.deletionTimestamp).length);
+      }
+      expect((await list('/api/v1/namespaces/default/pods')).map((p) => p.spec.containers[0].image)).toEqual(Array(4).fill('nginx:1.27'));
+      return min;
+    };
+    expect(await minReadyDuringUpdate()).toBe(3);
+    c = await testClient(createMemoryStorage(), { workloads: {}, featureGates: { MaxUnavailableStatefulSet: true } });
+    await c.settle();
+    await run(500);
+    expect(await minReadyDuringUpdate()).toBe(2);
+  });
+
   it('OnDelete: a new template waits until a pod is deleted; the replacement has the new revision', async () => {
     await c.req('POST', STS, statefulSet('web', 2, { updateStrategy: { type: 'OnDelete' } }));
     await run(6000);

@@ -187,7 +187,7 @@ class Engine implements EngineCore {
   startControllers(handle: (request: Request) => Promise<Response>): void {
     const specs = [
       ...(this.opts.controllers ?? [...defaultControllers, ...(this.bootstrapPolicy ? bootstrapPolicyControllers : [])]),
-      ...(this.opts.workloads ? workloadControllers(this.opts.workloads) : []),
+      ...(this.opts.workloads ? workloadControllers({ ...this.opts.workloads, featureGates: this.featureGates }) : []),
     ];
     if (this.closed || specs.length === 0) return;
     this.controllers = new ControllerManager(
