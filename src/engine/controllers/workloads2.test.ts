@@ -3,7 +3,7 @@
 // schedule; each controller writing as its own service account.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createMemoryStorage } from '../../adapters/memory/memory-storage.js';
-import { testClient, type TestClient } from '../testing/harness.js';
+import { fakeEnv, testClient, type TestClient } from '../testing/harness.js';
 import { CronParseError, parseSchedule, rfc3339In } from './cron-schedule.js';
 import type { WorkloadOptions } from './index.js';
 
@@ -381,5 +381,32 @@ describe('CronJob', () => {
     expect(status.lastScheduleTime).toBe('2025-01-01T00:01:00Z');
     expect((await list('/apis/batch/v1/namespaces/default/jobs')).length).toBe(1);
     expect((await eventsOf('hello')).filter((e) => e[0] === 'SuccessfulCreate')).toEqual([]);
+  });
+});
+
+describe('a restarted engine resumes without duplicating work', () => {
+  it('StatefulSet, DaemonSet and CronJob pick up from stored state', async () => {
+    const storage = createMemoryStorage();
+    c = await testClient(storage, { workloads: {} });
+    await c.settle();
+    await run(500);
+    await c.req('POST', CJ, cronJob('hello', '* * * * *'));
+    await run(59_700, 100); // 00:01:00.2: the cron job's first run is done
+    await c.req('POST', STS, statefulSet('web', 3));
+    await c.req('POST', DS, daemonSet('agent'));
+    await run(300, 100); // the set part way
+    expect((await list('/apis/batch/v1/namespaces/default/jobs')).length).toBe(1);
+    expect((await podNames('app=web')).length).toBeLessThan(3);
+    c.server.engine.controllers?.stop();
+    const env = fakeEnv(c.env.clock.now());
+    c = await testClient(storage, { env, workloads: {} });
+    await c.settle();
+    await run(20_000, 500);
+    expect(await podNames('app=web')).toEqual(['web-0', 'web-1', 'web-2']);
+    const agents = (await list('/api/v1/namespaces/default/pods?labelSelector=app%3Dagent')).filter((p) => !p.metadata.deletionTimestamp);
+    expect(agents.map((p) => p.spec.nodeName).sort()).toEqual(['node-1', 'node-2', 'node-3']);
+    const minute = Date.parse('2025-01-01T00:01:00Z') / 60_000;
+    expect((await list('/apis/batch/v1/namespaces/default/jobs')).map((j) => j.metadata.name)).toEqual([`hello-${minute}`]);
+    expect((await c.req('GET', `${STS}/web`)).body.status).toMatchObject({ replicas: 3, readyReplicas: 3 });
   });
 });
