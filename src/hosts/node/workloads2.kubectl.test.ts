@@ -123,6 +123,18 @@ suite('kubectl (a simulated cluster: StatefulSets and DaemonSets)', () => {
     expect(nodes).toEqual(['node-1', 'node-2', 'node-3']);
     expect(await out(['get', 'ds', 'agent', '-o', 'jsonpath={.status.desiredNumberScheduled} {.status.numberReady} {.status.updatedNumberScheduled}'])).toBe('3 3 3');
   }, 90_000);
+
+  it('daemonset: set image rolls out; rollout history and undo', async () => {
+    await k.kubectl(['set', 'image', 'ds/agent', 'fluentd=fluentd:2']);
+    await k.kubectl(['rollout', 'status', 'ds/agent', '--timeout=60s']);
+    await until(async () => (await out(['get', 'pods', '-l', 'app=agent', '-o', 'jsonpath={.items[*].spec.containers[0].image}'])) === 'fluentd:2 fluentd:2 fluentd:2', 60_000);
+    const history = await out(['rollout', 'history', 'ds/agent']);
+    expect(history.split('\n').filter((l) => /^\d+\s/.test(l)).map((l) => l.split(/\s+/)[0])).toEqual(['1', '2']);
+    const undo = await k.kubectl(['rollout', 'undo', 'ds/agent']);
+    expect(undo.stdout.trim()).toBe('daemonset.apps/agent rolled back');
+    await until(async () => (await out(['get', 'pods', '-l', 'app=agent', '-o', 'jsonpath={.items[*].spec.containers[0].image}'])) === 'fluentd fluentd fluentd', 60_000);
+    await k.kubectl(['rollout', 'status', 'ds/agent', '--timeout=60s']);
+  }, 150_000);
 });
 
 suite('kubectl (a simulated cluster: CronJobs)', () => {
