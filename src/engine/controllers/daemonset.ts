@@ -199,7 +199,7 @@ export const daemonSetController: ControllerSpec = {
           if (alive.some(isNew) || pending.has(nodeName)) updated++;
         } else {
           if (alive.length) misscheduled++;
-          if (!keep || !run) for (const p of alive) await remove(p);
+          if (!keep) for (const p of alive) await remove(p);
         }
       }
       // pods of nodes that are gone

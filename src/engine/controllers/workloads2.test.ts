@@ -183,6 +183,16 @@ describe('StatefulSet', () => {
     const pvc = (await c.req('GET', '/api/v1/namespaces/default/persistentvolumeclaims/data-web-0')).body;
     expect(pvc.metadata.ownerReferences).toEqual([{ apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'web', uid: sts.metadata.uid }]);
   });
+
+  it('whenScaled: Delete hands a condemned pod its claims, so they go with it; Retain keeps them', async () => {
+    const claims = [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }];
+    await c.req('POST', STS, statefulSet('gone', 2, { persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Retain', whenScaled: 'Delete' }, volumeClaimTemplates: claims }));
+    await c.req('POST', STS, statefulSet('kept', 2, { volumeClaimTemplates: claims }));
+    await run(6000);
+    for (const n of ['gone', 'kept']) await c.req('PATCH', `${STS}/${n}/scale`, { spec: { replicas: 1 } }, { 'Content-Type': 'application/merge-patch+json' });
+    await run(6000);
+    expect((await list('/api/v1/namespaces/default/persistentvolumeclaims')).map((x) => x.metadata.name)).toEqual(['data-gone-0', 'data-kept-0', 'data-kept-1']);
+  });
 });
 
 const DS = '/apis/apps/v1/namespaces/default/daemonsets';
@@ -247,6 +257,19 @@ describe('DaemonSet', () => {
     await run(1000);
     expect((await c.req('GET', `${DS}/agent`)).body.status.desiredNumberScheduled).toBe(1);
     expect((await list('/api/v1/namespaces/default/pods')).filter((p) => !p.metadata.deletionTimestamp).length).toBe(1);
+  });
+
+  it('a NoSchedule taint added later leaves the pod (misscheduled); NoExecute evicts it', async () => {
+    await c.req('POST', DS, daemonSet('agent'));
+    await run(3000);
+    await c.req('PATCH', '/api/v1/nodes/node-1', { spec: { taints: [{ key: 'maintenance', effect: 'NoSchedule' }] } }, { 'Content-Type': 'application/merge-patch+json' });
+    await run(1000);
+    expect((await list('/api/v1/namespaces/default/pods')).filter((p) => !p.metadata.deletionTimestamp).length).toBe(3);
+    expect((await c.req('GET', `${DS}/agent`)).body.status).toMatchObject({ desiredNumberScheduled: 2, currentNumberScheduled: 2, numberMisscheduled: 1 });
+    await c.req('PATCH', '/api/v1/nodes/node-1', { spec: { taints: [{ key: 'maintenance', effect: 'NoExecute' }] } }, { 'Content-Type': 'application/merge-patch+json' });
+    await run(1000);
+    expect((await list('/api/v1/namespaces/default/pods')).filter((p) => !p.metadata.deletionTimestamp).map((p) => p.spec.nodeName).sort()).toEqual(['node-2', 'node-3']);
+    expect((await eventsOf('agent')).filter((e) => e[0] === 'SuccessfulDelete').length).toBe(1);
   });
 
   it('RollingUpdate replaces one node at a time (maxUnavailable 1); OnDelete waits', async () => {
