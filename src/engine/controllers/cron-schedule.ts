@@ -36,15 +36,14 @@ const DESCRIPTORS: Record<string, string> = {
 /** A parse error, worded as robfig/cron words it. */
 export class CronParseError extends Error {}
 
-function parseInt10(expr: string, text: string): number {
+function parseInt10(text: string): number {
   if (!/^[0-9]+$/.test(text)) throw new CronParseError(`failed to parse int from ${text}: strconv.Atoi: parsing ${JSON.stringify(text)}: invalid syntax`);
-  void expr;
   return Number(text);
 }
 
 function value(text: string, f: Field): number {
   const named = f.names?.[text.toLowerCase()];
-  return named ?? parseInt10(text, text);
+  return named ?? parseInt10(text);
 }
 
 /** One comma-separated part: a set of values, and whether it was a bare `*`/`?` (the star bit). */
@@ -67,7 +66,7 @@ function parseRange(expr: string, f: Field): { values: Set<number>; star: boolea
   }
   let step = 1;
   if (stepText !== undefined) {
-    step = parseInt10(expr, stepText);
+    step = parseInt10(stepText);
     // "N/step" means "N-max/step"
     if (lowHigh.length === 1 && !star) end = f.max;
     if (step > 1) star = false;

@@ -177,10 +177,7 @@ export const statefulSetControllerWith = (featureGates: Record<string, boolean> 
 
       await (async () => {
         // failed pods are replaced
-        for (const [o, p] of [...byOrdinal]) {
-          if ((phase(p) === 'Failed' || phase(p) === 'Succeeded') && !terminating(p)) await deletePod(p);
-          void o;
-        }
+        for (const p of [...byOrdinal.values()]) if ((phase(p) === 'Failed' || phase(p) === 'Succeeded') && !terminating(p)) await deletePod(p);
         // the replicas [start, start+replicas): create in order, waiting for each when OrderedReady
         for (let o = start; o < start + replicas; o++) {
           const p = byOrdinal.get(o);
