@@ -15,6 +15,7 @@ import { statefulSetControllerWith } from './statefulset.js';
 import { daemonSetController } from './daemonset.js';
 import { cronJobController } from './cronjob.js';
 import { nodeSimulation, type NodeSimulationOptions } from './nodes.js';
+import { nodeLifecycleController } from './node-lifecycle.js';
 
 export { ControllerManager, type Controller, type ControllerContext, type ControllerSpec } from './manager.js';
 
@@ -26,7 +27,7 @@ export const bootstrapPolicyControllers: ControllerSpec[] = [clusterRoleAggregat
 export { defaultNodes, type SimulatedNode, type NodeSimulationOptions } from './nodes.js';
 
 /** The switchable controllers of a simulated cluster (the ones the API's own semantics need always run). */
-export const WORKLOAD_CONTROLLER_NAMES = ['deployment', 'replicaset', 'statefulset', 'daemonset', 'job', 'cronjob', 'endpoints', 'endpointslice', 'scheduler', 'nodes'] as const;
+export const WORKLOAD_CONTROLLER_NAMES = ['deployment', 'replicaset', 'statefulset', 'daemonset', 'job', 'cronjob', 'endpoints', 'endpointslice', 'scheduler', 'nodes', 'node-lifecycle'] as const;
 export type WorkloadControllerName = (typeof WORKLOAD_CONTROLLER_NAMES)[number];
 
 export interface WorkloadOptions extends NodeSimulationOptions {
@@ -50,5 +51,6 @@ export function workloadControllers(opts: WorkloadOptions = {}): ControllerSpec[
   if (on.has('endpointslice')) specs.push(endpointSliceController);
   if (on.has('scheduler')) specs.push(schedulerController);
   if (on.has('nodes')) specs.push(nodeSimulation(opts));
+  if (on.has('node-lifecycle')) specs.push(nodeLifecycleController);
   return specs;
 }

@@ -6,13 +6,21 @@
 // container that honours SIGTERM does, bounded by the grace period) and the kubelet then deletes the pod
 // with grace 0. Everything is derived from stored state and the injected clock, so a restarted engine
 // carries on where it was.
+//
+// Injected faults (faults.ts, written by /x-playground/fail): a container told to fail exits with an error
+// (exit code 1, reason Error) a moment after each start; the kubelet restarts it as the real one does, with
+// the crash back-off (10 s doubling to 5 min, forgotten after 10 min without a restart: kept in memory, as
+// the kubelet keeps it), showing CrashLoopBackOff while it waits and leaving the BackOff event. A container
+// of a pod with restartPolicy Never is not restarted and the pod fails. A failed node's kubelet stops
+// renewing its Lease and syncing its pods; the node lifecycle controller (node-lifecycle.ts) notices.
 
 import { rfc3339, rfc3339Micro } from '../env.js';
 import type { KubeObject } from '../object.js';
 import { kubeletIdentity, type ApiClient } from './client.js';
 import type { ControllerSpec } from './manager.js';
 import type { WorkQueue } from './queue.js';
-import { conditionOf, fnv32a, keyOf, splitKey } from './workload-util.js';
+import { EventRecorder, conditionOf, fnv32a, keyOf, splitKey } from './workload-util.js';
+import type { Faults } from './faults.js';
 
 type Obj = Record<string, any>;
 
@@ -34,6 +42,10 @@ export interface NodeSimulationOptions {
   completionMs?: number;
   /** How long a container takes to stop on SIGTERM, bounded by the grace period (default 500 ms). */
   containerStopMs?: number;
+  /** How long a container told to fail runs before it exits with an error (default 1000 ms). */
+  crashAfterMs?: number;
+  /** The injected faults (containers told to fail, failed nodes). */
+  faults?: Faults;
 }
 
 export function defaultNodes(count = 3): SimulatedNode[] {
@@ -130,11 +142,26 @@ function condition(type: string, status: string, at: string, extra: Obj = {}): O
   return { type, status, lastProbeTime: null, lastTransitionTime: at, ...extra };
 }
 
+/** The kubelet's container restart back-off (flowcontrol.Backoff: 10 s doubling to 5 min, reset after 10 min). */
+const BACKOFF_INITIAL_MS = 10_000;
+const BACKOFF_MAX_MS = 300_000;
+
+/** A duration as Go's time.Duration prints it (10s, 1m20s, 5m0s). */
+export function goDuration(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m${s % 60}s`;
+  return `${Math.floor(m / 60)}h${m % 60}m${s % 60}s`;
+}
+
 export function nodeSimulation(options: NodeSimulationOptions = {}): ControllerSpec {
   const nodes = options.nodes ?? defaultNodes();
   const startMs = options.containerStartMs ?? 1000;
   const completionMs = options.completionMs ?? 3000;
   const stopMs = options.containerStopMs ?? 500;
+  const crashAfterMs = options.crashAfterMs ?? 1000;
+  const faults = options.faults;
   const names = new Set(nodes.map((n) => n.name));
   return {
     identity: kubeletIdentity(nodes[0]?.name ?? 'node'),
@@ -158,13 +185,14 @@ export function nodeSimulation(options: NodeSimulationOptions = {}): ControllerS
           node = await client.request('POST', '/api/v1/nodes', nodeObject(n));
           if (node.status >= 400 && node.status !== 409) throw new Error(`registering node ${n.name}: ${node.status}`);
         }
-        if (!conditionOf(node.body as KubeObject, 'Ready')) {
+        const ready = conditionOf(node.body as KubeObject, 'Ready');
+        if (!ready || (ready.status !== 'True' && !faults?.nodeFailed(n.name))) {
           const r = await client.request('PATCH', `${path}/status`, { status: nodeStatus(n, nodeIndex(nodes, n.name), ctx.env.clock.now()) }, 'application/strategic-merge-patch+json');
           if (r.status >= 400) throw new Error(`node status of ${n.name}: ${r.status}`);
         }
         const current = (await client.request('GET', path)).body as KubeObject;
         await untaintReady(current);
-        await renewLease(n, current);
+        if (!faults?.nodeFailed(n.name)) await renewLease(n, current);
       };
       // the node lifecycle controller (service account node-controller) lifts the not-ready taint the
       // API server put on the new node once its kubelet reports Ready
@@ -202,7 +230,8 @@ export function nodeSimulation(options: NodeSimulationOptions = {}): ControllerS
       };
       const heartbeat = (n: SimulatedNode) =>
         later(() => {
-          void renewLease(n).catch(() => undefined).finally(() => {
+          // a failed node's kubelet is silent
+          void (faults?.nodeFailed(n.name) ? Promise.resolve() : renewLease(n)).catch(() => undefined).finally(() => {
             if (!stopped) heartbeat(n);
           });
         }, LEASE_RENEW_MS);
@@ -235,6 +264,8 @@ export function nodeSimulation(options: NodeSimulationOptions = {}): ControllerS
         const pod = pods.store.get(key);
         if (!pod) return;
         const node = String((pod.spec as Obj).nodeName);
+        // a failed node's kubelet does nothing; it syncs its pods again when the node recovers
+        if (faults?.nodeFailed(node)) return;
         const client = clients.get(node)!;
         const now = ctx.env.clock.now();
         const [namespace, name] = splitKey(key);
@@ -276,7 +307,7 @@ export function nodeSimulation(options: NodeSimulationOptions = {}): ControllerS
           return queue.addAfter(key, startMs);
         }
         const started = Date.parse(status.startTime);
-        if (containers.some((c) => c.state?.waiting)) {
+        if (containers.some((c) => c.state?.waiting?.reason === 'ContainerCreating')) {
           if (now < started + startMs) return queue.addAfter(key, started + startMs - now);
           const ip = podIP(node, pod);
           const next: Obj = {
@@ -295,6 +326,16 @@ export function nodeSimulation(options: NodeSimulationOptions = {}): ControllerS
           };
           await putStatus(client, path, pod, next);
           if (RUN_TO_COMPLETION.has(String((pod.spec as Obj).restartPolicy))) queue.addAfter(key, completionMs);
+          if (faultOf(pod)) queue.addAfter(key, crashAfterMs);
+          return;
+        }
+        if (phase === 'Running' && (faultOf(pod) || containers.some((c) => c.state?.waiting?.reason === 'CrashLoopBackOff' || c.state?.terminated))) {
+          return crashLoop(client, path, pod, node, now);
+        }
+        if (phase === 'Running' && conditionOf(pod, 'Ready')?.status !== 'True' && containers.length && containers.every((c) => c.ready && c.state?.running)) {
+          // marked not ready while this kubelet was away (node lifecycle controller): it reports its pod again
+          const conditions = ((status.conditions ?? []) as Obj[]).map((c) => (c.type === 'Ready' || c.type === 'ContainersReady' ? condition(c.type, 'True', at) : c));
+          await putStatus(client, path, pod, { ...status, conditions });
           return;
         }
         if (RUN_TO_COMPLETION.has(String((pod.spec as Obj).restartPolicy)) && phase === 'Running') {
@@ -316,6 +357,126 @@ export function nodeSimulation(options: NodeSimulationOptions = {}): ControllerS
         }
       });
 
+      /** Whether any container of the pod is told to fail. */
+      const faultOf = (pod: KubeObject): boolean => {
+        const m = pod.metadata!;
+        return ((pod.spec as Obj).containers as Obj[]).some((c) => !!faults?.container(String(m.namespace), String(m.name), String(c.name), m.uid));
+      };
+
+      // the crash back-off per container (pod uid/container), in memory as the kubelet keeps it
+      const backoff = new Map<string, { backoffMs: number; lastUpdate: number }>();
+      const recorders = new Map<string, EventRecorder>();
+      const recorder = (node: string) => {
+        let r = recorders.get(node);
+        if (!r) recorders.set(node, (r = new EventRecorder(clients.get(node)!, ctx.env.clock, { component: 'kubelet', host: node })));
+        return r;
+      };
+
+      /**
+       * A running pod with a container told to fail or crash-looping: exits, restarts after the back-off
+       * (kuberuntime's doBackOff), CrashLoopBackOff while waiting; the pod's readiness follows.
+       */
+      const crashLoop = async (client: ApiClient, path: string, pod: KubeObject, node: string, now: number): Promise<void> => {
+        const key = keyOf(pod);
+        const m = pod.metadata!;
+        const spec = pod.spec as Obj;
+        const status = pod.status as Obj;
+        const at = rfc3339(now);
+        const never = spec.restartPolicy === 'Never';
+        const commits: (() => void)[] = [];
+        const events: [string, string][] = [];
+        let wake = Infinity;
+        let changed = false;
+        const statuses = ((status.containerStatuses ?? []) as Obj[]).map((cs) => {
+          const fault = faults?.container(String(m.namespace), String(m.name), String(cs.name), m.uid);
+          const id = `${m.uid}/${cs.name}`;
+          let terminated: Obj | undefined;
+          let finishedAt: number;
+          if (cs.state?.running) {
+            if (!fault) return cs;
+            const exitAt = Math.max(Date.parse(cs.state.running.startedAt) + crashAfterMs, fault.since);
+            if (now < exitAt) {
+              wake = Math.min(wake, exitAt);
+              return cs;
+            }
+            finishedAt = exitAt;
+            terminated = { containerID: cs.containerID, exitCode: 1, finishedAt: rfc3339(exitAt), reason: 'Error', startedAt: cs.state.running.startedAt };
+            if (never) {
+              changed = true;
+              return { ...cs, ready: false, started: false, state: { terminated } };
+            }
+          } else if (cs.state?.waiting?.reason === 'CrashLoopBackOff' && cs.lastState?.terminated) {
+            terminated = cs.lastState.terminated as Obj;
+            finishedAt = Date.parse(String(terminated.finishedAt));
+          } else {
+            return cs;
+          }
+          const entry = backoff.get(id);
+          const inBackOff = !!entry && now - entry.lastUpdate <= 2 * BACKOFF_MAX_MS && now - finishedAt < entry.backoffMs;
+          if (inBackOff) {
+            wake = Math.min(wake, finishedAt + entry!.backoffMs);
+            const message = `back-off ${goDuration(entry!.backoffMs)} restarting failed container=${cs.name} pod=${m.name}_${m.namespace}(${m.uid})`;
+            if (cs.state?.waiting?.message === message) return cs;
+            changed = true;
+            events.push([String(cs.name), `Back-off restarting failed container ${cs.name} in pod ${m.name}_${m.namespace}(${m.uid})`]);
+            return { ...cs, lastState: { terminated }, ready: false, started: false, state: { waiting: { reason: 'CrashLoopBackOff', message } } };
+          }
+          // not (or no longer) backing off: start it again, and back off longer next time
+          const next = !entry || finishedAt - entry.lastUpdate > 2 * BACKOFF_MAX_MS ? BACKOFF_INITIAL_MS : Math.min(entry.backoffMs * 2, BACKOFF_MAX_MS);
+          commits.push(() => backoff.set(id, { backoffMs: next, lastUpdate: now }));
+          if (fault) wake = Math.min(wake, now + crashAfterMs);
+          changed = true;
+          const restartCount = Number(cs.restartCount ?? 0) + 1;
+          const containerID = `containerd://${hex(`${m.uid}/${cs.name}/${restartCount}`, 64)}`;
+          return { ...cs, containerID, lastState: { terminated }, ready: true, restartCount, started: true, state: { running: { startedAt: at } } };
+        });
+        if (changed) {
+          const unready = statuses.filter((cs) => !cs.ready).map((cs) => cs.name);
+          const allTerminated = never && statuses.every((cs) => cs.state?.terminated);
+          const failed = allTerminated && statuses.some((cs) => cs.state.terminated.exitCode !== 0);
+          const readyNow = unready.length === 0;
+          const cond = (type: string): Obj => {
+            const prev = conditionOf(pod, type);
+            if (allTerminated) return condition(type, 'False', at, { reason: failed ? 'PodFailed' : 'PodCompleted' });
+            if (prev && (prev.status === 'True') === readyNow) return prev;
+            return readyNow ? condition(type, 'True', at) : condition(type, 'False', at, { reason: 'ContainersNotReady', message: `containers with unready status: [${unready.join(' ')}]` });
+          };
+          const conditions = ((status.conditions ?? []) as Obj[]).map((c) => (c.type === 'Ready' || c.type === 'ContainersReady' ? cond(c.type) : c));
+          const next: Obj = { ...status, conditions, containerStatuses: statuses };
+          if (allTerminated) next.phase = failed ? 'Failed' : 'Succeeded';
+          const ok = await putStatus(client, path, pod, next);
+          if (!ok) return;
+          for (const c of commits) c();
+          for (const [container, message] of events) await recorder(node).record(pod, 'Warning', 'BackOff', message, `spec.containers{${container}}`);
+        }
+        if (wake !== Infinity) queue.addAfter(key, Math.max(0, wake - now));
+      };
+
+      // a failed node's kubelet comes back: it posts its status and renews its lease, then syncs its pods
+      const recoverNode = async (name: string): Promise<void> => {
+        const n = nodes.find((x) => x.name === name);
+        if (!n) return;
+        await registered;
+        const client = clients.get(name)!;
+        const path = `/api/v1/nodes/${name}`;
+        const cur = await client.request('GET', path);
+        if (cur.status >= 400) return;
+        const now = ctx.env.clock.now();
+        const fresh = nodeStatus(n, nodeIndex(nodes, name), now);
+        const prev = (((cur.body as Obj).status?.conditions ?? []) as Obj[]);
+        const conditions = (fresh.conditions as Obj[]).map((c) => {
+          const old = prev.find((p) => p.type === c.type);
+          return old && old.status === c.status ? { ...c, lastTransitionTime: old.lastTransitionTime } : c;
+        });
+        await client.request('PATCH', `${path}/status`, { status: { conditions } }, 'application/strategic-merge-patch+json');
+        await renewLease(n);
+        for (const p of pods.store.values()) if ((p.spec as Obj | undefined)?.nodeName === name) queue.add(keyOf(p));
+      };
+      const unsubscribe = faults?.subscribe((change) => {
+        if (change.pod && pods.store.get(change.pod)) enqueue(pods.store.get(change.pod)!);
+        if (change.node && names.has(change.node) && !faults.nodeFailed(change.node)) void recoverNode(change.node).catch(() => undefined);
+      });
+
       /** The pod's IP: the lowest free address of its node's pod range (10.244.<n>.0/24), from stored state. */
       const podIP = (node: string, pod: KubeObject): string => {
         const prefix = `10.244.${nodeIndex(nodes, node) + 1}.`;
@@ -329,17 +490,19 @@ export function nodeSimulation(options: NodeSimulationOptions = {}): ControllerS
         return `${prefix}254`;
       };
 
-      const putStatus = async (client: ApiClient, path: string, pod: KubeObject, status: Obj): Promise<void> => {
+      const putStatus = async (client: ApiClient, path: string, pod: KubeObject, status: Obj): Promise<boolean> => {
         const r = await client.request('PUT', `${path}/status`, { ...pod, apiVersion: 'v1', kind: 'Pod', status });
         // a newer version is on its way through the informer, or the pod is gone
-        if (r.status === 409 || r.status === 404) return;
+        if (r.status === 409 || r.status === 404) return false;
         if (r.status >= 400) throw new Error(`pod status ${path}: ${r.status} ${JSON.stringify(r.body)}`);
+        return true;
       };
 
       return {
         name: 'simulated-nodes',
         stop() {
           stopped = true;
+          unsubscribe?.();
           for (const t of timers) ctx.env.timers.clearTimeout(t);
           timers.clear();
         },

@@ -4,13 +4,14 @@
 // NodeResourcesFit), the first failing one giving a node's reasons; among the feasible nodes the one with the
 // fewest pods, then the least requested CPU. A pod that fits nowhere gets PodScheduled=False/Unschedulable
 // and the real FailedScheduling event ("0/3 nodes are available: ..."), and is tried again when nodes or
-// pods change.
+// pods change. Its events go through the events.k8s.io/v1 API as the real scheduler's (reportingController
+// default-scheduler, actions Scheduling and Binding); core v1 clients see them converted.
 
 import type { KubeObject } from '../object.js';
 import { SCHEDULER_IDENTITY } from './client.js';
 import type { ControllerSpec } from './manager.js';
 import type { WorkQueue } from './queue.js';
-import { EventRecorder, conditionOf, keyOf, podRequests, quantity, splitKey } from './workload-util.js';
+import { EventsV1Recorder, conditionOf, keyOf, podRequests, quantity, splitKey } from './workload-util.js';
 
 type Obj = Record<string, any>;
 
@@ -109,7 +110,8 @@ function terminal(p: KubeObject): boolean {
 export const schedulerController: ControllerSpec = {
   identity: SCHEDULER_IDENTITY,
   start(ctx) {
-    const events = new EventRecorder(ctx.client, ctx.env.clock, { component: 'default-scheduler' });
+    // tools/events: reportingInstance is the controller's name and the host's ("default-scheduler-<hostname>")
+    const events = new EventsV1Recorder(ctx.client, ctx.env.clock, 'default-scheduler', 'default-scheduler-control-plane');
     /** Pods bound by this scheduler that the informer has not shown bound yet (the scheduler cache's assumed pods). */
     const assumed = new Map<string, { node: string; pod: KubeObject }>();
     const unschedulable = new Set<string>();
@@ -169,7 +171,7 @@ export const schedulerController: ControllerSpec = {
           const at = new Date(Math.floor(ctx.env.clock.now() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
           const cond = { type: 'PodScheduled', status: 'False', lastProbeTime: null, lastTransitionTime: prev?.status === 'False' ? prev.lastTransitionTime : at, reason: 'Unschedulable', message };
           await ctx.client.request('PATCH', `/api/v1/namespaces/${namespace}/pods/${name}/status`, { status: { conditions: [cond] } }, 'application/strategic-merge-patch+json');
-          await events.record(pod, 'Warning', 'FailedScheduling', message);
+          await events.record(pod, 'Warning', 'FailedScheduling', 'Scheduling', message);
         }
         // the unschedulable pods are flushed back into the queue at the latest after 5 minutes
         queue.addAfter(key, 5 * 60_000);
@@ -191,7 +193,7 @@ export const schedulerController: ControllerSpec = {
         throw new Error(`binding ${key}: ${r.status}`);
       }
       unschedulable.delete(key);
-      await events.record(pod, 'Normal', 'Scheduled', `Successfully assigned ${namespace}/${name} to ${target}`);
+      await events.record(pod, 'Normal', 'Scheduled', 'Binding', `Successfully assigned ${namespace}/${name} to ${target}`);
     });
     return { name: 'kube-scheduler' };
   },

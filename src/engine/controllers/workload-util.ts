@@ -1,8 +1,10 @@
 // Helpers the workload controllers, the scheduler and the simulated nodes share: label selectors, owner
-// references, pod readiness, resource quantities, and an event recorder as client-go's (core v1 Events
-// named <object>.<hex nanoseconds>, a repeat of the same event raising its count).
+// references, pod readiness, resource quantities, and the event recorders of client-go: the legacy one
+// (core v1 Events named <object>.<hex nanoseconds>, a repeat of the same event raising its count), which the
+// controller manager's controllers and the kubelet use, and the events.k8s.io/v1 one (tools/events), which
+// kube-scheduler uses.
 
-import { rfc3339 } from '../env.js';
+import { rfc3339, rfc3339Micro } from '../env.js';
 import type { KubeObject } from '../object.js';
 import type { ApiClient } from './client.js';
 
@@ -130,12 +132,13 @@ export class EventRecorder {
     private readonly source: EventSource,
   ) {}
 
-  async record(obj: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string): Promise<void> {
+  /** fieldPath: the part of the object the event is about (a container: "spec.containers{name}"). */
+  async record(obj: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string, fieldPath?: string): Promise<void> {
     const m = obj.metadata ?? {};
     const namespace = m.namespace || 'default';
     const now = this.clock.now();
     const ts = rfc3339(now);
-    const key = [m.uid, type, reason, message].join('\u0000');
+    const key = [m.uid, fieldPath ?? '', type, reason, message].join('\u0000');
     const prior = this.seen.get(key);
     if (prior) {
       prior.count++;
@@ -151,7 +154,7 @@ export class EventRecorder {
       apiVersion: 'v1',
       kind: 'Event',
       metadata: { name, namespace },
-      involvedObject: { apiVersion: obj.apiVersion, kind: obj.kind, name: m.name, namespace: m.namespace, uid: m.uid, resourceVersion: m.resourceVersion },
+      involvedObject: { apiVersion: obj.apiVersion, kind: obj.kind, name: m.name, namespace: m.namespace, uid: m.uid, resourceVersion: m.resourceVersion, ...(fieldPath ? { fieldPath } : {}) },
       reason,
       message,
       source: this.source.host ? { component: this.source.component, host: this.source.host } : { component: this.source.component },
@@ -164,6 +167,57 @@ export class EventRecorder {
       reportingInstance: this.source.host ?? '',
     };
     const r = await this.client.request('POST', `/api/v1/namespaces/${namespace}/events`, ev);
+    if (r.status < 400) this.seen.set(key, { name, namespace, count: 1 });
+  }
+}
+
+/**
+ * Records events.k8s.io/v1 Events as client-go's tools/events recorder does (kube-scheduler's): named
+ * <object>.<hex nanoseconds>, with eventTime, reportingController/reportingInstance and an action; the same
+ * event again becomes a series (count and lastObservedTime patched onto the first).
+ */
+export class EventsV1Recorder {
+  private readonly seen = new Map<string, { name: string; namespace: string; count: number }>();
+  private lastNanos = 0n;
+
+  constructor(
+    private readonly client: ApiClient,
+    private readonly clock: { now(): number },
+    private readonly reportingController: string,
+    private readonly reportingInstance: string,
+  ) {}
+
+  async record(obj: KubeObject, type: 'Normal' | 'Warning', reason: string, action: string, note: string): Promise<void> {
+    const m = obj.metadata ?? {};
+    const namespace = m.namespace || 'default';
+    const now = this.clock.now();
+    const key = [m.uid, type, reason, action, note].join('\u0000');
+    const prior = this.seen.get(key);
+    if (prior) {
+      prior.count++;
+      const series = { count: prior.count, lastObservedTime: rfc3339Micro(now) };
+      const r = await this.client.request('PATCH', `/apis/events.k8s.io/v1/namespaces/${prior.namespace}/events/${prior.name}`, { series }, 'application/merge-patch+json');
+      if (r.status < 400) return;
+      this.seen.delete(key);
+    }
+    let nanos = BigInt(now) * 1_000_000n;
+    if (nanos <= this.lastNanos) nanos = this.lastNanos + 1n;
+    this.lastNanos = nanos;
+    const name = `${m.name}.${nanos.toString(16)}`;
+    const ev = {
+      apiVersion: 'events.k8s.io/v1',
+      kind: 'Event',
+      metadata: { name, namespace },
+      eventTime: rfc3339Micro(now),
+      reportingController: this.reportingController,
+      reportingInstance: this.reportingInstance,
+      action,
+      reason,
+      regarding: { apiVersion: obj.apiVersion ?? 'v1', kind: obj.kind, name: m.name, namespace: m.namespace, uid: m.uid, resourceVersion: m.resourceVersion },
+      note,
+      type,
+    };
+    const r = await this.client.request('POST', `/apis/events.k8s.io/v1/namespaces/${namespace}/events`, ev);
     if (r.status < 400) this.seen.set(key, { name, namespace, count: 1 });
   }
 }

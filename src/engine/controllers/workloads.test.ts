@@ -68,7 +68,12 @@ describe('nodes and the scheduler', () => {
     const evs = await list('/api/v1/namespaces/default/events');
     const scheduled = evs.find((e) => e.reason === 'Scheduled');
     expect(scheduled.message).toBe(`Successfully assigned default/p to ${p.spec.nodeName}`);
-    expect(scheduled.source).toEqual({ component: 'default-scheduler' });
+    // written through events.k8s.io/v1 as the real scheduler's (tools/events), seen converted by core v1 clients
+    expect(scheduled).toMatchObject({ reportingComponent: 'default-scheduler', reportingInstance: 'default-scheduler-control-plane', action: 'Binding', type: 'Normal' });
+    const v1 = (await c.req('GET', `/apis/events.k8s.io/v1/namespaces/default/events/${scheduled.metadata.name}`)).body;
+    expect(v1).toMatchObject({ reportingController: 'default-scheduler', action: 'Binding', reason: 'Scheduled', regarding: { kind: 'Pod', name: 'p', namespace: 'default' } });
+    expect(v1.eventTime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
+    expect(v1.metadata.managedFields[0].manager).toBe('kube-scheduler');
   });
 
   it('an impossible node selector: Pending, PodScheduled=False/Unschedulable, the real FailedScheduling event', async () => {

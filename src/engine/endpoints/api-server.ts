@@ -45,6 +45,8 @@ import { handleComputed } from './handlers/computed.js';
 import { handleConnect } from './connect.js';
 import { PLAYGROUND_CEL_PATH, evaluatePlaygroundCel } from './playground-cel.js';
 import { PLAYGROUND_CORRUPT_PATH, corruptTarget, corruptedStatus } from './playground-corrupt.js';
+import { PLAYGROUND_FAIL_PATH, PLAYGROUND_RECOVER_PATH, failStatus, failTarget, faultContainer } from './playground-fail.js';
+import { FAULTS_KEY, Faults, type FaultState } from '../controllers/faults.js';
 import { isUndecodable } from '../storage/undecodable.js';
 import { ALL_ALPHA, ALL_BETA, FEATURE_GATES, defaultFeatureGates, parseFeatureGates } from '../features/gates.js';
 import { parseRuntimeConfig } from '../features/runtime-config.js';
@@ -94,6 +96,8 @@ class Engine implements EngineCore {
   bookmarkIntervalMs = 60_000;
   crds!: CrdController;
   controllers: ControllerManager | undefined;
+  /** Failures injected through /x-playground/fail (the simulated kubelets act on them). */
+  readonly faults = new Faults();
   private controllerStartTimer: unknown;
   /** Requests built by the controller manager (their identity headers are trusted). */
   private readonly internalRequests = new WeakSet<Request>();
@@ -154,6 +158,7 @@ class Engine implements EngineCore {
 
   async start(): Promise<void> {
     await this.applySettings();
+    this.faults.load((await this.opts.storage.get(FAULTS_KEY))?.object as Partial<FaultState> | undefined);
     const state = await ClusterState.load(this.opts.storage);
     this.store = new Store(state, this.registry, this.env);
     this.store.gates = this.featureGates;
@@ -187,7 +192,7 @@ class Engine implements EngineCore {
   startControllers(handle: (request: Request) => Promise<Response>): void {
     const specs = [
       ...(this.opts.controllers ?? [...defaultControllers, ...(this.bootstrapPolicy ? bootstrapPolicyControllers : [])]),
-      ...(this.opts.workloads ? workloadControllers({ ...this.opts.workloads, featureGates: this.featureGates }) : []),
+      ...(this.opts.workloads ? workloadControllers({ ...this.opts.workloads, featureGates: this.featureGates, faults: this.faults }) : []),
     ];
     if (this.closed || specs.length === 0) return;
     this.controllers = new ControllerManager(
@@ -312,6 +317,7 @@ class Engine implements EngineCore {
         return respond(200, evaluatePlaygroundCel(body), { pretty });
       }
       if (path === PLAYGROUND_CORRUPT_PATH) return await this.playgroundCorrupt(method, request, query, pretty, as);
+      if (path === PLAYGROUND_FAIL_PATH || path === PLAYGROUND_RECOVER_PATH) return await this.playgroundFail(path === PLAYGROUND_FAIL_PATH ? 'fail' : 'recover', method, request, query, pretty, as);
       if (!SERVED_METHODS.has(method)) this.refuseMethod(path, query);
       const info = requestInfo(method, path, query);
       // the filter chain (docs: request pipeline): authentication -> impersonation -> authorization
@@ -395,6 +401,45 @@ class Engine implements EngineCore {
     authorize(this.auth.authorizer, requestAttributes(user, t.info, t.path, new URLSearchParams()));
     const changed = await this.store.corrupt(t.def, t.info.namespace, t.info.name);
     return respond(200, corruptedStatus(t.def, t.info.namespace, t.info.name, changed), { pretty });
+  }
+
+  /**
+   * POST /x-playground/fail|recover (playground-fail.ts): authenticated and authorized as an update of the
+   * pod's or node's status; the fault is kept with the cluster and the simulated kubelets act on it.
+   */
+  private async playgroundFail(action: 'fail' | 'recover', method: string, request: Request, query: URLSearchParams, pretty: boolean, as?: UserInfo): Promise<Response> {
+    if (method !== 'POST') throw methodNotAllowedRoute();
+    const t = failTarget(query, action);
+    const requester = as ?? this.controllerRequester(request) ?? authenticate(request, this.opts.auth ?? {}, this.auth.tokenChecker);
+    const user = impersonate(request.headers, requester, this.auth.authorizer);
+    authorize(this.auth.authorizer, requestAttributes(user, t.info, t.path, new URLSearchParams()));
+    if (!this.opts.workloads) throw badRequest('this cluster simulates no nodes (its workload controllers are off): there is no kubelet to fail');
+    const now = this.env.clock.now();
+    let changed: boolean;
+    let container: string | undefined;
+    if (t.kind === 'node') {
+      this.store.get(this.registry.lookup('', 'v1', 'nodes')!, '', t.name);
+      changed = action === 'fail' ? this.faults.failNode(t.name, now) : this.faults.recoverNode(t.name);
+    } else {
+      const pod = this.store.get(this.registry.lookup('', 'v1', 'pods')!, t.namespace, t.name);
+      if (action === 'fail') {
+        container = faultContainer(pod, t.container);
+        changed = this.faults.failContainer(t.namespace, t.name, container, String(pod.metadata?.uid), now);
+      } else {
+        container = t.container === undefined ? undefined : faultContainer(pod, t.container);
+        changed = this.faults.recoverPod(t.namespace, t.name, container);
+      }
+    }
+    if (changed) await this.saveFaults();
+    return respond(200, failStatus(action, t, container, changed), { pretty });
+  }
+
+  private async saveFaults(): Promise<void> {
+    await this.store.state.exclusive(async () => {
+      const cur = await this.opts.storage.get(FAULTS_KEY);
+      const object = { apiVersion: 'x-playground/v1', kind: 'Faults', metadata: { name: 'cluster' }, ...this.faults.snapshot() } as unknown as KubeObject;
+      await this.store.state.commit([{ kind: 'put', key: FAULTS_KEY, object, expectRevision: cur?.revision ?? 0 }], this.env.clock.now());
+    });
   }
 
   /**
