@@ -11,6 +11,7 @@ import { collectionPath } from '../timeline/stream.js';
 import { discover, TABLE_ACCEPT, toTableView, type ApiGroupView, type ApiResource, type TableView } from './discovery.js';
 import { templates } from './templates.js';
 import { confirmDialog } from '../../confirm/dialog.js';
+import { FailureActions, OwnerTree } from './owner-tree.js';
 
 const SOURCE = 'browser';
 const ALL = '';
@@ -46,6 +47,7 @@ export function ResourceBrowser() {
   const [loading, setLoading] = useState(false);
   const [wide, setWide] = useState(false);
   const [keepManaged, setKeepManaged] = useState(false);
+  const [treeView, setTreeView] = useState(false);
   const [template, setTemplate] = useState('deployment');
   const [status, setStatus] = useState<string>();
   const [discoveryTick, setDiscoveryTick] = useState(0);
@@ -311,7 +313,7 @@ export function ResourceBrowser() {
         <div style={{ minWidth: 0, display: 'flex', flexDirection: 'column', gap: '0.4rem' }}>
           <div className="pp-toolbar">
             <strong>{resource ? `${resource.kind} (${resource.groupVersion})` : resKey}</strong>
-            {resource?.namespaced && (
+            {(resource?.namespaced || treeView) && (
               <>
                 <label htmlFor={ids.ns}>Namespace</label>
                 <select id={ids.ns} value={namespace} onChange={(e) => setNamespace(e.target.value)}>
@@ -327,6 +329,9 @@ export function ResourceBrowser() {
             <label>
               <input type="checkbox" checked={wide} onChange={(e) => setWide(e.target.checked)} /> Wide
             </label>
+            <label title="Workloads and pods nested by ownerReferences, updated live">
+              <input type="checkbox" checked={treeView} onChange={(e) => setTreeView(e.target.checked)} data-testid="owner-tree-toggle" /> Owner tree
+            </label>
             <label>
               <input type="checkbox" checked={keepManaged} onChange={(e) => setKeepManaged(e.target.checked)} /> Open with managedFields
             </label>
@@ -339,6 +344,7 @@ export function ResourceBrowser() {
             <button type="button" disabled={!selected} onClick={() => void forceDelete(selected)} data-testid="force-delete" title="DELETE with ignoreStoreReadErrorWithClusterBreakingPotential=true">
               Force delete…
             </button>
+            <FailureActions selected={selected} onStatus={setStatus} />
             {loading && <span className="pp-muted">loading…</span>}
             {table?.resourceVersion && <span className="pp-muted">resourceVersion {table.resourceVersion}</span>}
           </div>
@@ -347,7 +353,8 @@ export function ResourceBrowser() {
               {tableError}
             </p>
           )}
-          <div className="pp-scroll" style={{ minHeight: 200 }}>
+          {treeView && <OwnerTree namespace={namespace} selected={selected} onSelect={(r) => store.select(r)} onStatus={setStatus} />}
+          <div className="pp-scroll" style={{ minHeight: 200 }} hidden={treeView}>
             <table aria-label="Objects" data-testid="objects-table">
               <thead>
                 <tr>
