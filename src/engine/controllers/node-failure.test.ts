@@ -4,13 +4,15 @@
 // refusals are checked on the wire.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createMemoryStorage } from '../../adapters/memory/memory-storage.js';
-import { testClient, type TestClient } from '../testing/harness.js';
+import { fakeEnv, testClient, type TestClient } from '../testing/harness.js';
 import { goDuration } from './nodes.js';
 import { evictionTime } from './node-lifecycle.js';
 
 let c: TestClient;
+let storage: ReturnType<typeof createMemoryStorage>;
 beforeEach(async () => {
-  c = await testClient(createMemoryStorage(), { workloads: {} });
+  storage = createMemoryStorage();
+  c = await testClient(storage, { workloads: {} });
   await c.settle();
 });
 
@@ -114,6 +116,26 @@ describe('a container told to fail', () => {
     expect((await pod()).status.containerStatuses[0]).toMatchObject({ restartCount: 3, state: { running: {} } });
     await run(1000);
     expect((await pod()).status.containerStatuses[0].state.waiting.message).toMatch(/^back-off 10s restarting failed container=c pod=p_default\(/);
+  });
+
+  it('the fault is kept with the cluster: a restarted engine keeps the container failing', async () => {
+    await runningPod();
+    await c.req('POST', '/x-playground/fail?pod=default/p');
+    await run(2000);
+    expect((await pod()).status.containerStatuses[0].state.waiting.reason).toBe('CrashLoopBackOff');
+    const before = (await pod()).status.containerStatuses[0].restartCount;
+    c.server.engine.controllers?.stop();
+    const env = fakeEnv(c.env.clock.now() + 1000);
+    c = await testClient(storage, { env, workloads: {} });
+    await c.settle();
+    await run(30_000, 500);
+    const s = (await pod()).status.containerStatuses[0];
+    // a new kubelet has no back-off yet: it restarts at once, then backs off 10s again; still failing
+    expect(s.restartCount).toBe(before + 2);
+    expect(s.state.waiting).toMatchObject({ reason: 'CrashLoopBackOff', message: expect.stringMatching(/^back-off 20s /) });
+    await c.req('POST', '/x-playground/recover?pod=default/p');
+    await run(30_000, 1000);
+    expect((await pod()).status.containerStatuses[0].state.running).toBeDefined();
   });
 
   it('restartPolicy Never: no restart, the pod fails', async () => {

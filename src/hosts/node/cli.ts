@@ -37,9 +37,9 @@ Options:
                        replicaset, statefulset, daemonset, job, cronjob, endpoints, endpointslice), a
                        scheduler and simulated nodes, so that
                        pods get scheduled and run and rollouts finish; alone it runs them all, or give a
-                       comma-separated list of those names plus scheduler and nodes; without it the
-                       server is a bare API server (the controllers the API itself needs always run:
-                       namespaces, garbage collection, service accounts, role aggregation)
+                       comma-separated list of those names plus scheduler, nodes and node-lifecycle;
+                       without it the server is a bare API server (the controllers the API itself needs
+                       always run: namespaces, garbage collection, service accounts, role aggregation)
   --nodes N            how many simulated nodes (default 3; with --controllers)
   --feature-gates A=true,B=false
                        feature gates, as kube-apiserver's flag (repeatable): alpha gates are off by
