@@ -26,13 +26,13 @@ test('owner tree: Deployment -> ReplicaSet -> Pods, live; Fail container… show
 
   // the tree fills in: the deployment, its replica set one level down, two pods below that
   const deployment = tree.getByTestId('owner-Deployment-web');
-  await expect(deployment).toHaveAttribute('aria-level', '1');
+  await expect(deployment).toHaveAttribute('data-depth', '1');
   const rs = tree.locator('[data-kind="ReplicaSet"]');
   await expect(rs).toHaveCount(1);
-  await expect(rs).toHaveAttribute('aria-level', '2');
+  await expect(rs).toHaveAttribute('data-depth', '2');
   const pods = tree.locator('[data-kind="Pod"]');
   await expect(pods).toHaveCount(2);
-  await expect(pods.first()).toHaveAttribute('aria-level', '3');
+  await expect(pods.first()).toHaveAttribute('data-depth', '3');
   await expect(deployment.getByTestId('owner-summary')).toHaveText('ready 2/2, up-to-date 2, available 2', { timeout: 30_000 });
   await expect(rs.getByTestId('owner-summary')).toHaveText('replicas 2/2, ready 2');
   await expect(pods.first().getByTestId('owner-summary')).toContainText('Running, ready 1/1, restarts 0, on node-');
@@ -57,4 +57,15 @@ test('owner tree: Deployment -> ReplicaSet -> Pods, live; Fail container… show
   await page.getByRole('dialog', { name: `Recover pod default/${podName}?` }).getByRole('button', { name: 'Recover (simulation)' }).click();
   await expect(failed.getByTestId('owner-summary')).toContainText('Running, ready 1/1, restarts 2', { timeout: 20_000 });
   await expect(deployment.getByTestId('owner-summary')).toHaveText('ready 2/2, up-to-date 2, available 2', { timeout: 20_000 });
+
+  // a node row of the flat list: Fail node… and Recover… (asked first)
+  await browser.getByTestId('owner-tree-toggle').uncheck();
+  await browser.getByTestId('resource-core-nodes').click();
+  await browser.getByTestId('objects-table').getByRole('row', { name: /node-3/ }).click();
+  await browser.getByTestId('fail-node').click();
+  await page.getByRole('dialog', { name: 'Fail node node-3?' }).getByRole('button', { name: 'Fail (simulation)' }).click();
+  await expect(browser.getByRole('status')).toHaveText('simulation: the kubelet of node "node-3" stopped posting node status and renewing its lease');
+  await browser.getByTestId('recover-node').click();
+  await page.getByRole('dialog', { name: 'Recover node node-3?' }).getByRole('button', { name: 'Recover (simulation)' }).click();
+  await expect(browser.getByRole('status')).toHaveText('simulation: the kubelet of node "node-3" posts node status and renews its lease again');
 });

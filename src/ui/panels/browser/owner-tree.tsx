@@ -236,15 +236,13 @@ function Row({ node, depth, selected, onSelect, onStatus }: { node: TreeNode; de
   return (
     <>
       <li
-        role="treeitem"
-        aria-level={depth + 1}
-        aria-selected={sel}
-        aria-expanded={node.children.length ? true : undefined}
+        data-depth={depth + 1}
+        data-selected={sel || undefined}
         data-testid={`owner-${o.kind}-${o.metadata?.name}`}
         data-kind={o.kind}
         style={{ paddingLeft: `${depth * 1.25}rem`, listStyle: 'none', display: 'flex', gap: '0.5rem', alignItems: 'baseline', flexWrap: 'wrap' }}
       >
-        <button type="button" className="link" onClick={() => onSelect(ref)}>
+        <button type="button" className="link" aria-current={sel || undefined} onClick={() => onSelect(ref)}>
           <span className="pp-muted">{o.kind}</span> {o.metadata?.namespace ? `${o.metadata.namespace}/` : ''}
           {o.metadata?.name}
         </button>
@@ -286,7 +284,7 @@ export function OwnerTree({ namespace, selected, onSelect, onStatus }: { namespa
           {error}
         </p>
       )}
-      <ul role="tree" aria-label="Workloads by owner" style={{ margin: 0, padding: 0 }}>
+      <ul aria-label="Workloads by owner" style={{ margin: 0, padding: 0 }}>
         {forest.map((n) => (
           <Row key={n.obj.metadata?.uid} node={n} depth={0} selected={selected} onSelect={onSelect} onStatus={onStatus} />
         ))}
