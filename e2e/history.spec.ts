@@ -1,0 +1,110 @@
+// History that lasts (issue 16, item 5): the timeline, the managed-fields history and the time slider come
+// from the cluster's stored history (a watch from the oldest retained revision, lists at a past revision),
+// so they show what happened before the page was loaded. Screenshots go to test-results/.
+import { expect, test, type Page } from '@playwright/test';
+import { shellFetch, skipWithoutBrowser } from './helpers';
+
+skipWithoutBrowser();
+
+const CM = '/api/v1/namespaces/default/configmaps';
+
+async function openFrame(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  await expect(page.getByTestId('engine-mode')).toBeVisible({ timeout: 30_000 });
+}
+
+async function call(page: Page, method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<number> {
+  const r = await shellFetch(page, path, { method, headers: { 'Content-Type': contentType, Accept: 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  expect(r.status, `${method} ${path}: ${r.text}`).toBeLessThan(300);
+  return Number((r.body as { metadata?: { resourceVersion?: string } }).metadata?.resourceVersion);
+}
+
+const applyAs = (page: Page, name: string, manager: string, data: Record<string, string>, force = false) =>
+  call(page, 'PATCH', `${CM}/${name}?fieldManager=${manager}${force ? '&force=true' : ''}`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' }, data }, 'application/apply-patch+yaml');
+
+test('after a reload: the timeline shows the stored changes, the managed-fields history starts at creation, the slider shows the past', async ({ page }, info) => {
+  test.slow();
+  await openFrame(page, '/?cluster=history-e2e');
+  // written before the reload, while no panel of this page is looking
+  const created = await applyAs(page, 'kept', 'alice', { colour: 'red' });
+  const doomedAt = await applyAs(page, 'doomed', 'alice', { x: '1' });
+  const updated = await applyAs(page, 'kept', 'bob', { colour: 'blue' }, true);
+  await call(page, 'DELETE', `${CM}/doomed`);
+  expect(doomedAt).toBeGreaterThan(created);
+  expect(updated).toBeGreaterThan(doomedAt);
+
+  await page.reload();
+  await openFrame(page, '/?cluster=history-e2e');
+
+  // The timeline opens on the stored history and says where the window starts.
+  await page.getByRole('tab', { name: 'Watch timeline' }).click();
+  const tl = page.getByTestId('history-timeline');
+  await expect(tl.getByTestId('history-window')).toHaveText(/^history since .+, revision \d+$/);
+  const list = tl.getByTestId('history-list');
+  await tl.getByLabel('Filter').fill('default/kept');
+  await expect(list.locator('.tl-row')).toHaveCount(2);
+  await expect(list.locator('.tl-row').nth(0)).toContainText(`ADDED`);
+  await expect(list.locator('.tl-row').nth(0)).toContainText(`rv ${created}`);
+  await expect(list.locator('.tl-row').nth(0)).toContainText('alice (Apply)');
+  await expect(list.locator('.tl-row').nth(1)).toContainText(`rv ${updated}`);
+  await expect(list.locator('.tl-row').nth(1)).toContainText('bob (Apply)');
+  await list.locator('.tl-row').nth(1).click();
+  await expect(tl.getByTestId('history-diff')).toContainText('- colour: red');
+  await expect(tl.getByTestId('history-diff')).toContainText('+ colour: blue');
+  await tl.getByLabel('Filter').fill('doomed');
+  await expect(list.locator('.tl-row')).toHaveCount(2);
+  await expect(list.locator('.tl-row').nth(1)).toContainText('DELETED');
+  await tl.getByLabel('Filter').fill('');
+  await info.attach('timeline', { body: await page.getByTestId('history-timeline').screenshot({ path: info.outputPath('history-timeline.png') }), contentType: 'image/png' });
+
+  // The managed-fields history of the object starts at its creation.
+  await page.evaluate(() => window.playground.store.select({ groupVersion: 'v1', resource: 'configmaps', kind: 'ConfigMap', namespace: 'default', name: 'kept' }));
+  await page.getByRole('tab', { name: 'Managed fields' }).click();
+  const mf = page.getByTestId('managed-fields');
+  const history = mf.getByTestId('history');
+  await expect(history.locator(':scope > li')).toHaveCount(2);
+  await expect(history.locator(':scope > li').nth(0)).toContainText(`ADDED rv ${created}`);
+  await expect(history.locator(':scope > li').nth(0)).toContainText('alice (Apply) v1 (new) +.data.colour');
+  await expect(history.locator(':scope > li').nth(1)).toContainText(`MODIFIED rv ${updated}`);
+  await expect(history.locator(':scope > li').nth(1)).toContainText('bob (Apply) v1 (new) +.data.colour');
+  await expect(history.locator(':scope > li').nth(1)).toContainText('alice (Apply) v1 (removed)');
+  await mf.screenshot({ path: info.outputPath('history-managed-fields.png') });
+
+  // The time slider: the window start is the left end; the cluster at a past revision, read-only.
+  await page.getByRole('tab', { name: 'History' }).click();
+  const panel = page.getByTestId('history-panel');
+  const slider = panel.getByTestId('history-slider');
+  await expect(slider).toBeVisible();
+  await expect(panel.getByTestId('history-banner')).toHaveCount(0);
+  await slider.focus();
+  await page.keyboard.press('Home');
+  await expect(panel.getByTestId('history-banner')).toContainText('Past view: the cluster as it was at revision');
+  await expect(panel).toHaveAttribute('data-past', /\d+/);
+  // one step right of the start and onwards is a revision with a change; go to the one before the update
+  await panel.getByLabel('Go to revision').fill(String(doomedAt));
+  await panel.getByRole('button', { name: 'Show' }).click();
+  await expect(panel.getByTestId('history-banner')).toContainText(`revision ${doomedAt}`);
+  await expect(panel.getByTestId('history-revision')).toHaveText(`rv ${doomedAt}`);
+  const objects = panel.getByTestId('history-objects');
+  await panel.getByLabel('Filter').fill('default/');
+  const doomed = objects.locator('.tl-row', { hasText: 'ConfigMap default/doomed' });
+  await expect(doomed).toHaveAttribute('data-status', 'deleted');
+  const kept = objects.locator('.tl-row', { hasText: 'ConfigMap default/kept' });
+  await expect(kept).toHaveAttribute('data-status', 'changed');
+  await kept.click();
+  await expect(panel.getByTestId('history-then')).toContainText('colour: red');
+  await expect(panel.getByTestId('history-diff-now')).toContainText('- colour: red');
+  await expect(panel.getByTestId('history-diff-now')).toContainText('+ colour: blue');
+  await doomed.click();
+  await expect(panel.getByTestId('history-then')).toContainText('x: "1"');
+  await info.attach('past-view', { body: await panel.screenshot({ path: info.outputPath('history-past-view.png') }), contentType: 'image/png' });
+  // the past view writes nothing: no request left the page while it was shown but reads
+  const writes = await page.evaluate(() => window.playground.store.get().requests.filter((r) => r.source === 'history' && r.method !== 'GET').length);
+  expect(writes).toBe(0);
+
+  // Leaving the slider returns to live.
+  await panel.getByRole('button', { name: 'Back to live' }).click();
+  await expect(panel.getByTestId('history-banner')).toHaveCount(0);
+  await expect(panel).not.toHaveAttribute('data-past', /./);
+  await expect(panel).toContainText('Live.');
+});
