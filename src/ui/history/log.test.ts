@@ -100,3 +100,38 @@ describe('HistoryLog', () => {
     expect(names(log.stateAt(1))).toEqual(names(s));
   });
 });
+
+describe('HistoryLog with a long history', () => {
+  it('20,000 changes: adding each, a past state, an object\'s versions and the live state stay in milliseconds', () => {
+    const log = new HistoryLog(1);
+    log.addBase(CM, Array.from({ length: 500 }, (_, i) => cm(`c${i}`, 1, { n: '0' }, `u${i}`)));
+    const cms: KubeObject[] = [];
+    for (let i = 0; i < 20_000; i++) if (i % 10 !== 9) cms.push(cm(`c${i % 500}`, 2 + i, { n: String(i) }, `u${i % 500}`));
+    const deps: KubeObject[] = [];
+    for (let i = 9; i < 20_000; i += 10) deps.push({ kind: 'Deployment', metadata: { name: 'd', namespace: 'default', uid: 'dep', resourceVersion: String(2 + i) } });
+    const t0 = performance.now();
+    // parallel watches deliver interleaved: the configmaps first, then the deployment's changes, whose
+    // revisions fall between theirs
+    for (const o of cms) log.add(CM, 'MODIFIED', o);
+    for (const o of deps) log.add(DEP, 'MODIFIED', o);
+    const addMs = performance.now() - t0;
+    expect(log.records).toHaveLength(20_000);
+    expect(log.records.every((r, i) => i === 0 || log.records[i - 1].revision <= r.revision)).toBe(true);
+    const t1 = performance.now();
+    const mid = log.stateAt(10_001);
+    const stateMs = performance.now() - t1;
+    expect(mid.size).toBe(501);
+    expect((mid.get('u498')!.object as { data: { n: string } }).data.n).toBe('9998');
+    expect(mid.get('dep')!.revision).toBe(10_001);
+    const t2 = performance.now();
+    const v = log.versionsOf({ groupVersion: 'v1', resource: 'configmaps' }, 'default', 'c7');
+    const versionsMs = performance.now() - t2;
+    expect(v.base).toBeDefined();
+    expect(v.records).toHaveLength(40);
+    console.log(`20k changes: add ${addMs.toFixed(0)} ms, state ${stateMs.toFixed(1)} ms, versions ${versionsMs.toFixed(1)} ms`);
+    // loose budgets for a shared 2-core machine
+    expect(addMs).toBeLessThan(3000);
+    expect(stateMs).toBeLessThan(200);
+    expect(versionsMs).toBeLessThan(300);
+  });
+});

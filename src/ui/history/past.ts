@@ -1,5 +1,4 @@
 // The past view's model: the objects at a revision of the window, each compared with now. Pure.
-import { deepEqual } from '../panels/managed-fields/fields.js';
 import type { HistoryLog, ObjectState } from './log.js';
 
 export interface PastRow {
@@ -32,7 +31,8 @@ export function pastView(log: HistoryLog, revision: number): PastRow[] {
   const rows: PastRow[] = [];
   for (const [key, past] of then) {
     const cur = now.get(key);
-    const status = !cur ? 'deleted' : cur.revision === past.revision || deepEqual(cur.object, past.object) ? 'unchanged' : 'changed';
+    // every write that changes an object gives it a new revision (a no-op write stores nothing)
+    const status = !cur ? 'deleted' : cur.revision === past.revision ? 'unchanged' : 'changed';
     rows.push({ key, label: label(past), status, past, now: cur });
   }
   for (const [key, cur] of now) if (!then.has(key)) rows.push({ key, label: label(cur), status: 'created', now: cur });
