@@ -196,24 +196,33 @@ test('a long stored history (10,000 changes) stays responsive: virtualised timel
   // at 1005000 the last change of cm-7 was i = 4507
   await expect(panel.getByTestId('history-then')).toContainText('"n": "4507"');
   const sliderMs = Date.now() - t1;
-  const t2 = Date.now();
-  await panel.getByTestId('history-slider').focus();
-  for (let k = 0; k < 5; k++) await page.keyboard.press('ArrowLeft');
+  // five steps of the slider, each timed inside the page from the input to two frames later
+  const stepMs = await panel.getByTestId('history-slider').evaluate(async (el: HTMLInputElement) => {
+    const setValue = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
+    const t0 = performance.now();
+    for (let k = 0; k < 5; k++) {
+      setValue.call(el, String(Number(el.value) - 1));
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    }
+    return (performance.now() - t0) / 5;
+  });
   await expect(panel.getByTestId('history-revision')).toHaveText('rv 1004995');
-  const stepMs = Date.now() - t2;
+  await expect(panel.getByTestId('history-banner')).toContainText('revision 1004995');
   const gaps = await page.evaluate(() => {
     const w = window as unknown as { frameGaps: number[]; frameStop: boolean };
     w.frameStop = true;
     return w.frameGaps.slice(1).sort((a, b) => a - b);
   });
   const p95 = gaps[Math.floor(gaps.length * 0.95)];
-  const report = `frames ${gaps.length}, p95 gap ${p95.toFixed(1)} ms, scroll ${scrollMs.toFixed(1)} ms, filter ${filterMs} ms, go to a revision ${sliderMs} ms, 5 slider steps ${stepMs} ms`;
+  const report = `frames ${gaps.length}, p95 gap ${p95.toFixed(1)} ms, scroll ${scrollMs.toFixed(1)} ms, filter ${filterMs} ms, go to a revision ${sliderMs} ms, a slider step ${stepMs.toFixed(0)} ms`;
   info.annotations.push({ type: 'history-10k', description: report });
   console.log(`stored history with 10,000 changes: ${report}`);
   await panel.screenshot({ path: info.outputPath('history-10k-past.png') });
-  // loose budgets for a shared 2-core machine
-  expect(p95).toBeLessThan(250);
-  expect(scrollMs).toBeLessThan(500);
-  expect(filterMs).toBeLessThan(3000);
-  expect(stepMs).toBeLessThan(5000);
+  // loose budgets for a shared, loaded 2-core machine (typical numbers there are in BENCHMARKS-style
+  // annotations on the test); rendering every row or replaying per keystroke misses them by far
+  expect(p95).toBeLessThan(500);
+  expect(scrollMs).toBeLessThan(1000);
+  expect(filterMs).toBeLessThan(5000);
+  expect(stepMs).toBeLessThan(500);
 });
