@@ -80,6 +80,12 @@ test('after a reload: the timeline shows the stored changes, the managed-fields 
   await page.keyboard.press('Home');
   await expect(panel.getByTestId('history-banner')).toContainText('Past view: the cluster as it was at revision');
   await expect(panel).toHaveAttribute('data-past', /\d+/);
+  // Escape inside the panel leaves the past view; the slider takes it back
+  await page.keyboard.press('Escape');
+  await expect(panel.getByTestId('history-banner')).toHaveCount(0);
+  await slider.focus();
+  await page.keyboard.press('Home');
+  await expect(panel.getByTestId('history-banner')).toBeVisible();
   // one step right of the start and onwards is a revision with a change; go to the one before the update
   await panel.getByLabel('Go to revision').fill(String(doomedAt));
   await panel.getByRole('button', { name: 'Show' }).click();

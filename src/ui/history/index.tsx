@@ -3,7 +3,7 @@
 // from the stored history the panels already hold (log.ts: the state at the window's start plus the
 // changes up to the revision), once per revision picked. Nothing here writes: the past view has no
 // action that sends a request, and "Back to live" (or Escape) leaves it.
-import { useDeferredValue, useEffect, useId, useMemo, useState } from 'react';
+import { useDeferredValue, useId, useMemo, useState } from 'react';
 import { usePanelTheme, VirtualList } from '../panels/common/ui.js';
 import { diffLines, diffStats, splitLines } from '../panels/common/diff.js';
 import { yamlText } from '../panels/common/yaml-lines.js';
@@ -30,15 +30,6 @@ export function HistoryPanel() {
   const [picked, setPicked] = useState<number>();
   const past = picked !== undefined && log !== undefined;
 
-  useEffect(() => {
-    if (!past) return;
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') setPicked(undefined);
-    };
-    addEventListener('keydown', onKey);
-    return () => removeEventListener('keydown', onKey);
-  }, [past]);
-
   if (!log) {
     return (
       <section className="pp" aria-label="History" data-testid="history-panel" data-theme={theme}>
@@ -51,7 +42,19 @@ export function HistoryPanel() {
   }
   const index = picked === undefined ? stops.length - 1 : nearestStop(stops, picked);
   return (
-    <section className={`pp${past ? ' history-past' : ''}`} aria-label="History" data-testid="history-panel" data-theme={theme} data-past={past ? String(picked) : undefined}>
+    <section
+      className={`pp${past ? ' history-past' : ''}`}
+      aria-label="History"
+      data-testid="history-panel"
+      data-theme={theme}
+      data-past={past ? String(picked) : undefined}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape' && past) {
+          e.stopPropagation();
+          setPicked(undefined);
+        }
+      }}
+    >
       <Slider log={log} stops={stops} index={index} past={past} onPick={(rev) => setPicked(rev)} onLive={() => setPicked(undefined)} />
       {past ? (
         <PastView log={log} revision={picked} />
