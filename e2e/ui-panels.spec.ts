@@ -11,6 +11,8 @@ async function openPanels(page: Page, panels: string): Promise<string> {
   await page.goto(`${PAGE}?panels=${panels}`);
   await expect(page.getByTestId('panels-ready')).toBeVisible();
   await expect(page.getByTestId('engine-mode')).toHaveText('service-worker');
+  // the timeline opens on the stored history (e2e/history.spec.ts); these tests drive the collection watch
+  if (panels === 'timeline') await page.getByRole('button', { name: 'Watch a collection' }).click();
   return page.evaluate(() => window.uiPanels!.connection.baseUrl);
 }
 
@@ -342,20 +344,21 @@ test('managed fields: blame with shared ownership, entries, live history, the [{
   await api(page, base, 'PATCH', `${path}?fieldManager=carol`, { data: { c: '3' } }, 'application/merge-patch+json');
   await expect(line('c: "3"')).toHaveAttribute('data-owners', 'carol');
   const history = mf.getByTestId('history');
-  await expect(history.locator(':scope > li')).toHaveCount(2);
+  // from the stored history: alice's create, bob's apply, carol's update
+  await expect(history.locator(':scope > li')).toHaveCount(3);
   await expect(history).toContainText('carol (Update) v1 (new) +.data.c');
   await info.attach('managed-fields', { body: await mf.screenshot({ path: info.outputPath('managed-fields.png') }), contentType: 'image/png' });
 
   // The reset (spec rule 8): a non-apply write that sets managedFields to [{}] clears tracking.
   await api(page, base, 'PATCH', path, { metadata: { managedFields: [{}] } }, 'application/merge-patch+json');
   await expect(mf).toContainText('This object has no managedFields');
-  await expect(history.locator(':scope > li')).toHaveCount(3);
+  await expect(history.locator(':scope > li')).toHaveCount(4);
   await expect(history.locator(':scope > li').last()).toContainText('alice (Apply) v1 (removed)');
   // The explanation of [{}] versus [] is in the panel.
   await mf.getByText('Resetting managedFields').click();
   await expect(mf).toContainText('this playground follows the spec');
   // Back in history: the version where alice and bob shared .data.a.
-  await history.getByRole('button').first().click();
+  await history.getByRole('button').nth(1).click();
   await expect(line('a: "1"')).toHaveAttribute('data-owners', 'alice,bob');
   await mf.screenshot({ path: info.outputPath('managed-fields-reset.png') });
 

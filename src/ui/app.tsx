@@ -40,6 +40,8 @@ const ManagedFieldsViewer = panel('managed-fields', 'ManagedFieldsViewer');
 const CelEvaluator = panel('cel', 'CelEvaluator');
 const Terminal = panel('terminal', 'Terminal');
 const Lessons = panel('lessons', 'Lessons');
+// the time slider over the cluster's stored history (src/ui/history)
+const HistoryPanel = lazy(() => import('./history/index.js').then((m) => ({ default: m.HistoryPanel })));
 
 type Loadable<T> = { state: 'loading' } | { state: 'ok'; value: T } | { state: 'error'; message: string };
 
@@ -252,6 +254,7 @@ const TABS: DockTab[] = [
   { id: 'console', label: 'Requests', Component: RequestConsole },
   { id: 'timeline', label: 'Watch timeline', Component: WatchTimeline },
   { id: 'managed-fields', label: 'Managed fields', Component: ManagedFieldsViewer },
+  { id: 'history', label: 'History', Component: HistoryPanel },
   { id: 'cel', label: 'CEL', Component: CelEvaluator },
   { id: 'terminal', label: 'Terminal', Component: Terminal },
   { id: 'lessons', label: 'Lessons', Component: Lessons },

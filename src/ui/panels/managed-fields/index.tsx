@@ -1,12 +1,13 @@
 // Managed-fields viewer: a blame view of the selected object (each YAML line with the managers that own it,
 // a colour per manager, shared ownership highlighted), every managedFields entry with its decoded fieldsV1,
-// and the ownership history of the versions seen since the panel opened (a live watch on the object).
+// and the ownership history of the object from its creation (within the server's retained history), live.
 import { useEffect, useMemo, useState } from 'react';
-import { usePlayground, usePlaygroundStore, type ObjectRef } from '../../playground.js';
-import { clockText, errorText, fetchJson, HttpError, usePanelTheme } from '../common/ui.js';
-import { readWatch, sleep } from '../common/watch.js';
+import { usePlayground, type ObjectRef } from '../../playground.js';
+import { usePanelTheme } from '../common/ui.js';
 import { yamlLines } from '../common/yaml-lines.js';
-import { collectionPath, type KubeObject } from '../timeline/stream.js';
+import { useClusterHistory } from '../../history/use-history.js';
+import { timeText } from '../timeline/history-view.js';
+import { type KubeObject } from '../timeline/stream.js';
 import { entryLabel, entryPaths, formatPath, lineOwners, managerColour, parseElement, unresolvedPaths, withoutManagedFields, type ManagedFieldsEntry } from './fields.js';
 import { ownershipChanges } from './history.js';
 
@@ -14,8 +15,10 @@ const SOURCE = 'managed-fields';
 
 interface Version {
   rv: string;
+  /** ADDED, MODIFIED, DELETED, or BASE: the object as it was when the retained history starts. */
   type: string;
-  at: number;
+  /** Time of the write, from the managedFields entry that made it (none for a deletion). */
+  time?: string;
   object: KubeObject;
 }
 
@@ -23,58 +26,24 @@ function refKey(r: ObjectRef | undefined): string {
   return r ? `${r.groupVersion}|${r.resource}|${r.namespace ?? ''}|${r.name}` : '';
 }
 
-/** Watches one object (fieldSelector=metadata.name) and keeps every version seen. */
-function useObjectVersions(ref: ObjectRef | undefined): { versions: Version[]; error?: string; deleted: boolean } {
-  const store = usePlaygroundStore();
-  const [state, setState] = useState<{ versions: Version[]; error?: string; deleted: boolean }>({ versions: [], deleted: false });
+/**
+ * Every version of one object in the cluster's stored history (src/ui/history): its state when the
+ * retained window starts (if it existed then), then each change from its creation on, live.
+ */
+function useObjectVersions(ref: ObjectRef | undefined): { versions: Version[]; error?: string; deleted: boolean; loading: boolean; start?: number } {
+  const h = useClusterHistory();
+  const log = h.log;
   const key = refKey(ref);
-  useEffect(() => {
-    setState({ versions: [], deleted: false });
-    if (!ref) return;
-    const abort = new AbortController();
-    const base = collectionPath(ref.groupVersion, ref.resource, ref.namespace);
-    const add = (type: string, object: KubeObject) =>
-      setState((s) => {
-        const rv = object.metadata?.resourceVersion ?? '';
-        if (s.versions.some((v) => v.rv === rv && v.type === type)) return s;
-        return { versions: [...s.versions, { rv, type, at: Date.now(), object }], deleted: type === 'DELETED', error: undefined };
-      });
-    (async () => {
-      let rv: string | undefined;
-      while (!abort.signal.aborted) {
-        if (rv === undefined) {
-          try {
-            const obj = await fetchJson<KubeObject>(store, `${base}/${encodeURIComponent(ref.name)}`, SOURCE, { signal: abort.signal });
-            rv = obj.metadata?.resourceVersion;
-            add('GET', obj);
-          } catch (e) {
-            if (abort.signal.aborted) return;
-            setState((s) => ({ ...s, error: errorText(e), deleted: e instanceof HttpError && e.status === 404 }));
-            await sleep(5000, abort.signal);
-            continue;
-          }
-        }
-        const q = new URLSearchParams({ watch: 'true', fieldSelector: `metadata.name=${ref.name}`, resourceVersion: rv ?? '' });
-        let gone = false;
-        const r = await readWatch(store, `${base}?${q}`, SOURCE, abort.signal, (ev) => {
-          const e = ev as { type?: string; object?: KubeObject & { code?: number } };
-          if (e.type === 'ERROR') {
-            gone = true;
-            return;
-          }
-          if (!e.object) return;
-          rv = e.object.metadata?.resourceVersion ?? rv;
-          if (e.type !== 'BOOKMARK') add(e.type ?? '?', e.object);
-        }).catch(() => ({ outcome: 'http' as const, status: 0 }));
-        if (r.outcome === 'aborted') return;
-        if (gone || r.outcome === 'http') rv = undefined;
-        await sleep(r.outcome === 'http' ? 3000 : 300, abort.signal);
-      }
-    })();
-    return () => abort.abort();
+  return useMemo(() => {
+    if (!ref || !log) return { versions: [], deleted: false, loading: h.phase !== 'error', error: h.error };
+    const { base, records } = log.versionsOf(ref, ref.namespace, ref.name);
+    const versions: Version[] = [];
+    if (base) versions.push({ rv: String(base.revision), type: 'BASE', object: base.object });
+    for (const r of records) versions.push({ rv: String(r.revision), type: r.type, time: log.managerOf(r)?.time, object: r.object });
+    return { versions, deleted: versions[versions.length - 1]?.type === 'DELETED', loading: false, start: log.start };
+    // the log is mutated in place; its version says when it changed
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [store, key]);
-  return state;
+  }, [key, log, log?.version, h.phase, h.error]);
 }
 
 function Chip({ entry, dim }: { entry: ManagedFieldsEntry; dim?: boolean }) {
@@ -89,7 +58,7 @@ function Chip({ entry, dim }: { entry: ManagedFieldsEntry; dim?: boolean }) {
 export function ManagedFieldsViewer() {
   const theme = usePanelTheme();
   const selected = usePlayground((s) => s.selected);
-  const { versions, error, deleted } = useObjectVersions(selected);
+  const { versions, error, deleted, loading, start } = useObjectVersions(selected);
   const [chosenRv, setChosenRv] = useState<string>();
   const [focus, setFocus] = useState<string>();
   const [openEntry, setOpenEntry] = useState<number>();
@@ -210,16 +179,22 @@ export function ManagedFieldsViewer() {
             </ul>
           </div>
           <div>
-            <h4>Ownership history ({versions.length} versions seen since this panel opened)</h4>
+            <h4>
+              Ownership history ({versions.length} versions{start !== undefined ? ` in the stored history since revision ${start}` : ''})
+            </h4>
+            {loading && <p className="pp-muted">Reading the stored history…</p>}
+            {!loading && versions.length === 0 && <p className="pp-muted">No version of this object in the retained history.</p>}
             <ol style={{ margin: 0, paddingLeft: '1.2rem' }} data-testid="history">
               {versions.map((v, i) => {
+                // a creation shows what each manager set; later versions what changed hands
+                const first = i === 0 && v.type !== 'BASE';
                 const changes = ownershipChanges(i === 0 ? undefined : versions[i - 1].object.metadata?.managedFields, v.type === 'DELETED' ? [] : v.object.metadata?.managedFields);
                 return (
-                  <li key={`${v.rv}-${v.type}`}>
+                  <li key={`${v.rv}-${v.type}`} data-type={v.type}>
                     <button type="button" className="link" aria-current={v === version} onClick={() => setChosenRv(v.rv)} style={{ border: 'none', background: 'none', padding: 0 }}>
-                      {clockText(v.at)} {v.type} rv {v.rv}
+                      {v.type === 'BASE' ? `rv ${v.rv}: as the retained history starts` : `${timeText(v.time)} ${v.type} rv ${v.rv}`}
                     </button>
-                    {i > 0 && (
+                    {(i > 0 || first) && (
                       <ul style={{ margin: 0, paddingLeft: '1rem' }}>
                         {changes.length === 0 && <li className="pp-muted">no ownership change</li>}
                         {changes.map((c) => (

@@ -1,4 +1,6 @@
-// Watch timeline: subscribe to any collection with selectors and resourceVersion options, read the chunked
+// Watch timeline. It opens on the cluster's stored history (history-view.tsx: every change from the start
+// of the server's retained window, the same after a reload); "Watch a collection" is the hands-on watch:
+// subscribe to any collection with selectors and resourceVersion options, read the chunked
 // JSON stream, and list every event (type, kind/name, resourceVersion, time, the manager that caused it) in a
 // virtualised list. Expanding an event shows the object and a diff against the previous version of the same
 // object. Stream ends (reconnect from the last resourceVersion) and 410 Gone (relist) appear as markers.
@@ -10,6 +12,7 @@ import { readWatch, sleep } from '../common/watch.js';
 import { yamlText } from '../common/yaml-lines.js';
 import { withoutManagedFields } from '../managed-fields/fields.js';
 import { discover, type ApiResource } from '../browser/discovery.js';
+import { StoredHistoryTimeline } from './history-view.js';
 import { collectionPath, filterEntries, TimelineModel, watchQuery, type TimelineEntry, type WatchOptions } from './stream.js';
 
 const SOURCE = 'timeline';
@@ -28,7 +31,31 @@ function statusMessage(body: unknown, status: number): string {
   return `${status}${typeof m === 'string' ? `: ${m}` : ''}`;
 }
 
-export function WatchTimeline({ defaultResource = 'v1/configmaps', defaultNamespace = 'default' }: WatchTimelineProps = {}) {
+/** The panel: the stored history, or a watch of one collection (both stay mounted while switching). */
+export function WatchTimeline(props: WatchTimelineProps = {}) {
+  const theme = usePanelTheme();
+  const [mode, setMode] = useState<'history' | 'watch'>('history');
+  return (
+    <div className="pp" data-theme={theme}>
+      <div className="pp-toolbar" role="group" aria-label="Timeline mode">
+        <button type="button" aria-pressed={mode === 'history'} onClick={() => setMode('history')}>
+          Stored history
+        </button>
+        <button type="button" aria-pressed={mode === 'watch'} onClick={() => setMode('watch')}>
+          Watch a collection
+        </button>
+      </div>
+      <section className="pp" aria-label="Stored history" hidden={mode !== 'history'} data-theme={theme}>
+        <StoredHistoryTimeline />
+      </section>
+      <div hidden={mode !== 'watch'}>
+        <CollectionWatch {...props} />
+      </div>
+    </div>
+  );
+}
+
+function CollectionWatch({ defaultResource = 'v1/configmaps', defaultNamespace = 'default' }: WatchTimelineProps = {}) {
   const theme = usePanelTheme();
   const store = usePlaygroundStore();
   const selectedObject = usePlayground((s) => s.selected);
