@@ -1,6 +1,6 @@
 // JSON data (objects of the API, YAML/JSON variables) <-> CEL values.
 
-import type { CelType } from './types.js';
+import type { CelType, ObjectType } from './types.js';
 import type { CelValue } from './values.js';
 import {
   CelDuration, CelMap, CelOpaque, CelOptional, CelTimestamp, CelTypeValue, CelUint, listTypeOf, markUnstructured, withListType,
@@ -69,52 +69,76 @@ export function fromJson(v: unknown, t?: CelType): CelValue {
 
 /**
  * A map over a JSON object whose entries are converted on first access (most expressions touch few fields).
- * Object types store fields under escaped names; the JSON keeps the raw property names.
+ * Object types store fields under escaped names; the JSON keeps the raw property names. Until the map is
+ * materialized (iteration, size, non-string keys), `m` caches the converted containers by key; strings and
+ * booleans are returned as they are, without a cache entry.
  */
 class JsonMap extends CelMap {
   private done = false;
-  private readonly cache = new Map<string, CelValue>();
+  /** The declared object type, when the JSON is an object of a schema type. */
+  private readonly obj: ObjectType | undefined;
+  /** Converted containers by key (the last one, then a map once there are more). */
+  private lastKey: string | undefined = undefined;
+  private lastValue: CelValue = null;
+  private cache: Map<string, CelValue> | undefined = undefined;
   constructor(private readonly rec: Record<string, unknown>, private readonly t: CelType | undefined) {
-    super();
-    if (t && t.kind === 'object') this.typeName = t.name;
-  }
-  private rawKey(k: string): string {
-    return this.t && this.t.kind === 'object' && k.includes('__') ? unescapeProperty(k) : k;
+    super(CelMap.LAZY);
+    if (t && t.kind === 'object') {
+      this.obj = t;
+      this.typeName = t.name;
+    } else this.obj = undefined;
   }
   override has(k: CelValue): boolean {
     return typeof k === 'string' ? this.getStr(k) !== undefined : (this.materialize(), super.has(k));
   }
   private childType(k: string): CelType | undefined {
+    if (this.obj) return this.obj.field(k);
     const t = this.t;
-    if (!t) return undefined;
-    if (t.kind === 'object') return t.field(k);
-    if (t.kind === 'map') return t.value;
-    return undefined;
+    return t && t.kind === 'map' ? t.value : undefined;
+  }
+  private cached(k: string): CelValue | undefined {
+    if (this.lastKey === k) return this.lastValue;
+    return this.cache?.get(k);
   }
   private materialize(): void {
     if (this.done) return;
     this.done = true;
-    const obj = this.t && this.t.kind === 'object';
+    const obj = !!this.obj;
+    this.m = new Map();
     for (const k of Object.keys(this.rec)) {
       // object fields set to null are absent (Kubernetes treats them like unset fields)
       if (obj && this.rec[k] === null) continue;
       const ek = obj ? escapeProperty(k) ?? k : k;
-      this.m.set(ek, [ek, this.cache.get(ek) ?? fromJson(this.rec[k], this.childType(ek))]);
+      this.m.set(ek, [ek, this.cached(ek) ?? fromJson(this.rec[k], this.childType(ek))]);
     }
+    this.cache = undefined;
   }
   override getStr(k: string): CelValue | undefined {
     if (this.done) {
       const v = super.getStr(k);
       // reserved words are recognized as field names of their escaped properties
-      return v === undefined && this.t && this.t.kind === 'object' ? super.getStr(`__${k}__`) : v;
+      return v === undefined && this.obj ? super.getStr(`__${k}__`) : v;
     }
-    let v = this.cache.get(k);
-    if (v !== undefined) return v;
-    const raw = this.rawKey(k);
-    if (!Object.prototype.hasOwnProperty.call(this.rec, raw)) return undefined;
-    if (this.rec[raw] === null && this.t && this.t.kind === 'object') return undefined;
-    v = fromJson(this.rec[raw], this.childType(k));
-    this.cache.set(k, v);
+    const c = this.cached(k);
+    if (c !== undefined) return c;
+    const rec = this.rec;
+    const raw = this.obj && k.includes('__') ? unescapeProperty(k) : k;
+    const x = rec[raw];
+    // JSON never holds functions: a function is a property of Object.prototype, not of the data
+    if (x === undefined || typeof x === 'function' || raw === '__proto__') {
+      if (!Object.prototype.hasOwnProperty.call(rec, raw)) return undefined;
+    }
+    if (x === null && this.obj) return undefined;
+    const ct = this.childType(k);
+    if (typeof x === 'string') {
+      if (ct === undefined || ct.kind === 'string' || ct.kind === 'dyn') return x;
+    } else if (typeof x === 'boolean') return ct && ct.kind === 'optional' ? fromJson(x, ct) : x;
+    const v = fromJson(x, ct);
+    if (typeof v === 'object' && v !== null) {
+      if (this.lastKey !== undefined) (this.cache ??= new Map()).set(this.lastKey, this.lastValue);
+      this.lastKey = k;
+      this.lastValue = v;
+    }
     return v;
   }
   override get(k: CelValue): CelValue | undefined {

@@ -214,14 +214,23 @@ export function createCelEnv(opts: CelEnvOptions = {}): CelEnv {
       const { ast, check } = r;
       const source = new Source(expr);
       const varNames = new Set(Object.keys(variables));
-      const compiled = new Compiler({ variables: varNames, typeValues, functions, overloadsByNode: check?.overloads, constants }).compile(ast);
+      const compiled = new Compiler({ variables: varNames, typeValues, functions, overloadsByNode: check?.overloads, constants, variableTypes: check ? variables : undefined }).compile(ast);
       const slotNames = [...compiled.slotOf.entries()];
       const resultType = check?.type ?? T.dyn;
-      const run = (activation: Record<string, CelValue>, costLimit: number): CelResult | CelRuntimeError => {
-        const ctx: Ctx = { slots: new Array(compiled.slotCount), cost: 0, limit: costLimit };
-        for (const [name, slot] of slotNames) {
+      const run = (activation: Record<string, unknown>, costLimit: number, json: boolean): CelResult | CelRuntimeError => {
+        const ctx: Ctx = { slots: new Array(compiled.slotCount), raw: undefined, cost: 0, limit: costLimit };
+        for (let i = 0; i < slotNames.length; i++) {
+          const [name, slot] = slotNames[i];
           const v = activation[name];
-          if (v !== undefined) ctx.slots[slot] = v;
+          if (v === undefined) continue;
+          if (json) {
+            ctx.slots[slot] = fromJson(v, variables[name]);
+            // plain JSON objects also go to the direct field chains (interpreter.ts jsonChain)
+            if (typeof v === 'object' && v !== null && !Array.isArray(v)) {
+              const p = Object.getPrototypeOf(v);
+              if (p === Object.prototype || p === null) (ctx.raw ??= new Array(compiled.slotCount))[slot] = v;
+            }
+          } else ctx.slots[slot] = v as CelValue;
         }
         try {
           const value = compiled.ev(ctx);
@@ -247,12 +256,10 @@ export function createCelEnv(opts: CelEnvOptions = {}): CelEnv {
         ast,
         resultType,
         evaluate(activation = {}, o = {}) {
-          return run(activation, o.costLimit ?? limit);
+          return run(activation, o.costLimit ?? limit, false);
         },
         evaluateJson(activation = {}, o = {}) {
-          const act: Record<string, CelValue> = {};
-          for (const k of Object.keys(activation)) act[k] = fromJson(activation[k], variables[k]);
-          return run(act, o.costLimit ?? limit);
+          return run(activation, o.costLimit ?? limit, true);
         },
         estimateCost() {
           estimate ??= estimateCost(ast, check, functions);

@@ -13,9 +13,12 @@ import {
   listTypeOf, valueTypeName,
 } from './values.js';
 import { indexValue } from './stdlib.js';
+import { fromJson } from './convert.js';
 
 export interface Ctx {
   slots: (CelValue | CelError)[];
+  /** The plain JSON objects of variables given as JSON (evaluateJson), by slot: field chains read them directly. */
+  raw?: unknown[];
   cost: number;
   limit: number;
 }
@@ -37,6 +40,8 @@ export interface CompileInfo {
   overloadsByNode?: Map<number, string[]>;
   /** Field types of object types selected per select node (unused at runtime today). */
   constants?: Map<string, CelValue>;
+  /** Declared variable types: field chains over object-typed variables get a direct path over JSON data. */
+  variableTypes?: Record<string, CelType>;
 }
 
 export interface Compiled {
@@ -201,6 +206,10 @@ export class Compiler {
         if (isVar) {
           let ev = this.ident(name, rootIdent(e) ?? e);
           for (const f of parts.slice(n)) ev = this.fieldSel(ev, f, e, false);
+          if (n < parts.length && this.local(name) === undefined && this.info.variables.has(name)) {
+            const direct = this.jsonChain(name, parts.slice(n), rootIdent(e) ?? e, ev);
+            if (direct) return direct;
+          }
           return ev;
         }
         if (tv) return () => tv;
@@ -208,6 +217,57 @@ export class Compiler {
     }
     const operand = this.expr(e.operand);
     return this.fieldSel(operand, e.field, e, !!e.testOnly);
+  }
+
+  /**
+   * `v.f1.f2...fn` over a variable of a schema object type whose fields f1..fn-1 are objects and fn a
+   * scalar: when the variable came as JSON (evaluateJson) the chain reads the plain objects directly and
+   * converts only the scalar at its end, charging what the step-by-step path charges. Anything unusual
+   * (a field absent or null, data not of the declared shape, the cost limit near) takes the general path,
+   * which produces the same value or the same error.
+   */
+  private jsonChain(name: string, fields: string[], root: Expr, general: Ev): Ev | undefined {
+    let t = this.info.variableTypes?.[name];
+    const raws: string[] = [];
+    for (let i = 0; i < fields.length; i++) {
+      if (!t || t.kind !== 'object') return undefined;
+      const f = fields[i];
+      if (f === '__proto__' || f.includes('__')) return undefined;
+      raws.push(f);
+      t = t.field(f);
+    }
+    if (!t) return undefined;
+    const leaf = t;
+    const k = leaf.kind;
+    if (k !== 'string' && k !== 'int' && k !== 'bool' && k !== 'double') return undefined;
+    const slot = this.globalSlot(name);
+    const cost = (this.freeRoots.has(root) ? 0 : 1) + fields.length;
+    const n = raws.length;
+    return (c) => {
+      const raw = c.raw;
+      let x = raw === undefined ? undefined : raw[slot];
+      if (x === undefined || c.cost + cost > c.limit) return general(c);
+      for (let i = 0; i < n; i++) {
+        if (!isPlainObject(x)) return general(c);
+        x = (x as Record<string, unknown>)[raws[i]];
+      }
+      switch (typeof x) {
+        case 'string':
+          if (k !== 'string') return general(c);
+          break;
+        case 'boolean':
+          if (k !== 'bool') return general(c);
+          break;
+        case 'number':
+          if (k !== 'int' && k !== 'double') return general(c);
+          c.cost += cost;
+          return fromJson(x, leaf);
+        default:
+          return general(c);
+      }
+      c.cost += cost;
+      return x as CelValue;
+    };
   }
 
   private fieldSel(operand: Ev, field: string, node: Expr, testOnly: boolean): Ev {
@@ -517,12 +577,35 @@ export class Compiler {
         return r;
       };
     }
+    if (n === 2 && ovs.length === 1 && ovs[0].args.length === 2) {
+      // one overload left after the checker's choice (the common case of checked expressions): no arrays,
+      // no spread, no search
+      const o = ovs[0];
+      const a0 = args[0], a1 = args[1];
+      const t0 = o.args[0], t1 = o.args[1];
+      const impl = o.impl, costOf = o.cost;
+      return (c) => {
+        const x = a0(c);
+        const y = a1(c);
+        if (!matchesType(x, t0) || !matchesType(y, t1)) throw Object.assign(noOverload(name, [x, y]), { offset: e.offset, length: e.length });
+        let r: CelValue;
+        try {
+          r = impl(x, y);
+        } catch (err) {
+          setPos(err, e);
+          throw err;
+        }
+        c.cost += costOf ? costOf([x, y], r) : 1;
+        if (c.cost > c.limit) throw new CelCostLimitError();
+        return r;
+      };
+    }
     if (n === 2) {
       const a0 = args[0], a1 = args[1];
       return (c) => {
         const x = a0(c);
         const y = a1(c);
-        return this.dispatch(ovs, e, [x, y], c, name);
+        return this.dispatch2(ovs, e, x, y, c, name);
       };
     }
     return (c) => {
@@ -550,6 +633,24 @@ export class Compiler {
       return r;
     }
     throw Object.assign(noOverload(name, vals), { offset: e.offset, length: e.length });
+  }
+
+  private dispatch2(ovs: CelOverload[], e: CallExpr, x: CelValue, y: CelValue, c: Ctx, name: string): CelValue {
+    for (let i = 0; i < ovs.length; i++) {
+      const o = ovs[i];
+      if (o.args.length !== 2 || !matchesType(x, o.args[0]) || !matchesType(y, o.args[1])) continue;
+      let r: CelValue;
+      try {
+        r = o.impl(x, y);
+      } catch (err) {
+        setPos(err, e);
+        throw err;
+      }
+      c.cost += o.cost ? o.cost([x, y], r) : 1;
+      if (c.cost > c.limit) throw new CelCostLimitError();
+      return r;
+    }
+    throw Object.assign(noOverload(name, [x, y]), { offset: e.offset, length: e.length });
   }
 
   private logical(e: CallExpr, isOr: boolean): Ev {
@@ -598,6 +699,12 @@ export class Compiler {
       throw Object.assign(noOverload('_?_:_', [v]), { offset: e.offset, length: e.length });
     };
   }
+}
+
+function isPlainObject(x: unknown): boolean {
+  if (typeof x !== 'object' || x === null) return false;
+  const p = Object.getPrototypeOf(x);
+  return p === Object.prototype || p === null;
 }
 
 /** Root identifier of an attribute chain (ident, field selections, indexes), or undefined. */

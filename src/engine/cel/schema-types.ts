@@ -121,10 +121,16 @@ function decl(s0: Schema | undefined, defs: SchemaRegistry, resourceRoot: boolea
         const f = fieldDecl(e);
         if (f) minSize += p.length + f.minSize + 4;
       }
+      const fieldTypes = new Map<string, CelType | null>();
       const t: ObjectType = {
         kind: 'object',
         name,
-        field: (f) => fieldDecl(f)?.type,
+        // field types are read on every field selection at runtime: one map lookup once known
+        field: (f) => {
+          let ft = fieldTypes.get(f);
+          if (ft === undefined) fieldTypes.set(f, (ft = fieldDecl(f)?.type ?? null));
+          return ft ?? undefined;
+        },
         fieldNames: () => [...escapedToProp.keys()].filter((e) => fieldDecl(e) !== undefined),
         maxSize: 0,
       };

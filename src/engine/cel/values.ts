@@ -48,18 +48,28 @@ export abstract class CelOpaque {
 
 export type CelMapKey = string | bigint | boolean | CelUint;
 
+/** The shared empty entry table of lazy maps (never written). */
+const LAZY_MAP = new Map<string | bigint | boolean, [CelValue, CelValue]>();
+
 /**
  * Maps (and objects, which are maps with a `typeName`). Keys are int (bigint), uint (CelUint), bool or
  * string; int and uint keys with the same numeric value are the same key (heterogeneous equality), and a
  * double with an integral value finds them too. Insertion order is kept.
  */
 export class CelMap {
-  protected readonly m = new Map<string | bigint | boolean, [CelValue, CelValue]>();
+  protected m: Map<string | bigint | boolean, [CelValue, CelValue]>;
   /** Set when the map is an object of a declared object type (schema objects). */
   typeName?: string;
-  constructor(entries?: Iterable<[CelValue, CelValue]>) {
+  /** `CelMap.LAZY`: for subclasses that fill `m` themselves on first use (they must replace it before writing). */
+  constructor(entries?: Iterable<[CelValue, CelValue]> | typeof LAZY_MAP) {
+    if (entries === LAZY_MAP) {
+      this.m = LAZY_MAP;
+      return;
+    }
+    this.m = new Map();
     if (entries) for (const [k, v] of entries) this.set(k, v);
   }
+  static readonly LAZY = LAZY_MAP;
   static fromRecord(rec: Record<string, CelValue>, typeName?: string): CelMap {
     const m = new CelMap();
     for (const k of Object.keys(rec)) m.m.set(k, [k, rec[k]]);
@@ -131,12 +141,14 @@ export function withListType<L extends CelValue[]>(l: L, info: ListTypeInfo | un
 }
 // Lists of schema-typed data (Kubernetes' unstructured list values): their index errors read
 // `index out of bounds: N` as Kubernetes words them.
-const unstructuredLists = new WeakSet<CelValue[]>();
+// (A symbol-keyed property: setting it is a cached shape transition, far cheaper than a WeakSet entry per
+// list converted, and neither JSON nor spreading copies it.)
+const UNSTRUCTURED: unique symbol = Symbol('celUnstructured');
 export function markUnstructured(l: CelValue[]): void {
-  unstructuredLists.add(l);
+  (l as unknown as { [UNSTRUCTURED]?: true })[UNSTRUCTURED] = true;
 }
 export function isUnstructured(l: CelValue[]): boolean {
-  return unstructuredLists.has(l);
+  return (l as unknown as { [UNSTRUCTURED]?: true })[UNSTRUCTURED] === true;
 }
 
 export function listTypeOf(l: CelValue[]): ListTypeInfo | undefined {
