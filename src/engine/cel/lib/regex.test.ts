@@ -240,3 +240,28 @@ describe('linear-time matching (no catastrophic backtracking)', () => {
     expect(re.exec('a\u212a')?.index).toBe(1);
   });
 });
+
+describe('matches (lazy DFA) agrees with the thread-list search', () => {
+  const inputs = ['', 'a', 'ab', 'x\nx\ny', 'foo bar_baz', 'aaa', 'HeLLo world', '😀a😀', 'a\u212a', '12-ab', 'ab\n', '\nab'];
+  const patterns = goCases.filter(([, , want]) => !('err' in want)).map(([p]) => p);
+  patterns.push('\\bab\\b', '\\Bb', '(?m)^ab$', '(?m)b$', '^$', '$', '^', '[^a]', '(?i)K', '\\pL+', '^[a-z][a-z0-9-]*$');
+  it.each(patterns)('%j', (pattern) => {
+    for (const s of [...inputs, ...goCases.map(([, input]) => input)]) {
+      // find() runs the thread list; a match (even an empty one) exists exactly when findAll finds one
+      const want = findAll(s, pattern, 1).length > 0;
+      expect([s, matches(s, pattern)]).toEqual([s, want]);
+      expect([s, compileRE2(pattern).test(s)]).toEqual([s, want]);
+    }
+  });
+});
+
+describe('a pattern whose DFA would be exponential', () => {
+  it('falls back to the thread list past the state bound and answers the same', () => {
+    const pattern = '(a|b)*a(a|b){13}c';
+    let s = '';
+    for (let i = 0; i < 6000; i++) s += (i * 7919) % 13 < 6 ? 'a' : 'b';
+    expect(matches(s, pattern)).toBe(false);
+    expect(matches(s + 'c', pattern)).toBe(findAll(s + 'c', pattern, 1).length > 0);
+    expect(matches(s.slice(0, 14) + 'c', '(a|b)*a(a|b){13}c')).toBe(findAll(s.slice(0, 14) + 'c', pattern, 1).length > 0);
+  });
+});

@@ -937,13 +937,124 @@ const isWordCp = (cp: number | undefined) =>
   cp !== undefined && ((cp >= 0x30 && cp <= 0x39) || (cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a) || cp === 0x5f);
 
 /** A compiled RE2 program: leftmost-first search in linear time over code points. */
+// Context bits of a position for the empty-width assertions (the lazy DFA caches closures per context).
+const AT_START = 1, AT_END = 2, PREV_NL = 4, NEXT_NL = 8, PREV_WORD = 16, NEXT_WORD = 32;
+/** States one program's lazy DFA may build before a search falls back to the thread list (memory bound). */
+const MAX_DFA_STATES = 2000;
+
+/** A set of threads about to take their epsilon closure (sorted program counters), and what is known of it. */
+interface DfaState {
+  readonly pcs: number[];
+  /** The closure per context: whether it reaches `match`, and the next state per code point. */
+  readonly byCtx: (DfaClosure | undefined)[];
+}
+interface DfaClosure {
+  match: boolean;
+  chars: number[];
+  ascii: (DfaState | undefined)[];
+  other: Map<number, DfaState>;
+}
+
 export class RE2Program {
   private readonly insts: Inst[];
+  private readonly hasAsserts: boolean;
+  private dfa = new Map<string, DfaState>();
   constructor(node: Node) {
     const b = new ProgramBuilder();
     b.compile(node);
     b.insts.push({ op: 'match' });
     this.insts = b.insts;
+    this.hasAsserts = this.insts.some((i) => i.op === 'assert');
+  }
+
+  /**
+   * Whether the pattern matches anywhere in s: a lazily built DFA over the program (states are the sets of
+   * threads the thread-list search would hold, built on first use and cached per program), so a match costs
+   * a table lookup per code point. Same answer as search(..., anyMatch); falls back to it past
+   * MAX_DFA_STATES states.
+   */
+  test(s: string): boolean {
+    let st = this.state([0]);
+    const len = s.length;
+    let prev = -1;
+    for (let i = 0; ; ) {
+      const cp = i < len ? s.codePointAt(i)! : -1;
+      let ctx = 0;
+      if (this.hasAsserts) {
+        if (i === 0) ctx |= AT_START;
+        if (cp < 0) ctx |= AT_END;
+        if (prev === 10) ctx |= PREV_NL;
+        if (cp === 10) ctx |= NEXT_NL;
+        if (isWordCp(prev)) ctx |= PREV_WORD;
+        if (isWordCp(cp)) ctx |= NEXT_WORD;
+      }
+      const cl = st.byCtx[ctx] ?? this.closure(st, ctx);
+      if (cl.match) return true;
+      if (cp < 0) return false;
+      let next = cp < 128 ? cl.ascii[cp] : cl.other.get(cp);
+      if (next === undefined) {
+        if (this.dfa.size >= MAX_DFA_STATES) return this.search(codePoints(s).cps, 0, true) !== undefined;
+        const pcs: number[] = [0];
+        for (const pc of cl.chars) if ((this.insts[pc] as { test: CharTest }).test(cp)) pcs.push(pc + 1);
+        next = this.state(pcs);
+        if (cp < 128) cl.ascii[cp] = next;
+        else cl.other.set(cp, next);
+      }
+      st = next;
+      prev = cp;
+      i += cp > 0xffff ? 2 : 1;
+    }
+  }
+
+  private state(pcs: number[]): DfaState {
+    const sorted = [...new Set(pcs)].sort((a, b) => a - b);
+    const key = sorted.join(',');
+    let st = this.dfa.get(key);
+    if (!st) this.dfa.set(key, (st = { pcs: sorted, byCtx: [] }));
+    return st;
+  }
+
+  private closure(st: DfaState, ctx: number): DfaClosure {
+    const insts = this.insts;
+    const seen = new Set<number>();
+    const chars: number[] = [];
+    let match = false;
+    const stack = [...st.pcs];
+    while (stack.length) {
+      const pc = stack.pop()!;
+      if (seen.has(pc)) continue;
+      seen.add(pc);
+      const inst = insts[pc]!;
+      switch (inst.op) {
+        case 'jmp':
+          stack.push(inst.x);
+          break;
+        case 'split':
+          stack.push(inst.y, inst.x);
+          break;
+        case 'assert': {
+          let ok: boolean;
+          switch (inst.kind) {
+            case 'bol': ok = (ctx & (AT_START | PREV_NL)) !== 0; break;
+            case 'eol': ok = (ctx & (AT_END | NEXT_NL)) !== 0; break;
+            case 'bot': ok = (ctx & AT_START) !== 0; break;
+            case 'eot': ok = (ctx & AT_END) !== 0; break;
+            case 'wb': ok = !(ctx & PREV_WORD) !== !(ctx & NEXT_WORD); break;
+            default: ok = !(ctx & PREV_WORD) === !(ctx & NEXT_WORD);
+          }
+          if (ok) stack.push(pc + 1);
+          break;
+        }
+        case 'match':
+          match = true;
+          break;
+        default:
+          chars.push(pc);
+      }
+    }
+    const cl: DfaClosure = { match, chars, ascii: [], other: new Map() };
+    st.byCtx[ctx] = cl;
+    return cl;
   }
 
   /** Leftmost-first match at or after code point `from`: [start, end] in code points, or undefined. */
@@ -1067,6 +1178,9 @@ export class RE2RegExp extends RegExp {
   ) {
     super(source, flags);
   }
+  override test(s: string): boolean {
+    return this.program.test(String(s));
+  }
   override exec(s: string): RegExpExecArray | null {
     const { cps, offs } = codePoints(String(s));
     const m = this.program.search(cps, 0);
@@ -1118,8 +1232,7 @@ export function validateRE2(pattern: string): string | undefined {
 
 /** CEL `matches`: true when the pattern matches anywhere in s (RE2 semantics, unanchored). */
 export function matches(s: string, pattern: string): boolean {
-  const prog = compiled(pattern).program;
-  return prog.search(codePoints(s).cps, 0, true) !== undefined;
+  return compiled(pattern).program.test(s);
 }
 
 /** Kubernetes `find`: the leftmost match, or '' when there is none. */
