@@ -99,9 +99,13 @@ export interface CelLibrary {
   constants?: { name: string; type: CelType; value: CelValue }[];
 }
 
+const HIGH_SURROGATE = /[\uD800-\uDBFF]/;
+
 /** Size of a value as cel-go's cost tracker measures it: code points, bytes, list/map entries; 1 otherwise. */
 export function actualSize(v: CelValue): number {
   if (typeof v === 'string') {
+    // one native scan: strings without surrogate pairs have a code point per UTF-16 unit
+    if (!HIGH_SURROGATE.test(v)) return v.length;
     let n = 0;
     for (let i = 0; i < v.length; i++) {
       const c = v.charCodeAt(i);
