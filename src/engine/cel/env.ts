@@ -216,20 +216,26 @@ export function createCelEnv(opts: CelEnvOptions = {}): CelEnv {
       const varNames = new Set(Object.keys(variables));
       const compiled = new Compiler({ variables: varNames, typeValues, functions, overloadsByNode: check?.overloads, constants, variableTypes: check ? variables : undefined }).compile(ast);
       const slotNames = [...compiled.slotOf.entries()];
+      const slotTypes = new Array<CelType | undefined>(compiled.slotCount);
+      for (const [name, slot] of slotNames) slotTypes[slot] = variables[name];
       const resultType = check?.type ?? T.dyn;
       const run = (activation: Record<string, unknown>, costLimit: number, json: boolean): CelResult | CelRuntimeError => {
-        const ctx: Ctx = { slots: new Array(compiled.slotCount), raw: undefined, cost: 0, limit: costLimit };
+        const ctx: Ctx = { slots: new Array(compiled.slotCount), raw: undefined, rawTypes: slotTypes, cost: 0, limit: costLimit };
         for (let i = 0; i < slotNames.length; i++) {
           const [name, slot] = slotNames[i];
           const v = activation[name];
           if (v === undefined) continue;
           if (json) {
-            ctx.slots[slot] = fromJson(v, variables[name]);
-            // plain JSON objects also go to the direct field chains (interpreter.ts jsonChain)
+            // plain JSON objects go to the direct field chains (interpreter.ts jsonChain) and are converted
+            // when first loaded whole; other values now
             if (typeof v === 'object' && v !== null && !Array.isArray(v)) {
               const p = Object.getPrototypeOf(v);
-              if (p === Object.prototype || p === null) (ctx.raw ??= new Array(compiled.slotCount))[slot] = v;
+              if (p === Object.prototype || p === null) {
+                (ctx.raw ??= new Array(compiled.slotCount))[slot] = v;
+                continue;
+              }
             }
+            ctx.slots[slot] = fromJson(v, variables[name]);
           } else ctx.slots[slot] = v as CelValue;
         }
         try {

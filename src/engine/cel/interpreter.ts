@@ -17,8 +17,12 @@ import { fromJson } from './convert.js';
 
 export interface Ctx {
   slots: (CelValue | CelError)[];
-  /** The plain JSON objects of variables given as JSON (evaluateJson), by slot: field chains read them directly. */
+  /**
+   * The plain JSON objects of variables given as JSON (evaluateJson), by slot: field chains read them
+   * directly, and the slot gets the converted value (with `rawTypes`) only when something loads it whole.
+   */
   raw?: unknown[];
+  rawTypes?: (CelType | undefined)[];
   cost: number;
   limit: number;
 }
@@ -129,7 +133,7 @@ export class Compiler {
     if (free) {
       return (c) => {
         const v = c.slots[s];
-        if (v === undefined) throw new CelError(`no such attribute(s): ${name}`);
+        if (v === undefined) return fromRaw(c, s, name);
         if (v instanceof CelError) throw v;
         return v;
       };
@@ -138,7 +142,7 @@ export class Compiler {
       c.cost++;
       if (c.cost > c.limit) throw new CelCostLimitError();
       const v = c.slots[s];
-      if (v === undefined) throw new CelError(`no such attribute(s): ${name}`);
+      if (v === undefined) return fromRaw(c, s, name);
       if (v instanceof CelError) throw v;
       return v;
     };
@@ -699,6 +703,15 @@ export class Compiler {
       throw Object.assign(noOverload('_?_:_', [v]), { offset: e.offset, length: e.length });
     };
   }
+}
+
+/** A variable given as JSON and not converted yet (see Ctx.raw), or the error of an unbound variable. */
+function fromRaw(c: Ctx, s: number, name: string): CelValue {
+  const r = c.raw === undefined ? undefined : c.raw[s];
+  if (r === undefined) throw new CelError(`no such attribute(s): ${name}`);
+  const v = fromJson(r, c.rawTypes![s]);
+  c.slots[s] = v;
+  return v;
 }
 
 function isPlainObject(x: unknown): boolean {

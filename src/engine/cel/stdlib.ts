@@ -114,10 +114,17 @@ function relational(): CelFunctionDecl[] {
   const ops: [string, string, (c: number) => boolean][] = [
     ['_<_', 'less', (c) => c < 0], ['_<=_', 'less_equals', (c) => c <= 0], ['_>_', 'greater', (c) => c > 0], ['_>=_', 'greater_equals', (c) => c >= 0],
   ];
+  // ints and doubles compare with the JavaScript operators directly (NaN answers false to all, as in CEL)
+  const direct: Record<string, (x: CelValue, y: CelValue) => boolean> = {
+    '_<_': (x, y) => (x as number) < (y as number),
+    '_<=_': (x, y) => (x as number) <= (y as number),
+    '_>_': (x, y) => (x as number) > (y as number),
+    '_>=_': (x, y) => (x as number) >= (y as number),
+  };
   return ops.map(([name, prefix, test]) => ({
     name,
     overloads: [
-      ...cmps.map(([suffix, a, b, cmp]) => ov(`${prefix}_${suffix}`, [a, b], T.bool, (x, y) => test(cmp(x, y)),
+      ...cmps.map(([suffix, a, b, cmp]) => ov(`${prefix}_${suffix}`, [a, b], T.bool, suffix === 'int64' || suffix === 'double' ? direct[name] : (x, y) => test(cmp(x, y)),
         suffix === 'string' || suffix === 'bytes' ? { cost: traversalCost, estimate: traversalEstimate } : {})),
       ...crossCmps.map(([suffix, a, b]) => ov(`${prefix}_${suffix}`, [a, b], T.bool, (x, y) => test(numCmp(x, y)), { minVersion: '1.29' as const })),
     ],
