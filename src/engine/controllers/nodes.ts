@@ -13,6 +13,14 @@
 // the kubelet keeps it), showing CrashLoopBackOff while it waits and leaving the BackOff event. A container
 // of a pod with restartPolicy Never is not restarted and the pod fails. A failed node's kubelet stops
 // renewing its Lease and syncing its pods; the node lifecycle controller (node-lifecycle.ts) notices.
+//
+// Container events, as a v1.33 kubelet records them (core v1, source kubelet/<node>, involvedObject.fieldPath
+// spec.containers{name} or spec.initContainers{name}): when the pod is admitted, Pulling for an image it pulls
+// (imagePullPolicy Always, or IfNotPresent and not yet on this node) or Pulled "already present on machine";
+// when the containers run, Pulled "Successfully pulled ..." for a pulled image, Created and Started; again on
+// each restart of a crashing container (the recorder aggregates the repeats into one event's count); Killing
+// when a running container is stopped for the pod's deletion. Which images a node holds is derived from the
+// pods that ran there (and, in memory, what it pulled since it started).
 
 import { rfc3339, rfc3339Micro } from '../env.js';
 import type { KubeObject } from '../object.js';
@@ -123,12 +131,67 @@ function hex(seed: string, len: number): string {
 
 const RUN_TO_COMPLETION = new Set(['Never', 'OnFailure']);
 
+/** The image as the runtime names it (docker.io/library/nginx:latest for nginx). */
+function fullImageName(image: string): string {
+  return image.includes('/') ? (image.includes(':') ? image : `${image}:latest`) : `docker.io/library/${image.includes(':') ? image : `${image}:latest`}`;
+}
+
+/**
+ * The size a Pulled event reports for an image. Nothing is pulled here, so these are fixed, plausible numbers
+ * (about the compressed size of the official linux/amd64 images), not measured ones; any other image gets a
+ * deterministic size between 5 and 105 MB from its name.
+ */
+const IMAGE_SIZES: Record<string, number> = {
+  nginx: 72_223_946,
+  busybox: 2_155_861,
+  alpine: 3_642_081,
+  redis: 45_133_442,
+  httpd: 58_452_338,
+  postgres: 158_671_218,
+  ubuntu: 29_754_290,
+  'registry.k8s.io/pause': 320_368,
+};
+export function imageSizeBytes(image: string): number {
+  const repo = image.replace(/@.*$/, '').replace(/:[^:/]+$/, '').replace(/^docker\.io\/(library\/)?/, '');
+  return IMAGE_SIZES[repo] ?? 5_000_000 + (fnv32a(`size/${repo}`) % 100_000_000);
+}
+
+/** The pull policy the API server defaulted (or, for an object without it, would default). */
+function pullPolicy(c: Obj): string {
+  if (typeof c.imagePullPolicy === 'string') return c.imagePullPolicy;
+  const image = String(c.image ?? '').replace(/@.*$/, '');
+  const tag = /:([^:/]+)$/.exec(image)?.[1];
+  return !tag || tag === 'latest' ? 'Always' : 'IfNotPresent';
+}
+
+/** A whole number of milliseconds as Go's time.Duration prints it (0s, 500ms, 1s, 1.234s, 1m2.5s). */
+export function goDurationMs(ms: number): string {
+  ms = Math.max(0, Math.trunc(ms));
+  if (ms === 0) return '0s';
+  if (ms < 1000) return `${ms}ms`;
+  const h = Math.floor(ms / 3_600_000);
+  const m = Math.floor((ms % 3_600_000) / 60_000);
+  const rest = ms % 60_000;
+  const sec = `${Math.floor(rest / 1000)}${rest % 1000 ? `.${String(rest % 1000).padStart(3, '0').replace(/0+$/, '')}` : ''}s`;
+  if (h) return `${h}h${m}m${sec}`;
+  if (m) return `${m}m${sec}`;
+  return sec;
+}
+
+/** The pod's init containers and containers, in the order the kubelet starts them, with their field paths. */
+function podContainers(pod: KubeObject): { c: Obj; fieldPath: string }[] {
+  const spec = (pod.spec ?? {}) as Obj;
+  return [
+    ...((spec.initContainers ?? []) as Obj[]).map((c) => ({ c, fieldPath: `spec.initContainers{${c.name}}` })),
+    ...((spec.containers ?? []) as Obj[]).map((c) => ({ c, fieldPath: `spec.containers{${c.name}}` })),
+  ];
+}
+
 /** The pod's containers as the kubelet reports them in a given state. */
 function containerStatuses(pod: KubeObject, state: 'creating' | 'running' | 'completed', at: string): Obj[] {
   const spec = (pod.spec ?? {}) as Obj;
   return ((spec.containers ?? []) as Obj[]).map((c) => {
-    const image = String(c.image ?? '');
-    const fullImage = image.includes('/') ? (image.includes(':') ? image : `${image}:latest`) : `docker.io/library/${image.includes(':') ? image : `${image}:latest`}`;
+    const fullImage = fullImageName(String(c.image ?? ''));
     const base: Obj = { name: c.name, image: fullImage, imageID: '', ready: false, restartCount: 0, started: false };
     if (state === 'creating') return { ...base, lastState: {}, state: { waiting: { reason: 'ContainerCreating' } } };
     const id = `containerd://${hex(`${pod.metadata?.uid}/${c.name}`, 64)}`;
@@ -254,6 +317,10 @@ export function nodeSimulation(options: NodeSimulationOptions = {}): ControllerS
       const pods = ctx.informer('/api/v1/pods', {
         add: (p) => enqueue(p),
         update: (_, p) => enqueue(p),
+        delete: (p) => {
+          killed.delete(String(p.metadata?.uid));
+          pulls.delete(String(p.metadata?.uid));
+        },
       });
       const enqueue = (p: KubeObject) => {
         const node = (p.spec as Obj | undefined)?.nodeName;
@@ -273,6 +340,13 @@ export function nodeSimulation(options: NodeSimulationOptions = {}): ControllerS
         const meta = pod.metadata!;
         const status = (pod.status ?? {}) as Obj;
         if (meta.deletionTimestamp) {
+          if (!killed.has(String(meta.uid))) {
+            // SIGTERM to the running containers, each announced by a Killing event
+            killed.add(String(meta.uid));
+            for (const cs of (status.containerStatuses ?? []) as Obj[]) {
+              if (cs.state?.running) await recorder(node).record(pod, 'Normal', 'Killing', `Stopping container ${cs.name}`, `spec.containers{${cs.name}}`);
+            }
+          }
           // the containers got SIGTERM when the deletion began (deletionTimestamp minus the grace period)
           const grace = Number(meta.deletionGracePeriodSeconds ?? 0);
           const began = Date.parse(meta.deletionTimestamp) - grace * 1000;
@@ -303,7 +377,16 @@ export function nodeSimulation(options: NodeSimulationOptions = {}): ControllerS
             ],
             containerStatuses: containerStatuses(pod, 'creating', at),
           };
-          await putStatus(client, path, pod, next);
+          if (await putStatus(client, path, pod, next)) {
+            // the images: pulled (Pulling now, Pulled when the containers start) or already on this node
+            const decided = new Map<string, boolean>();
+            pulls.set(String(meta.uid), decided);
+            for (const { c, fieldPath } of podContainers(pod)) {
+              const pull = mustPull(node, c, pod);
+              decided.set(fieldPath, pull);
+              await pullEvent(node, pod, c, fieldPath, pull);
+            }
+          }
           return queue.addAfter(key, startMs);
         }
         const started = Date.parse(status.startTime);
@@ -324,7 +407,15 @@ export function nodeSimulation(options: NodeSimulationOptions = {}): ControllerS
             ],
             containerStatuses: containerStatuses(pod, 'running', at),
           };
-          await putStatus(client, path, pod, next);
+          if (await putStatus(client, path, pod, next)) {
+            const decided = pulls.get(String(meta.uid));
+            pulls.delete(String(meta.uid));
+            for (const { c, fieldPath } of podContainers(pod)) {
+              // a kubelet restarted in between decides again from what the node holds
+              const pulled = decided?.get(fieldPath) ?? mustPull(node, c, pod);
+              await startEvents(node, pod, c, fieldPath, pulled ? now - started : undefined);
+            }
+          }
           if (RUN_TO_COMPLETION.has(String((pod.spec as Obj).restartPolicy))) queue.addAfter(key, completionMs);
           if (faultOf(pod)) queue.addAfter(key, crashAfterMs);
           return;
@@ -365,6 +456,47 @@ export function nodeSimulation(options: NodeSimulationOptions = {}): ControllerS
 
       // the crash back-off per container (pod uid/container), in memory as the kubelet keeps it
       const backoff = new Map<string, { backoffMs: number; lastUpdate: number }>();
+      // container events: the images each node pulled since this kubelet started, the pull decided at
+      // admission (pod uid -> field path -> pulled), the pods whose containers were told to stop
+      const nodeImages = new Map<string, Set<string>>();
+      const pulls = new Map<string, Map<string, boolean>>();
+      const killed = new Set<string>();
+      /** On the node: pulled by this kubelet, or the image of a container that ran in another pod there. */
+      const imagePresent = (node: string, image: string, pod: KubeObject): boolean => {
+        if (nodeImages.get(node)?.has(image)) return true;
+        const full = fullImageName(image);
+        for (const p of pods.store.values()) {
+          if ((p.spec as Obj | undefined)?.nodeName !== node || p.metadata?.uid === pod.metadata?.uid) continue;
+          if ((((p.status as Obj | undefined)?.containerStatuses ?? []) as Obj[]).some((cs) => cs.imageID && cs.image === full)) return true;
+        }
+        return false;
+      };
+      // Never: not modelled as ErrImageNeverPull; the image counts as present (as if preloaded on the node)
+      const mustPull = (node: string, c: Obj, pod: KubeObject): boolean => {
+        const policy = pullPolicy(c);
+        if (policy === 'Always') return true;
+        if (policy === 'Never') return false;
+        return !imagePresent(node, String(c.image ?? ''), pod);
+      };
+      const pullEvent = async (node: string, pod: KubeObject, c: Obj, fieldPath: string, pull: boolean): Promise<void> => {
+        const image = String(c.image ?? '');
+        if (pull) await recorder(node).record(pod, 'Normal', 'Pulling', `Pulling image "${image}"`, fieldPath);
+        else await recorder(node).record(pod, 'Normal', 'Pulled', `Container image "${image}" already present on machine`, fieldPath);
+      };
+      /** Pulled (when the image was pulled, in pulledMs), Created, Started. */
+      const startEvents = async (node: string, pod: KubeObject, c: Obj, fieldPath: string, pulledMs: number | undefined): Promise<void> => {
+        const image = String(c.image ?? '');
+        const r = recorder(node);
+        if (pulledMs !== undefined) {
+          const d = goDurationMs(pulledMs);
+          await r.record(pod, 'Normal', 'Pulled', `Successfully pulled image "${image}" in ${d} (${d} including waiting). Image size: ${imageSizeBytes(image)} bytes.`, fieldPath);
+          let held = nodeImages.get(node);
+          if (!held) nodeImages.set(node, (held = new Set()));
+          held.add(image);
+        }
+        await r.record(pod, 'Normal', 'Created', `Created container: ${c.name}`, fieldPath);
+        await r.record(pod, 'Normal', 'Started', `Started container ${c.name}`, fieldPath);
+      };
       const recorders = new Map<string, EventRecorder>();
       const recorder = (node: string) => {
         let r = recorders.get(node);
@@ -385,6 +517,7 @@ export function nodeSimulation(options: NodeSimulationOptions = {}): ControllerS
         const never = spec.restartPolicy === 'Never';
         const commits: (() => void)[] = [];
         const events: [string, string][] = [];
+        const restarted: string[] = [];
         let wake = Infinity;
         let changed = false;
         const statuses = ((status.containerStatuses ?? []) as Obj[]).map((cs) => {
@@ -426,6 +559,7 @@ export function nodeSimulation(options: NodeSimulationOptions = {}): ControllerS
           commits.push(() => backoff.set(id, { backoffMs: next, lastUpdate: now }));
           if (fault) wake = Math.min(wake, now + crashAfterMs);
           changed = true;
+          restarted.push(String(cs.name));
           const restartCount = Number(cs.restartCount ?? 0) + 1;
           const containerID = `containerd://${hex(`${m.uid}/${cs.name}/${restartCount}`, 64)}`;
           return { ...cs, containerID, lastState: { terminated }, ready: true, restartCount, started: true, state: { running: { startedAt: at } } };
@@ -448,6 +582,14 @@ export function nodeSimulation(options: NodeSimulationOptions = {}): ControllerS
           if (!ok) return;
           for (const c of commits) c();
           for (const [container, message] of events) await recorder(node).record(pod, 'Warning', 'BackOff', message, `spec.containers{${container}}`);
+          // a restarted container: its image again (Always pulls it anew, at once here), Created, Started
+          for (const name of restarted) {
+            const c = ((spec.containers ?? []) as Obj[]).find((x) => x.name === name);
+            if (!c) continue;
+            const pull = pullPolicy(c) === 'Always';
+            await pullEvent(node, pod, c, `spec.containers{${name}}`, pull);
+            await startEvents(node, pod, c, `spec.containers{${name}}`, pull ? 0 : undefined);
+          }
         }
         if (wake !== Infinity) queue.addAfter(key, Math.max(0, wake - now));
       };

@@ -146,10 +146,7 @@ export class EventRecorder {
       if (r.status < 400) return;
       this.seen.delete(key);
     }
-    let nanos = BigInt(now) * 1_000_000n;
-    if (nanos <= this.lastNanos) nanos = this.lastNanos + 1n;
-    this.lastNanos = nanos;
-    const name = `${m.name}.${nanos.toString(16)}`;
+    const name = this.nextName(String(m.name), now);
     const ev = {
       apiVersion: 'v1',
       kind: 'Event',
@@ -166,8 +163,29 @@ export class EventRecorder {
       reportingComponent: this.source.component,
       reportingInstance: this.source.host ?? '',
     };
-    const r = await this.client.request('POST', `/api/v1/namespaces/${namespace}/events`, ev);
-    if (r.status < 400) this.seen.set(key, { name, namespace, count: 1 });
+    const r = await postEvent(this.client, `/api/v1/namespaces/${namespace}/events`, ev, () => this.nextName(String(m.name), now));
+    if (r.status < 400) this.seen.set(key, { name: r.name, namespace, count: 1 });
+  }
+
+  /** <object>.<hex nanoseconds>, rising within this recorder. */
+  private nextName(object: string, now: number): string {
+    let nanos = BigInt(now) * 1_000_000n;
+    if (nanos <= this.lastNanos) nanos = this.lastNanos + 1n;
+    this.lastNanos = nanos;
+    return `${object}.${nanos.toString(16)}`;
+  }
+}
+
+/**
+ * POSTs an event; on AlreadyExists tries the next name a few times. Real names carry the wall clock's
+ * nanoseconds and practically never collide; on the injected clock's milliseconds two components (the
+ * scheduler and a kubelet) can name an event about the same object alike in the same millisecond.
+ */
+async function postEvent(client: ApiClient, path: string, ev: { metadata: { name: string } }, next: () => string): Promise<{ status: number; name: string }> {
+  for (let attempt = 0; ; attempt++) {
+    const r = await client.request('POST', path, ev);
+    if (r.status !== 409 || attempt >= 4) return { status: r.status, name: ev.metadata.name };
+    ev.metadata.name = next();
   }
 }
 
@@ -200,10 +218,7 @@ export class EventsV1Recorder {
       if (r.status < 400) return;
       this.seen.delete(key);
     }
-    let nanos = BigInt(now) * 1_000_000n;
-    if (nanos <= this.lastNanos) nanos = this.lastNanos + 1n;
-    this.lastNanos = nanos;
-    const name = `${m.name}.${nanos.toString(16)}`;
+    const name = this.nextName(String(m.name), now);
     const ev = {
       apiVersion: 'events.k8s.io/v1',
       kind: 'Event',
@@ -217,8 +232,15 @@ export class EventsV1Recorder {
       note,
       type,
     };
-    const r = await this.client.request('POST', `/apis/events.k8s.io/v1/namespaces/${namespace}/events`, ev);
-    if (r.status < 400) this.seen.set(key, { name, namespace, count: 1 });
+    const r = await postEvent(this.client, `/apis/events.k8s.io/v1/namespaces/${namespace}/events`, ev, () => this.nextName(String(m.name), now));
+    if (r.status < 400) this.seen.set(key, { name: r.name, namespace, count: 1 });
+  }
+
+  private nextName(object: string, now: number): string {
+    let nanos = BigInt(now) * 1_000_000n;
+    if (nanos <= this.lastNanos) nanos = this.lastNanos + 1n;
+    this.lastNanos = nanos;
+    return `${object}.${nanos.toString(16)}`;
   }
 }
 
