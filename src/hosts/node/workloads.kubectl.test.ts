@@ -46,6 +46,19 @@ suite('kubectl (a simulated cluster: --controllers)', () => {
     expect(await out(['get', 'nodes', 'node-1', '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'])).toBe('True');
   }, 90_000);
 
+  it('describe pod shows the kubelet\'s container events: Pulling, Pulled, Created, Started', async () => {
+    const pod = (await out(['get', 'pods', '-l', 'app=web', '-o', 'jsonpath={.items[0].metadata.name}'])).trim();
+    const text = await out(['describe', 'pod', pod]);
+    const events = text.slice(text.indexOf('Events:'));
+    const lines = events.split('\n').filter((l) => /\skubelet\s/.test(l)).map((l) => l.trim().replace(/\s{2,}/g, '|'));
+    expect(lines.map((l) => l.split('|').filter((x, i) => i === 1 || i >= 3).join(' | '))).toEqual([
+      'Pulling | kubelet | Pulling image "nginx"',
+      expect.stringMatching(/^Pulled \| kubelet \| Successfully pulled image "nginx" in [0-9.]+m?s \([0-9.]+m?s including waiting\)\. Image size: \d+ bytes\.$/),
+      'Created | kubelet | Created container: nginx',
+      'Started | kubelet | Started container nginx',
+    ]);
+  }, 30_000);
+
   it('set image then rollout history shows two revisions; rollout undo goes back', async () => {
     await k.kubectl(['set', 'image', 'deployment/web', 'nginx=nginx:1.27']);
     await k.kubectl(['rollout', 'status', 'deployment/web', '--timeout=60s']);
