@@ -6,7 +6,7 @@
 // preparation (resources/factory.ts) before validation.
 //
 // Only gates that can be off in v1.33 are listed: a gate that is GA and locked on never drops anything.
-// Left out on purpose (see docs/): status-only fields (pod status observedGeneration, resize and allocated
+// Left out on purpose: status-only fields (pod status observedGeneration, resize and allocated
 // resources, container status user; node status kubeProxyVersion and features; PVC status allocatedResources;
 // job status terminating; deployment/replica set status terminatingReplicas), whose writers are controllers,
 // and gates the engine does not model (MutableCSINodeAllocatableCount, PreferSameTrafficDistribution).
