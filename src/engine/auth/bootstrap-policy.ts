@@ -102,6 +102,14 @@ const WORKLOAD_CONTROLLERS: { name: string; rules: PolicyRule[] }[] = [
     ],
   },
   {
+    name: 'pod-garbage-collector',
+    rules: [
+      r([''], ['pods'], ['delete', 'list', 'watch']),
+      r([''], ['nodes'], ['get', 'list']),
+      r([''], ['pods/status'], ['patch']),
+    ],
+  },
+  {
     name: 'statefulset-controller',
     rules: [
       r([''], ['pods'], ['list', 'watch']),

@@ -4,7 +4,7 @@
 // batch.kubernetes.io/cronjob-scheduled-timestamp; honours suspend, startingDeadlineSeconds and
 // concurrencyPolicy (Allow, Forbid, Replace); keeps status.active, lastScheduleTime and lastSuccessfulTime;
 // deletes finished jobs beyond successfulJobsHistoryLimit/failedJobsHistoryLimit; and leaves the real events
-// (SuccessfulCreate, SawCompletedJob, SuccessfulDelete, MissingJob, MissSchedule, JobAlreadyActive,
+// (SuccessfulCreate, SawCompletedJob, SuccessfulDelete, MissingJob, UnexpectedJob, MissSchedule, JobAlreadyActive,
 // TooManyMissedTimes, UnknownTimeZone, UnparseableSchedule). Job names are fixed by the scheduled time, so a
 // controller restarted between creating a job and recording it finds the job (AlreadyExists) and adopts it
 // instead of running it twice.
@@ -87,9 +87,18 @@ export const cronJobController: ControllerSpec = {
       let active = ((status.active ?? []) as Obj[]).slice();
       const inActive = (uid: unknown) => active.some((a) => a.uid === uid);
 
-      // the jobs seen: finished ones leave the active list
+      // the jobs seen: finished ones leave the active list; an unfinished one missing from it is a job this
+      // controller did not create (or forgot), unless a fresh read of the CronJob lists it after all
+      let fresh: Obj | undefined;
       for (const j of children) {
         const done = finished(j);
+        if (!done && !inActive(j.metadata?.uid)) {
+          fresh ??= (await ctx.client.request('GET', `/apis/batch/v1/namespaces/${namespace}/cronjobs/${name}`)).body ?? {};
+          const listed = ((fresh?.status?.active ?? []) as Obj[]).find((a) => a.uid === j.metadata?.uid);
+          if (listed) active.push(listed);
+          else await events.record(cj, 'Warning', 'UnexpectedJob', `Saw a job that the controller did not create or forgot: ${j.metadata!.name}`);
+          continue;
+        }
         if (done && inActive(j.metadata?.uid)) {
           active = active.filter((a) => a.uid !== j.metadata?.uid);
           await events.record(cj, 'Normal', 'SawCompletedJob', `Saw completed job: ${j.metadata!.name}, condition: ${done}`);

@@ -3,8 +3,9 @@
 // tolerations plus the ones the controller adds), each pinned to its node by a required node affinity on
 // metadata.name (matchFields) and left for the scheduler to bind, as v1.33 does. Rolling updates within
 // maxUnavailable and maxSurge, or OnDelete; ControllerRevisions (`kubectl rollout history|undo`); the status
-// counts `kubectl rollout status` reads. Nodes joining or leaving are followed. A pod whose node is gone is
-// deleted (the pod garbage collector's part in a real cluster).
+// counts `kubectl rollout status` reads. Nodes joining or leaving are followed. Of the pods whose node is
+// gone it deletes only unscheduled ones, as the real controller does; bound ones are left to the pod garbage
+// collector (pod-gc.ts).
 
 import type { KubeObject } from '../object.js';
 import type { ControllerSpec } from './manager.js';
@@ -202,8 +203,9 @@ export const daemonSetController: ControllerSpec = {
           if (!keep) for (const p of alive) await remove(p);
         }
       }
-      // pods of nodes that are gone
-      for (const list of byNode.values()) for (const p of list) await remove(p);
+      // pods of nodes that are gone: only the ones never scheduled are the daemon set controller's to delete
+      // (getUnscheduledPodsWithoutNode); bound ones are the pod garbage collector's (pod-gc.ts)
+      for (const list of byNode.values()) for (const p of list) if (!(p.spec as Obj | undefined)?.nodeName) await remove(p);
 
       // rolling update
       if (strategy === 'RollingUpdate') {

@@ -16,6 +16,7 @@ import { daemonSetController } from './daemonset.js';
 import { cronJobController } from './cronjob.js';
 import { nodeSimulation, type NodeSimulationOptions } from './nodes.js';
 import { nodeLifecycleController } from './node-lifecycle.js';
+import { podGCControllerWith } from './pod-gc.js';
 
 export { ControllerManager, type Controller, type ControllerContext, type ControllerSpec } from './manager.js';
 
@@ -27,7 +28,7 @@ export const bootstrapPolicyControllers: ControllerSpec[] = [clusterRoleAggregat
 export { defaultNodes, type SimulatedNode, type NodeSimulationOptions } from './nodes.js';
 
 /** The switchable controllers of a simulated cluster (the ones the API's own semantics need always run). */
-export const WORKLOAD_CONTROLLER_NAMES = ['deployment', 'replicaset', 'statefulset', 'daemonset', 'job', 'cronjob', 'endpoints', 'endpointslice', 'scheduler', 'nodes', 'node-lifecycle'] as const;
+export const WORKLOAD_CONTROLLER_NAMES = ['deployment', 'replicaset', 'statefulset', 'daemonset', 'job', 'cronjob', 'endpoints', 'endpointslice', 'scheduler', 'nodes', 'node-lifecycle', 'podgc'] as const;
 export type WorkloadControllerName = (typeof WORKLOAD_CONTROLLER_NAMES)[number];
 
 export interface WorkloadOptions extends NodeSimulationOptions {
@@ -35,6 +36,8 @@ export interface WorkloadOptions extends NodeSimulationOptions {
   controllers?: 'all' | WorkloadControllerName[];
   /** The engine's feature gates (read live), for controllers whose behaviour a gate changes. */
   featureGates?: Record<string, boolean>;
+  /** --terminated-pod-gc-threshold of the pod garbage collector (default 12500). */
+  terminatedPodGCThreshold?: number;
 }
 
 /** The controller specs of a simulated cluster: workload controllers, the scheduler and the simulated nodes. */
@@ -52,5 +55,6 @@ export function workloadControllers(opts: WorkloadOptions = {}): ControllerSpec[
   if (on.has('scheduler')) specs.push(schedulerController);
   if (on.has('nodes')) specs.push(nodeSimulation(opts));
   if (on.has('node-lifecycle')) specs.push(nodeLifecycleController);
+  if (on.has('podgc')) specs.push(podGCControllerWith({ terminatedPodGCThreshold: opts.terminatedPodGCThreshold }));
   return specs;
 }

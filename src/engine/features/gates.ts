@@ -69,6 +69,8 @@ export const FEATURE_GATES: Readonly<Record<string, GateSpec>> = {
   // kubernetes (the rest of kube-apiserver's gates)
   AnyVolumeDataSource: B(true),
   AuthorizeNodeWithSelectors: B(true),
+  ClusterTrustBundleProjection: B(false),
+  ContainerStopSignals: A(),
   CPUManagerPolicyAlphaOptions: A(),
   CPUManagerPolicyBetaOptions: B(true),
   CronJobsScheduledAnnotation: B(true),
@@ -116,6 +118,7 @@ export const FEATURE_GATES: Readonly<Record<string, GateSpec>> = {
   RelaxedEnvironmentVariableValidation: B(true),
   SchedulerAsyncPreemption: B(true),
   SchedulerQueueingHints: B(true),
+  SELinuxChangePolicy: B(true),
   SELinuxMount: B(false),
   ServiceAccountTokenJTI: GA(),
   ServiceAccountTokenNodeBinding: GA(),
@@ -127,6 +130,7 @@ export const FEATURE_GATES: Readonly<Record<string, GateSpec>> = {
   SupplementalGroupsPolicy: B(true),
   TopologyAwareHints: GA(),
   UserNamespacesSupport: B(true),
+  VolumeAttributesClass: B(false),
 };
 
 /** Every gate's default (AllAlpha and AllBeta are not gates of behaviour and are left out). */

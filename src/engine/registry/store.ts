@@ -163,6 +163,7 @@ export class Store {
       dryRun,
       subresource,
       resources: this.resources,
+      featureGates: this.gates,
       ...(user ? { user } : {}),
       list: (group, resource, namespace) =>
         this.state

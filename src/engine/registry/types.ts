@@ -45,6 +45,8 @@ export interface StrategyContext {
   resources?: ResourceRegistry;
   /** One object as stored (namespace '' for cluster-scoped kinds); the store provides it, test contexts may not. */
   get?(group: string, resource: string, namespace: string, name: string): KubeObject | undefined;
+  /** The cluster's feature gates as set (a gate not named has its default: registry/gated-fields.ts gateOn). */
+  featureGates?: Record<string, boolean>;
 }
 
 export interface ResourceStrategy {

@@ -14,6 +14,7 @@ import {
 import type { BuiltinResourceFacts } from './builtin-data.js';
 import { canonicalizeQuantities } from './common/canonicalize.js';
 import { builtins } from './generated/builtins.js';
+import { dropDisabledFields, gatedFieldsOf } from '../registry/gated-fields.js';
 
 /** All trimmed schema definitions of the built-in kinds, by bare name. */
 export const builtinDefinitions: SchemaRegistry = builtins.definitions;
@@ -108,8 +109,20 @@ function strategyOf(f: BuiltinResourceFacts, b: BuiltinBehaviour): ResourceStrat
     b.default?.(obj, ctx);
     canonicalizeQuantities(obj as Record<string, unknown>, f.definition, builtinDefinitions);
   };
-  if (b.prepareForCreate) s.prepareForCreate = b.prepareForCreate;
-  if (b.prepareForUpdate) s.prepareForUpdate = b.prepareForUpdate;
+  // the kind's own preparation, then the fields of gates that are off (registry/gated-fields.ts)
+  const gated = gatedFieldsOf(f.group, f.plural).length > 0;
+  if (b.prepareForCreate || gated) {
+    s.prepareForCreate = (obj, ctx) => {
+      b.prepareForCreate?.(obj, ctx);
+      if (gated) dropDisabledFields(f.group, f.plural, obj, undefined, ctx.featureGates);
+    };
+  }
+  if (b.prepareForUpdate || gated) {
+    s.prepareForUpdate = (obj, old, ctx) => {
+      b.prepareForUpdate?.(obj, old, ctx);
+      if (gated) dropDisabledFields(f.group, f.plural, obj, old, ctx.featureGates);
+    };
+  }
   if (b.warningsOnCreate) s.warningsOnCreate = b.warningsOnCreate;
   if (b.warningsOnUpdate) s.warningsOnUpdate = b.warningsOnUpdate;
   if (b.selectableFields) s.selectableFields = b.selectableFields;

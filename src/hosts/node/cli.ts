@@ -37,7 +37,8 @@ Options:
                        replicaset, statefulset, daemonset, job, cronjob, endpoints, endpointslice), a
                        scheduler and simulated nodes, so that
                        pods get scheduled and run and rollouts finish; alone it runs them all, or give a
-                       comma-separated list of those names plus scheduler, nodes and node-lifecycle;
+                       comma-separated list of those names plus scheduler, nodes, node-lifecycle
+                       and podgc;
                        without it the server is a bare API server (the controllers the API itself needs
                        always run: namespaces, garbage collection, service accounts, role aggregation)
   --nodes N            how many simulated nodes (default 3; with --controllers)

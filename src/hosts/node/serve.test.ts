@@ -82,7 +82,7 @@ describe('npm run serve', () => {
     expect(parseArgs(['--controllers', '--port', '0'])).toMatchObject({ controllers: 'all', port: 0 });
     expect(parseArgs(['--controllers=deployment,replicaset,scheduler,nodes', '--nodes', '5'])).toMatchObject({ controllers: ['deployment', 'replicaset', 'scheduler', 'nodes'], nodes: 5 });
     expect(parseArgs([]).controllers).toBeUndefined();
-    expect(() => parseArgs(['--controllers=deploy'])).toThrow('unknown controller "deploy" (known: deployment, replicaset, statefulset, daemonset, job, cronjob, endpoints, endpointslice, scheduler, nodes, node-lifecycle)');
+    expect(() => parseArgs(['--controllers=deploy'])).toThrow('unknown controller "deploy" (known: deployment, replicaset, statefulset, daemonset, job, cronjob, endpoints, endpointslice, scheduler, nodes, node-lifecycle, podgc)');
     expect(() => parseArgs(['--nodes', '2'])).toThrow('--nodes needs --controllers');
     expect(() => parseArgs(['--controllers', '--nodes', '0'])).toThrow('--nodes must be a number from 1 to 1000, got "0"');
     for (const flag of ['--controllers', '--nodes']) expect(USAGE).toContain(flag);
