@@ -129,8 +129,13 @@ export class ApiMetrics {
     return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
   }
 
+  /** The label texts of a route (histogram series, and counter series by code), made once per route. */
+  private readonly labelTexts = new Map<string, { hist: string; byCode: Map<number, string> }>();
+
   private observe(route: RouteLabels, code: number, seconds: number): void {
-    const base = {
+    const id = `${route.verb}\0${route.dry_run}\0${route.group}\0${route.version}\0${route.resource}\0${route.subresource}\0${route.scope}\0${route.component}`;
+    let texts = this.labelTexts.get(id);
+    const base = () => ({
       verb: route.verb,
       dry_run: route.dry_run,
       group: route.group,
@@ -139,10 +144,12 @@ export class ApiMetrics {
       subresource: route.subresource,
       scope: route.scope,
       component: route.component,
-    };
-    const counterKey = labelText({ ...base, code: String(code) });
+    });
+    if (!texts) this.labelTexts.set(id, (texts = { hist: labelText(base()), byCode: new Map() }));
+    let counterKey = texts.byCode.get(code);
+    if (counterKey === undefined) texts.byCode.set(code, (counterKey = labelText({ ...base(), code: String(code) })));
     this.requests.set(counterKey, (this.requests.get(counterKey) ?? 0) + 1);
-    const histKey = labelText(base);
+    const histKey = texts.hist;
     let h = this.durations.get(histKey);
     if (!h) this.durations.set(histKey, (h = { buckets: REQUEST_DURATION_BUCKETS.map(() => 0), sum: 0, count: 0 }));
     REQUEST_DURATION_BUCKETS.forEach((le, i) => {

@@ -68,26 +68,37 @@ export function headerValue(value: string): string {
 }
 
 export function respond(status: number, body: unknown, opts: ResponseOptions = {}): Response {
-  const headers = new Headers({ 'Cache-Control': 'no-cache, private' });
+  // header pairs, not a Headers object: the Response builds its own list from them (a Headers object
+  // first costs as much again on Node)
   const neg = opts.negotiated;
   let payload: string | Uint8Array<ArrayBuffer>;
+  let contentType: string;
   if (neg?.format === 'yaml') {
     payload = encodeYaml(body);
-    headers.set('Content-Type', neg.contentType);
+    contentType = neg.contentType;
   } else if (neg?.format === 'protobuf') {
     payload = encodeProtobufObject(body as Record<string, unknown>) as Uint8Array<ArrayBuffer>;
-    headers.set('Content-Type', neg.contentType);
+    contentType = neg.contentType;
   } else if (neg?.format === 'cbor') {
     payload = encodeCbor(body);
-    headers.set('Content-Type', neg.contentType);
+    contentType = neg.contentType;
   } else {
     payload = encodeJson(body, opts.pretty ?? false);
-    headers.set('Content-Type', neg?.contentType ?? 'application/json');
+    contentType = neg?.contentType ?? 'application/json';
   }
-  for (const [k, v] of Object.entries(opts.headers ?? {})) headers.set(k, headerValue(v));
+  const headers: [string, string][] = [['Cache-Control', 'no-cache, private'], ['Content-Type', contentType]];
+  if (opts.headers) {
+    for (const [k, v] of Object.entries(opts.headers)) {
+      // a later value of the same name replaces an earlier one, as Headers.set does
+      const lower = k.toLowerCase();
+      const at = headers.findIndex(([n]) => n.toLowerCase() === lower);
+      if (at >= 0) headers.splice(at, 1);
+      headers.push([k, headerValue(v)]);
+    }
+  }
   for (const w of opts.warnings ?? []) {
     const h = warningHeader(w);
-    if (h !== undefined) headers.append('Warning', headerValue(h));
+    if (h !== undefined) headers.push(['Warning', headerValue(h)]);
   }
   return new Response(payload, { status, headers });
 }
