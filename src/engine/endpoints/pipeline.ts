@@ -119,6 +119,9 @@ export const FIELD_MANAGER_MAX_LENGTH = 128;
 /** unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space. */
 const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
 
+/** A string of printable ASCII characters only (each one byte, each passing PRINTABLE). */
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
 /** Go's %#U of a rune: U+0007, or U+0041 'A' for a printable one. */
 function goRuneU(cp: number): string {
   return `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
@@ -126,6 +129,8 @@ function goRuneU(cp: number): string {
 
 /** ValidateFieldManager: at most 128 bytes, printable characters only (positions are byte offsets). */
 export function validateFieldManager(fm: string): FieldError[] {
+  // printable ASCII (nearly every manager name): one byte per character, nothing to report
+  if (fm.length <= FIELD_MANAGER_MAX_LENGTH && PRINTABLE_ASCII.test(fm)) return [];
   const errs: FieldError[] = [];
   const enc = new TextEncoder();
   if (enc.encode(fm).length > FIELD_MANAGER_MAX_LENGTH) errs.push(fieldErr.tooLong('fieldManager', fm, FIELD_MANAGER_MAX_LENGTH));
@@ -143,6 +148,7 @@ export function validateFieldManager(fm: string): FieldError[] {
  */
 export function prefixFromUserAgent(ua: string): string {
   const head = ua.split('/')[0];
+  if (head.length <= FIELD_MANAGER_MAX_LENGTH && PRINTABLE_ASCII.test(head)) return head;
   const enc = new TextEncoder();
   let out = '';
   let bytes = 0;
