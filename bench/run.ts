@@ -1,6 +1,6 @@
 // `npm run bench`: measures, prints a table and rewrites BENCHMARKS.md (machine, date, numbers against the
 // issues' targets). Benchmarks measure; they never fail: a missed target is reported as such.
-//   npm run bench -- --only node      (or: browser, cel, writes, reads, ui, scale, peers)
+//   npm run bench -- --only node      (or: browser, cel, writes, reads, ui, scale, growth, peers)
 import { writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import 'fake-indexeddb/auto';
@@ -101,7 +101,7 @@ const SUITES: Record<string, () => Promise<Row[]>> = { node: nodeRows, browser: 
 /** Other issues add suites here (reads, writes, cel, ui). */
 export async function extraSuites(): Promise<Record<string, () => Promise<Row[]>>> {
   const out: Record<string, () => Promise<Row[]>> = {};
-  for (const [name, file] of [['cel', './cel.js'], ['writes', './writes.js'], ['reads', './reads.js'], ['ui', './ui.js'], ['scale', './scale.js']] as const) {
+  for (const [name, file] of [['cel', './cel.js'], ['writes', './writes.js'], ['reads', './reads.js'], ['ui', './ui.js'], ['scale', './scale.js'], ['growth', './growth.js']] as const) {
     try {
       const mod = (await import(file)) as { bench: () => Promise<Row[]> };
       out[name] = mod.bench;
