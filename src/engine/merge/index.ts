@@ -116,6 +116,13 @@ function withoutManagedFields(o: KubeObject): JsonObject {
   return c as JsonObject;
 }
 
+/** A shallow view of `o` without managedFields (top level and metadata copied), for readers only. */
+function viewWithoutManagedFields(o: KubeObject): JsonObject {
+  if (!o.metadata || !('managedFields' in o.metadata)) return o as JsonObject;
+  const { managedFields: _, ...metadata } = o.metadata;
+  return { ...o, metadata } as JsonObject;
+}
+
 function setManagedFields(o: KubeObject, entries: ManagedFieldsEntry[] | undefined): KubeObject {
   if (!entries) {
     if (o.metadata) delete o.metadata.managedFields;
@@ -237,8 +244,9 @@ export function updateManagedFields(type: ObjectType, live: KubeObject | null, n
   // An existing object that has no managers is not tracked by updates (skipNonAppliedManager); only an
   // apply starts tracking it again, under before-first-apply.
   if (managed.fields.size === 0 && live && live.metadata?.uid && !reset) return out;
-  const liveObj = live ? withoutManagedFields(live) : type.zero();
-  const result = trackUpdate(type, liveObj, withoutManagedFields(out), managed, opts.manager, opts);
+  // the comparison only reads both sides: a view of live, and `out` itself (a copy without managedFields)
+  const liveObj = live ? viewWithoutManagedFields(live) : type.zero();
+  const result = trackUpdate(type, liveObj, out as JsonObject, managed, opts.manager, opts);
   return encodeInto(out, result);
 }
 
