@@ -1,7 +1,7 @@
 // `npm run bench`: measures, prints a table and rewrites BENCHMARKS.md (machine, date, numbers against the
 // issues' targets). Benchmarks measure; they never fail: a missed target is reported as such.
 //   npm run bench -- --only node      (or: browser, cel, writes, reads, ui, scale, growth, peers)
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
@@ -112,6 +112,9 @@ export async function extraSuites(): Promise<Record<string, () => Promise<Row[]>
   return out;
 }
 
+/** BENCHMARKS.md from this line on is written by hand and kept by every run. */
+const KEPT_MARKER = '<!-- Written by hand below this line; npm run bench keeps it. -->';
+
 function fmt(n: number | undefined): string {
   if (n === undefined || Number.isNaN(n)) return '';
   return n < 0.1 ? n.toFixed(4) : n < 10 ? n.toFixed(3) : n.toFixed(1);
@@ -171,7 +174,9 @@ async function main(): Promise<void> {
     '',
     peers,
   ].join('\n');
-  if (!only) writeFileSync('BENCHMARKS.md', doc);
+  // the hand-written analysis (where the time goes, growth, memory) below the marker is kept as it is
+  const kept = existsSync('BENCHMARKS.md') ? readFileSync('BENCHMARKS.md', 'utf8').split(KEPT_MARKER)[1] : undefined;
+  if (!only) writeFileSync('BENCHMARKS.md', kept === undefined ? doc : `${doc}\n${KEPT_MARKER}${kept}`);
   else process.stderr.write('(--only: BENCHMARKS.md not rewritten)\n');
 }
 

@@ -1,0 +1,133 @@
+// Where the time goes (issue 17 item 3): each request kind run in a loop under the V8 CPU profiler (the
+// measured loop only, after a warm-up), every sample charged to the innermost engine function that names a
+// step of the request, and each step's share turned into µs per request from the loop's wall time.
+//   npx tsx bench/steps.ts [-v] [--engine other-build.mjs] [create|get|update|patch|apply|apply-change|smp ...]
+// Runs the engine bundled as it ships (bench/bundled.ts), over the memory storage, through handle().
+import { Session } from 'node:inspector/promises';
+import { basename, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { importBundled, textCaller } from './bundled.js';
+
+// `--engine <file.mjs>`: another build of bench/engine-entry.ts (e.g. of the main branch, for a before/after)
+const other = process.argv.includes('--engine') ? process.argv[process.argv.indexOf('--engine') + 1] : undefined;
+const { createApiServer, createMemoryStorage, systemEnv } = other
+  ? ((await import(pathToFileURL(resolve(other)).href)) as typeof import('./engine-entry.js'))
+  : await importBundled<typeof import('./engine-entry.js')>('bench/engine-entry.ts');
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+interface ProfileNode { id: number; callFrame: { functionName: string; url: string }; children?: number[] }
+interface Profile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }
+
+/** Steps in the order a request passes them; a frame names a step when its function is one of these. */
+export const STEPS: [string, RegExp][] = [
+  ['routing, authentication, authorization', /^(handle|requestInfo|pathSegments|authenticate|impersonate|authorize|requestAttributes|requestAuthorization|resource|serve|negotiate|writeOptions|validateFieldManager|prefixFromUserAgent|guardEscalation|routeLabels|lookup|stripBase|wantsPretty|splitTarget|handleCreate|handleGet|handleUpdate|handlePatch)$/],
+  ['metrics', /^(instrument|record|observe|labelText|label)$/],
+  ['decode (body read, JSON parse, kind)', /^(decodeObjectBody|readLimitedBody|readBody|decodeBody|parseJson|expectKind|body|decodePatchBody|readPatch)$/],
+  ['type checks, unknown fields', /^(typeCheck|checkTypes|checkStruct|check|fieldValidate|findUnknownFields|pruneUnknownFields|fieldValidationResult|canonicalizeBody)$/],
+  ['patch (merge / strategic)', /^(mergePatch|applyMergePatch|strategicMergePatch|applyStrategic|strategic.*|merge.*Patch.*|jsonPatch.*)$/],
+  ['defaulting', /^(default|defaults|applyDefaults|defaultObject|setDefaults.*|canonicalizeQuantities)$/],
+  ['validation', /^(validate.*|dedupe|walk)$/],
+  ['admission', /^(mutatingAdmission|validatingAdmission|admit.*|dispatch\d*)$/],
+  ['managedFields / apply', /^(updateManagedFields|trackUpdate|applyObject|apply|applyPatch|handleApply|compare3|cmpWalk|cmpHandle|encodeInto|decodeManaged.*|withoutManagedFields|objectTypeFor|fieldSet.*|toFieldSet|union|difference|intersection|doUpdate|update|conflicts?)$/],
+  ['storage (copy, commit, history)', /^(commit|commitOne|clone|copyJson|planWrite|write|put|get|set|exclusive|normalizeLayout|stored|view|present|toStorageVersion|toRequestVersion)$/],
+  ['watch fan-out, controllers', /^(publish|notify|fanOut|deliver|onEvents|ensure|rootCaConfigMap|broadcast|emit)$/],
+  ['encode (response body)', /^(respond|encodeJson|bodyResponse|goJSONString|encode.*)$/],
+];
+
+export async function profileSteps(
+  run: (i: number) => Promise<unknown>,
+  n: number,
+): Promise<{ usPerOp: number; steps: Map<string, number>; frames: Map<string, number> }> {
+  for (let i = 0; i < Math.min(200, n); i++) await run(i); // warm-up
+  // wall time without the profiler (its sampling slows the code it watches), then the shares under it
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    await run(i + 500_000);
+    times.push(performance.now() - t);
+  }
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 100 });
+  await session.post('Profiler.start');
+  for (let i = 0; i < n; i++) await run(i + 1_000_000);
+  const { profile } = (await session.post('Profiler.stop')) as unknown as { profile: Profile };
+  session.disconnect();
+  const byId = new Map(profile.nodes.map((x) => [x.id, x]));
+  const parent = new Map<number, number>();
+  for (const x of profile.nodes) for (const c of x.children ?? []) parent.set(c, x.id);
+  const steps = new Map<string, number>();
+  const frames = new Map<string, number>();
+  let total = 0;
+  for (let i = 0; i < profile.samples.length; i++) {
+    const dt = profile.timeDeltas[i] ?? 0;
+    let id: number | undefined = profile.samples[i];
+    const leaf = byId.get(id)!.callFrame.functionName;
+    if (leaf === '(idle)' || leaf === '(program)' || leaf === '(root)') continue;
+    total += dt;
+    let step = leaf === '(garbage collector)' ? 'garbage collection' : '';
+    let firstOurs = '';
+    while (!step && id !== undefined) {
+      const f = byId.get(id)!.callFrame;
+      if (f.url.includes('bench-bundled') || (other !== undefined && f.url.endsWith(basename(other)))) {
+        firstOurs ||= f.functionName || '(anonymous)';
+        for (const [name, re] of STEPS) if (re.test(f.functionName)) { step = name; break; }
+      }
+      id = parent.get(id);
+    }
+    step ||= firstOurs ? 'other engine code' : 'harness (Request/Response objects, streams, promise glue)';
+    steps.set(step, (steps.get(step) ?? 0) + dt);
+    if (firstOurs) frames.set(`${step} <- ${firstOurs}`, (frames.get(`${step} <- ${firstOurs}`) ?? 0) + dt);
+  }
+  const usPerOp = median(times) * 1000;
+  const scale = (m: Map<string, number>) => new Map([...m].map(([k, v]) => [k, (v / total) * usPerOp]));
+  return { usPerOp, steps: scale(steps), frames: scale(frames) };
+}
+
+const ns = (name: string) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { app: 'bench' } } });
+const deployment = (image: string) => ({
+  apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'bench', labels: { app: 'bench' } },
+  spec: { replicas: 3, selector: { matchLabels: { app: 'bench' } }, template: { metadata: { labels: { app: 'bench' } }, spec: { containers: ['web', 'sidecar', 'metrics'].map((name, i) => ({ name, image: i === 0 ? image : `registry.example.com/${name}:1.0`, ports: [{ containerPort: 8080 + i, name: `p-${name}` }], env: [{ name: 'MODE', value: name }], resources: { requests: { cpu: '100m', memory: '64Mi' } } })) } } },
+});
+const DEP = '/apis/apps/v1/namespaces/default/deployments/bench';
+
+export const WORKS: Record<string, { label: string; n: number; setup?: (call: ReturnType<typeof textCaller>, n: number) => Promise<void>; run: (call: ReturnType<typeof textCaller>, i: number) => Promise<unknown> }> = {
+  create: { label: 'create Namespace', n: 3000, run: (call, i) => call('POST', '/api/v1/namespaces', ns(`c-${i}`)) },
+  get: { label: 'get Namespace', n: 6000, setup: async (call) => void (await call('POST', '/api/v1/namespaces', ns('g'))), run: (call) => call('GET', '/api/v1/namespaces/g') },
+  update: { label: 'update Namespace (put, label change)', n: 3000, setup: async (call) => void (await call('POST', '/api/v1/namespaces', ns('u'))), run: async (call, i) => { const cur = JSON.parse(await call('GET', '/api/v1/namespaces/u')); cur.metadata.labels.round = String(i); await call('PUT', '/api/v1/namespaces/u', cur); } },
+  patch: { label: 'merge patch Namespace (label change)', n: 3000, setup: async (call) => void (await call('POST', '/api/v1/namespaces', ns('p'))), run: (call, i) => call('PATCH', '/api/v1/namespaces/p', { metadata: { labels: { p: String(i) } } }, 'application/merge-patch+json') },
+  apply: { label: 'apply Deployment (3 containers), no-op', n: 2000, setup: async (call) => void (await call('PATCH', `${DEP}?fieldManager=owner`, deployment('nginx:1'), 'application/apply-patch+yaml')), run: (call) => call('PATCH', `${DEP}?fieldManager=owner`, deployment('nginx:1'), 'application/apply-patch+yaml') },
+  'apply-change': { label: 'apply Deployment (3 containers), value change', n: 2000, setup: async (call) => void (await call('PATCH', `${DEP}?fieldManager=owner`, deployment('nginx:1'), 'application/apply-patch+yaml')), run: (call, i) => call('PATCH', `${DEP}?fieldManager=owner`, deployment(`nginx:${2 + (i % 2)}`), 'application/apply-patch+yaml') },
+  smp: { label: 'strategic merge patch Deployment (image)', n: 2000, setup: async (call) => void (await call('PATCH', `${DEP}?fieldManager=owner`, deployment('nginx:1'), 'application/apply-patch+yaml')), run: (call, i) => call('PATCH', DEP, { spec: { template: { spec: { containers: [{ name: 'web', image: `nginx:${4 + (i % 2)}` }] } } } }, 'application/strategic-merge-patch+json') },
+};
+
+export async function stepsFor(work: string, n?: number) {
+  const w = WORKS[work];
+  // no controller manager: its informers would add their own work to the loop (the namespace's root-CA
+  // ConfigMap is still published on create, as every cluster does)
+  const api = createApiServer({ storage: createMemoryStorage(), env: systemEnv(), host: 'test', controllers: [] });
+  await api.ready;
+  const call = textCaller(api);
+  await w.setup?.(call, n ?? w.n);
+  const out = await profileSteps((i) => w.run(call, i), n ?? w.n);
+  await api.close();
+  return out;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const works = process.argv.slice(2).filter((a, i, all) => !a.startsWith('-') && all[i - 1] !== '--engine');
+  const verbose = process.argv.includes('-v');
+  for (const work of works.length ? works : Object.keys(WORKS)) {
+    const r = await stepsFor(work);
+    console.log(`\n${WORKS[work].label}: ${r.usPerOp.toFixed(0)} µs per request (p50)`);
+    for (const [k, v] of [...r.steps].sort((a, b) => b[1] - a[1])) console.log(`  ${v.toFixed(1).padStart(7)} µs  ${k}`);
+    if (verbose) for (const [k, v] of [...r.frames].sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log(`      ${v.toFixed(1).padStart(7)} µs  ${k}`);
+  }
+  process.exit(0);
+}
