@@ -33,10 +33,11 @@ export const STEPS: [string, RegExp][] = [
   ['defaulting', /^(default|defaults|applyDefaults|defaultObject|setDefaults.*|canonicalizeQuantities)$/],
   ['validation', /^(validate.*|dedupe|walk)$/],
   ['admission', /^(mutatingAdmission|validatingAdmission|admit.*|dispatch\d*)$/],
-  ['managedFields / apply', /^(updateManagedFields|trackUpdate|applyObject|apply|applyPatch|handleApply|compare3|cmpWalk|cmpHandle|encodeInto|decodeManaged.*|withoutManagedFields|objectTypeFor|fieldSet.*|toFieldSet|union|difference|intersection|doUpdate|update|conflicts?)$/],
-  ['storage (copy, commit, history)', /^(commit|commitOne|clone|copyJson|planWrite|write|put|get|set|exclusive|normalizeLayout|stored|view|present|toStorageVersion|toRequestVersion)$/],
-  ['watch fan-out, controllers', /^(publish|notify|fanOut|deliver|onEvents|ensure|rootCaConfigMap|broadcast|emit)$/],
-  ['encode (response body)', /^(respond|encodeJson|bodyResponse|goJSONString|encode.*)$/],
+  ['managedFields / apply', /^(updateManagedFields|serverSideApply|applyPatch|applyCore|trackUpdate|encodeInto|encodeManagedFields|decodeManagedFields|setManagedFields|withoutManagedFields|viewWithoutManagedFields|objectTypeFor|compare3|cmpWalk|cmpHandle|doUpdate|update|apply|prune|merge|mergeHandle|removeItems|toFieldSet|tfs|fromFieldsV1|serializePE|deserializePE|goJSONString|goJSON|parseIdentifier|managerIdentifier|ensureNamedFieldsAreMembers|union|difference|intersection|insert|insertMember|search|emit|reconcile.*|sortKeyFields|listItemPE|keepRHS|valuesEqual|dropIntroducedNulls)$/],
+  ['deep copies (clone)', /^(clone|copyValue|copyJson|stamp)$/],
+  ['storage (commit, index, history)', /^(commit|commitOne|planWrite|write|put|get|set|exclusive|normalizeLayout|stored|view|present|toStorageVersion|toRequestVersion)$/],
+  ['watch fan-out, controllers', /^(deliver|send|scheduleBookmark|onEvents|ensure|rootCaConfigMap|withResourceVersion)$/],
+  ['encode (response body)', /^(respond|respondStatus|respondError|encodeJson|encodeYaml|encodeCbor|encodeProtobufObject|bodyResponse|headerValue|warningHeader)$/],
 ];
 
 export async function profileSteps(
@@ -98,13 +99,13 @@ const deployment = (image: string) => ({
 const DEP = '/apis/apps/v1/namespaces/default/deployments/bench';
 
 export const WORKS: Record<string, { label: string; n: number; setup?: (call: ReturnType<typeof textCaller>, n: number) => Promise<void>; run: (call: ReturnType<typeof textCaller>, i: number) => Promise<unknown> }> = {
-  create: { label: 'create Namespace', n: 3000, run: (call, i) => call('POST', '/api/v1/namespaces', ns(`c-${i}`)) },
-  get: { label: 'get Namespace', n: 6000, setup: async (call) => void (await call('POST', '/api/v1/namespaces', ns('g'))), run: (call) => call('GET', '/api/v1/namespaces/g') },
-  update: { label: 'update Namespace (put, label change)', n: 3000, setup: async (call) => void (await call('POST', '/api/v1/namespaces', ns('u'))), run: async (call, i) => { const cur = JSON.parse(await call('GET', '/api/v1/namespaces/u')); cur.metadata.labels.round = String(i); await call('PUT', '/api/v1/namespaces/u', cur); } },
-  patch: { label: 'merge patch Namespace (label change)', n: 3000, setup: async (call) => void (await call('POST', '/api/v1/namespaces', ns('p'))), run: (call, i) => call('PATCH', '/api/v1/namespaces/p', { metadata: { labels: { p: String(i) } } }, 'application/merge-patch+json') },
-  apply: { label: 'apply Deployment (3 containers), no-op', n: 2000, setup: async (call) => void (await call('PATCH', `${DEP}?fieldManager=owner`, deployment('nginx:1'), 'application/apply-patch+yaml')), run: (call) => call('PATCH', `${DEP}?fieldManager=owner`, deployment('nginx:1'), 'application/apply-patch+yaml') },
-  'apply-change': { label: 'apply Deployment (3 containers), value change', n: 2000, setup: async (call) => void (await call('PATCH', `${DEP}?fieldManager=owner`, deployment('nginx:1'), 'application/apply-patch+yaml')), run: (call, i) => call('PATCH', `${DEP}?fieldManager=owner`, deployment(`nginx:${2 + (i % 2)}`), 'application/apply-patch+yaml') },
-  smp: { label: 'strategic merge patch Deployment (image)', n: 2000, setup: async (call) => void (await call('PATCH', `${DEP}?fieldManager=owner`, deployment('nginx:1'), 'application/apply-patch+yaml')), run: (call, i) => call('PATCH', DEP, { spec: { template: { spec: { containers: [{ name: 'web', image: `nginx:${4 + (i % 2)}` }] } } } }, 'application/strategic-merge-patch+json') },
+  create: { label: 'create Namespace', n: 1500, run: (call, i) => call('POST', '/api/v1/namespaces', ns(`c-${i}`)) },
+  get: { label: 'get Namespace', n: 3000, setup: async (call) => void (await call('POST', '/api/v1/namespaces', ns('g'))), run: (call) => call('GET', '/api/v1/namespaces/g') },
+  update: { label: 'update Namespace (put, label change)', n: 1500, setup: async (call) => void (await call('POST', '/api/v1/namespaces', ns('u'))), run: async (call, i) => { const cur = JSON.parse(await call('GET', '/api/v1/namespaces/u')); cur.metadata.labels.round = String(i); await call('PUT', '/api/v1/namespaces/u', cur); } },
+  patch: { label: 'merge patch Namespace (label change)', n: 1500, setup: async (call) => void (await call('POST', '/api/v1/namespaces', ns('p'))), run: (call, i) => call('PATCH', '/api/v1/namespaces/p', { metadata: { labels: { p: String(i) } } }, 'application/merge-patch+json') },
+  apply: { label: 'apply Deployment (3 containers), no-op', n: 1000, setup: async (call) => void (await call('PATCH', `${DEP}?fieldManager=owner`, deployment('nginx:1'), 'application/apply-patch+yaml')), run: (call) => call('PATCH', `${DEP}?fieldManager=owner`, deployment('nginx:1'), 'application/apply-patch+yaml') },
+  'apply-change': { label: 'apply Deployment (3 containers), value change', n: 1000, setup: async (call) => void (await call('PATCH', `${DEP}?fieldManager=owner`, deployment('nginx:1'), 'application/apply-patch+yaml')), run: (call, i) => call('PATCH', `${DEP}?fieldManager=owner`, deployment(`nginx:${2 + (i % 2)}`), 'application/apply-patch+yaml') },
+  smp: { label: 'strategic merge patch Deployment (image)', n: 1000, setup: async (call) => void (await call('PATCH', `${DEP}?fieldManager=owner`, deployment('nginx:1'), 'application/apply-patch+yaml')), run: (call, i) => call('PATCH', DEP, { spec: { template: { spec: { containers: [{ name: 'web', image: `nginx:${4 + (i % 2)}` }] } } } }, 'application/strategic-merge-patch+json') },
 };
 
 export async function stepsFor(work: string, n?: number) {
