@@ -82,7 +82,7 @@ function decodeRequestBody(bytes: Uint8Array, contentType: string): unknown {
   if (bytes.byteLength === 0) return undefined;
   const type = contentType.split(';')[0].trim().toLowerCase();
   try {
-    if (type.endsWith('protobuf')) return hasProtobufPrefix(bytes) ? decodeProtobufObject(bytes) : undefined;
+    if (type.endsWith('protobuf')) return hasProtobufPrefix(bytes) ? decodeProtobufObject(bytes).object : undefined;
     const text = new TextDecoder().decode(bytes);
     if (type.endsWith('yaml')) return load(text) ?? undefined;
     if (type === '' || type.endsWith('json')) return JSON.parse(text);

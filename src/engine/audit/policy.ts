@@ -215,8 +215,9 @@ function resourceMatches(r: PolicyRule, a: Attributes): boolean {
 
 /**
  * The playground's policy when its settings name none: nothing for reads (get, list, watch) and for the
- * cluster's own components (controllers, scheduler, nodes, the API server itself), the request body for
- * every other write, metadata for the rest; the RequestReceived stage left out.
+ * cluster's own components (controllers, scheduler, nodes, the API server itself); metadata only for
+ * secrets and token reviews (their bodies hold credentials); both bodies for every other write; metadata
+ * for the rest. The RequestReceived stage and managedFields are left out.
  */
 export const PLAYGROUND_DEFAULT_POLICY = `apiVersion: audit.k8s.io/v1
 kind: Policy
@@ -232,7 +233,7 @@ rules:
 - level: Metadata
   resources:
   - group: ""
-    resources: [secrets, configmaps]
+    resources: [secrets]
   - group: authentication.k8s.io
     resources: [tokenreviews]
 - level: RequestResponse
