@@ -42,6 +42,7 @@ const Terminal = panel('terminal', 'Terminal');
 const Lessons = panel('lessons', 'Lessons');
 // the time slider over the cluster's stored history (src/ui/history)
 const HistoryPanel = lazy(() => import('./history/index.js').then((m) => ({ default: m.HistoryPanel })));
+const AuditLogPanel = panel('audit', 'AuditLogPanel');
 
 type Loadable<T> = { state: 'loading' } | { state: 'ok'; value: T } | { state: 'error'; message: string };
 
@@ -252,6 +253,7 @@ interface DockTab {
 
 const TABS: DockTab[] = [
   { id: 'console', label: 'Requests', Component: RequestConsole },
+  { id: 'audit', label: 'Audit', Component: AuditLogPanel },
   { id: 'timeline', label: 'Watch timeline', Component: WatchTimeline },
   { id: 'managed-fields', label: 'Managed fields', Component: ManagedFieldsViewer },
   { id: 'history', label: 'History', Component: HistoryPanel },
