@@ -9,6 +9,7 @@ import { createMemoryStorage } from '../../adapters/memory/memory-storage.js';
 import { testClient, type TestClient } from '../testing/harness.js';
 import type { Attributes } from '../auth/attributes.js';
 import { PLAYGROUND_DEFAULT_POLICY, PolicyEvaluator, parsePolicy } from './policy.js';
+import { AuditLog } from './log.js';
 import type { AuditEvent, Policy } from './types.js';
 import { binding, cm, constraints, policy as vap } from '../admission/policy/test-kit.js';
 
@@ -344,6 +345,22 @@ describe('events on the wire', () => {
 });
 
 describe('the playground: /x-playground/audit and the policy in the cluster settings', () => {
+  it('the ring keeps the latest events and counts every one written; sinks get copies', () => {
+    const log = new AuditLog({ clock: { now: () => 0 }, timers: { setTimeout: () => 0, clearTimeout: () => undefined }, ids: { uid: () => 'u', suffix: () => 'x', int: () => 0 } }, undefined, 3);
+    const seen: AuditEvent[] = [];
+    log.addSink((e) => {
+      seen.push(e);
+      e.verb = 'changed by the sink';
+    });
+    const ev = (n: number) => ({ kind: 'Event', apiVersion: 'audit.k8s.io/v1', level: 'Metadata', auditID: String(n), stage: 'ResponseComplete', requestURI: '/', verb: 'get', user: {}, requestReceivedTimestamp: '', stageTimestamp: '' }) as AuditEvent;
+    for (let i = 1; i <= 5; i++) log.write(ev(i));
+    const { items, total } = log.events();
+    expect(items.map((e) => e.auditID)).toEqual(['3', '4', '5']);
+    expect(total).toBe(5);
+    expect(seen).toHaveLength(5);
+    expect(items.every((e) => e.verb === 'get')).toBe(true);
+  });
+
   it('the browser hosts audit with the default policy; the ring is served to admins only', async () => {
     const c = await testClient(createMemoryStorage(), { host: 'page', auth: { staticTokens: [{ token: 'jane-token', user: 'jane', uid: 'u-42', groups: ['devs'] }] } });
     await c.req('GET', '/api/v1/namespaces');
