@@ -253,13 +253,13 @@ interface DockTab {
 
 const TABS: DockTab[] = [
   { id: 'console', label: 'Requests', Component: RequestConsole },
-  { id: 'audit', label: 'Audit', Component: AuditLogPanel },
   { id: 'timeline', label: 'Watch timeline', Component: WatchTimeline },
   { id: 'managed-fields', label: 'Managed fields', Component: ManagedFieldsViewer },
   { id: 'history', label: 'History', Component: HistoryPanel },
   { id: 'cel', label: 'CEL', Component: CelEvaluator },
   { id: 'terminal', label: 'Terminal', Component: Terminal },
   { id: 'lessons', label: 'Lessons', Component: Lessons },
+  { id: 'audit', label: 'Audit', Component: AuditLogPanel },
 ];
 
 /** The tab a page opens on: Lessons when the URL names a lesson (a reload resumes it), else the console. */
