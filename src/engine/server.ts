@@ -4,6 +4,7 @@ import type { Storage } from './storage/interface.js';
 import type { ControllerSpec } from './controllers/manager.js';
 import type { AuthOptions } from './auth/index.js';
 import type { WorkloadOptions } from './controllers/index.js';
+import type { AuditSink, Policy } from './audit/index.js';
 
 export interface ApiServerOptions {
   storage: Storage;
@@ -38,6 +39,12 @@ export interface ApiServerOptions {
    * mechanics turn them off to start from namespaces alone.
    */
   defaultObjects?: boolean;
+  /**
+   * Auditing (audit/): the policy (the Node host's --audit-policy-file; without it the browser hosts use the
+   * cluster's stored policy or the playground's default, the others write no events) and where events go
+   * besides the engine's own ring of the latest ones (GET /x-playground/audit).
+   */
+  audit?: { policy?: Policy; sinks?: AuditSink[] };
 }
 
 export interface HandleOptions {
@@ -53,6 +60,8 @@ export interface HandleOptions {
    * TRACK and CONNECT): the host then builds the Request with another method and passes the real one here.
    */
   method?: string;
+  /** The peer's IP address, when the host knows it (the audit events' sourceIPs). */
+  remoteAddr?: string;
 }
 
 export interface ApiServer {

@@ -42,6 +42,7 @@ const Terminal = panel('terminal', 'Terminal');
 const Lessons = panel('lessons', 'Lessons');
 // the time slider over the cluster's stored history (src/ui/history)
 const HistoryPanel = lazy(() => import('./history/index.js').then((m) => ({ default: m.HistoryPanel })));
+const AuditLogPanel = panel('audit', 'AuditLogPanel');
 
 type Loadable<T> = { state: 'loading' } | { state: 'ok'; value: T } | { state: 'error'; message: string };
 
@@ -258,6 +259,7 @@ const TABS: DockTab[] = [
   { id: 'cel', label: 'CEL', Component: CelEvaluator },
   { id: 'terminal', label: 'Terminal', Component: Terminal },
   { id: 'lessons', label: 'Lessons', Component: Lessons },
+  { id: 'audit', label: 'Audit', Component: AuditLogPanel },
 ];
 
 /** The tab a page opens on: Lessons when the URL names a lesson (a reload resumes it), else the console. */

@@ -1,6 +1,7 @@
 // Cluster settings: the cluster's feature gates and runtime-config, in kube-apiserver's flag syntax, stored
 // with the cluster (PUT <base_url>/x-playground/settings) and applied when its API server starts again (the
-// browser hosts restart it right after saving). The engine checks them with the Node host's messages.
+// browser hosts restart it right after saving). The engine checks them with the Node host's messages. The
+// audit policy (an audit.k8s.io/v1 Policy) is kept with them and applies at once, without a restart.
 import { useEffect, useId, useRef, useState } from 'react';
 import { usePlaygroundStore } from './playground.js';
 
@@ -15,6 +16,10 @@ interface GateView {
 interface SettingsView {
   featureGates: string;
   runtimeConfig: string;
+  auditPolicy?: string;
+  /** The policy in effect when auditPolicy is empty. */
+  defaultAuditPolicy?: string;
+  restartRequired?: boolean;
   inEffect: { gates: GateView[]; disabledResources: string[]; warnings: string[] };
 }
 
@@ -35,10 +40,11 @@ export function ClusterSettingsButton() {
 function ClusterSettingsDialog({ onClose }: { onClose: () => void }) {
   const store = usePlaygroundStore();
   const ref = useRef<HTMLDialogElement>(null);
-  const ids = { title: useId(), gates: useId(), rc: useId() };
+  const ids = { title: useId(), gates: useId(), rc: useId(), audit: useId() };
   const [view, setView] = useState<SettingsView>();
   const [gates, setGates] = useState('');
   const [rc, setRc] = useState('');
+  const [auditPolicy, setAuditPolicy] = useState('');
   const [error, setError] = useState<string>();
   const [notice, setNotice] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
@@ -59,6 +65,7 @@ function ClusterSettingsDialog({ onClose }: { onClose: () => void }) {
       (b) => {
         setGates(b.featureGates);
         setRc(b.runtimeConfig);
+        setAuditPolicy(b.auditPolicy ?? '');
         setLoaded(true);
       },
       (e: unknown) => {
@@ -76,17 +83,18 @@ function ClusterSettingsDialog({ onClose }: { onClose: () => void }) {
     try {
       const res = await store.fetch(
         '/x-playground/settings',
-        { method: 'PUT', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify({ featureGates: gates, runtimeConfig: rc }) },
+        { method: 'PUT', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify({ featureGates: gates, runtimeConfig: rc, auditPolicy }) },
         SOURCE,
       );
-      const body = (await res.json()) as { message?: string };
+      const body = (await res.json()) as { message?: string; restartRequired?: boolean };
       if (!res.ok) {
         setError(body.message ?? `${res.status}`);
         return;
       }
       // the host restarts the cluster's API server: reading the settings again starts it with them
       const after = await load();
-      setNotice(['Saved. The API server restarted with these settings.', ...after.inEffect.warnings.map((w) => `Warning: ${w}`)]);
+      const saved = body.restartRequired ? 'Saved. The API server restarted with these settings.' : 'Saved. The audit policy applies now.';
+      setNotice([saved, ...after.inEffect.warnings.map((w) => `Warning: ${w}`)]);
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
     } finally {
@@ -103,6 +111,18 @@ function ClusterSettingsDialog({ onClose }: { onClose: () => void }) {
       <input id={ids.gates} value={gates} disabled={!loaded} onChange={(e) => setGates(e.target.value)} placeholder="AllowUnsafeMalformedObjectDeletion=true,CBORServingAndStorage=true" spellCheck={false} style={{ width: '100%' }} />
       <label htmlFor={ids.rc}>--runtime-config</label>
       <input id={ids.rc} value={rc} disabled={!loaded} onChange={(e) => setRc(e.target.value)} placeholder="batch/v1=false,apps/v1/deployments=false" spellCheck={false} style={{ width: '100%' }} />
+      <label htmlFor={ids.audit}>--audit-policy-file (audit.k8s.io/v1 Policy, YAML or JSON; empty: the playground's default below)</label>
+      <textarea
+        id={ids.audit}
+        value={auditPolicy}
+        disabled={!loaded}
+        onChange={(e) => setAuditPolicy(e.target.value)}
+        rows={8}
+        spellCheck={false}
+        placeholder={view?.defaultAuditPolicy ?? ''}
+        style={{ width: '100%', fontFamily: 'ui-monospace, monospace' }}
+        data-testid="audit-policy"
+      />
       {error && (
         <p role="alert" className="error" data-testid="cluster-settings-error">
           {error}

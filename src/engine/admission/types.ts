@@ -7,6 +7,7 @@ import type { KubeObject } from '../object.js';
 import type { ResourceDefinition, StrategyContext } from '../registry/types.js';
 import type { Authorizer } from '../auth/attributes.js';
 import type { UserInfo } from '../auth/user.js';
+import type { AuditAnnotator } from '../audit/log.js';
 
 export type Operation = 'create' | 'update';
 
@@ -18,6 +19,11 @@ export type Operation = 'create' | 'update';
 export interface AdmissionRequest {
   user: UserInfo;
   authorizer: Authorizer;
+  /**
+   * The request's audit event [K8S admission.Attributes AddAnnotation]: `annotate(key, value)` adds an
+   * annotation (the first value of a key stays); absent when the request is not audited here.
+   */
+  audit?: AuditAnnotator;
 }
 
 export interface AdmissionAttributes {

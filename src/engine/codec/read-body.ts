@@ -9,6 +9,18 @@ import { MAX_REQUEST_BODY_BYTES } from './budgets.js';
 
 export { MAX_REQUEST_BODY_BYTES };
 
+const observers = new WeakMap<Request, (bytes: Uint8Array) => void>();
+
+/** Hands the bytes of the request's body, once read whole, to `fn` (the audit layer's request object). */
+export function observeRequestBody(request: Request, fn: (bytes: Uint8Array) => void): void {
+  observers.set(request, fn);
+}
+
+function observed(request: Request, bytes: Uint8Array): Uint8Array {
+  observers.get(request)?.(bytes);
+  return bytes;
+}
+
 /** Reads the body of a request, refusing it with the real 413 once it passes `limit` bytes. */
 export async function readLimitedBody(request: Request, limit = MAX_REQUEST_BODY_BYTES): Promise<Uint8Array> {
   const declared = request.headers.get('Content-Length');
@@ -18,7 +30,7 @@ export async function readLimitedBody(request: Request, limit = MAX_REQUEST_BODY
     throw tooLarge(limit);
   }
   const stream = request.body;
-  if (!stream) return new Uint8Array(0);
+  if (!stream) return observed(request, new Uint8Array(0));
   const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -33,14 +45,14 @@ export async function readLimitedBody(request: Request, limit = MAX_REQUEST_BODY
     }
     chunks.push(value);
   }
-  if (chunks.length === 1) return chunks[0];
+  if (chunks.length === 1) return observed(request, chunks[0]);
   const out = new Uint8Array(total);
   let at = 0;
   for (const c of chunks) {
     out.set(c, at);
     at += c.byteLength;
   }
-  return out;
+  return observed(request, out);
 }
 
 function tooLarge(limit: number) {

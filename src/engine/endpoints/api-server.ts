@@ -54,6 +54,8 @@ import { SETTINGS_KEY, checkSettingsText, effectiveSettings, settingsObject, sto
 
 /** The playground's cluster settings endpoint (not part of the Kubernetes API). */
 export const PLAYGROUND_SETTINGS_PATH = '/x-playground/settings';
+/** The latest audit events of the cluster (admin only, as the settings). */
+export const PLAYGROUND_AUDIT_PATH = '/x-playground/audit';
 import { decodeBody } from '../codec/decode.js';
 import { readLimitedBody } from '../codec/read-body.js';
 import { authenticate, authorize, createClusterAuth, impersonate, requestAttributes, reconcileBootstrapRbac, type ClusterAuth, type UserInfo } from '../auth/index.js';
@@ -63,7 +65,9 @@ import { requestAuthorization } from '../auth/request-checks.js';
 import { servesProtobuf } from './scope.js';
 import { encodeOpenAPIV2Proto, OPENAPI_V2_PROTO_CONTENT_TYPE, OPENAPI_V2_PROTO_SUBTYPES } from './openapi-proto.js';
 import { parseAccept } from './negotiation/media.js';
-import { ALL_AUTHENTICATED, APISERVER_USER, serviceAccountGroups } from '../auth/user.js';
+import { ALL_AUTHENTICATED, ANONYMOUS_USER, APISERVER_USER, serviceAccountGroups } from '../auth/user.js';
+import { forbiddenError } from '../auth/authorize.js';
+import { AuditLog, annotateDeprecated, failedAuthenticationMessage, isLongRunning, parsePolicy, PLAYGROUND_DEFAULT_POLICY, PolicyError, type AuditContext } from '../audit/index.js';
 import { ApiMetrics, METRICS_CONTENT_TYPE, routeLabels } from './metrics.js';
 import { defaultObjects } from '../bootstrap/default-objects.js';
 import { RootCaPublisher } from '../bootstrap/root-ca-publisher.js';
@@ -108,6 +112,8 @@ class Engine implements EngineCore {
   }
   private rootCa?: RootCaPublisher;
   readonly metrics: ApiMetrics;
+  /** The audit log: the policy in effect, the host's sinks, the latest events (audit/log.ts). */
+  readonly audit: AuditLog;
   private readonly basePath: string;
   private compactTimer: unknown;
   private closed = false;
@@ -125,10 +131,12 @@ class Engine implements EngineCore {
     this.historyWindowMs = opts.historyWindowMs ?? 5 * 60_000;
     this.basePath = (opts.basePath ?? '').replace(/\/+$/, '');
     this.metrics = new ApiMetrics(env.clock);
+    this.audit = new AuditLog(env, opts.audit?.policy);
+    for (const sink of opts.audit?.sinks ?? []) this.audit.addSink(sink);
   }
 
   /** The settings stored with the cluster (as typed), and the gates and API enablement in effect. */
-  settingsText: SettingsText = { featureGates: '', runtimeConfig: '' };
+  settingsText: SettingsText = { featureGates: '', runtimeConfig: '', auditPolicy: '' };
   settingsWarnings: string[] = [];
 
   /**
@@ -139,6 +147,7 @@ class Engine implements EngineCore {
   private async applySettings(): Promise<void> {
     const stored = await this.opts.storage.get(SETTINGS_KEY);
     this.settingsText = storedSettingsText(stored?.object);
+    this.applyAuditPolicy(this.settingsText.auditPolicy ?? '');
     let gates: Record<string, boolean> = {};
     try {
       gates = parseFeatureGates(this.settingsText.featureGates);
@@ -153,6 +162,22 @@ class Engine implements EngineCore {
     for (const d of this.registry.all()) {
       if ((d as { custom?: boolean }).custom) continue;
       if (!eff.enablement.served(d.group, d.version, d.plural)) this.registry.remove(d.group, d.version, d.plural);
+    }
+  }
+
+  /**
+   * The audit policy in effect: the host's (the Node host's --audit-policy-file) over the cluster's stored
+   * one; the browser hosts fall back to the playground's default policy, the others write no events.
+   */
+  private applyAuditPolicy(stored: string): void {
+    if (this.opts.audit?.policy) return;
+    let text = stored;
+    if (!text.trim() && (this.host === 'service-worker' || this.host === 'page')) text = PLAYGROUND_DEFAULT_POLICY;
+    try {
+      this.audit.setPolicy(text.trim() ? parsePolicy(text) : undefined);
+    } catch {
+      // checked when written
+      this.audit.setPolicy(undefined);
     }
   }
 
@@ -300,16 +325,29 @@ class Engine implements EngineCore {
     return undefined;
   }
 
-  /** The whole API; `as` is the identity of the engine's own clients (post-start hooks, controllers). */
+  /**
+   * The whole API; `as` is the identity of the engine's own clients (post-start hooks, controllers). The
+   * audit layer (audit/log.ts) wraps it: the request's audit ID first, its events as the pipeline learns who
+   * asked and how the request ended, the `Audit-Id` header on every answer.
+   */
   async handle(request: Request, options: HandleOptions = {}, as?: UserInfo): Promise<Response> {
     const url = new URL(request.url);
     // Route on the raw target when the host has it: the URL parser has resolved `%2e%2e`, `.` and `\`.
     const target = options.target === undefined ? undefined : splitTarget(options.target);
     if (target) url.search = target.query;
+    const rawPath = target ? target.path : url.pathname;
+    const path = this.stripBase(rawPath);
+    const audit = this.audit.begin(request, (path ?? rawPath) + (url.search ? url.search : ''), options.remoteAddr);
+    const res = await this.route(request, options, as, audit, url, target, path);
+    return audit.finish(res);
+  }
+
+  private async route(
+    request: Request, options: HandleOptions, as: UserInfo | undefined, audit: AuditContext, url: URL, target: { path: string; query: string } | undefined, path: string | undefined,
+  ): Promise<Response> {
     const query = target ? new URLSearchParams(target.query) : url.searchParams;
     const pretty = wantsPretty(query, request.headers.get('User-Agent'));
     try {
-      const path = this.stripBase(target ? target.path : url.pathname);
       if (path === undefined) throw notFoundPath();
       const method = (options.method ?? request.method).toUpperCase();
       if (path === PLAYGROUND_CEL_PATH && method === 'POST') {
@@ -322,10 +360,28 @@ class Engine implements EngineCore {
       const info = requestInfo(method, path, query);
       // the filter chain (docs: request pipeline): authentication -> impersonation -> authorization
       // the controller manager's own requests carry their service account (trusted only for requests it built)
-      const requester = as ?? this.controllerRequester(request) ?? authenticate(request, this.opts.auth ?? {}, this.auth.tokenChecker);
+      let requester: UserInfo;
+      try {
+        requester = as ?? this.controllerRequester(request) ?? authenticate(request, this.opts.auth ?? {}, this.auth.tokenChecker);
+      } catch (e) {
+        // WithFailedAuthenticationAudit: policy without a user, one ResponseStarted event
+        audit.failedAuthentication = failedAuthenticationMessage(request, query);
+        audit.start(requestAttributes(ANONYMOUS_USER, info, path, query), false);
+        throw e;
+      }
+      const requesterAttrs = requestAttributes(requester, info, path, query);
+      audit.longRunning = isLongRunning(requesterAttrs);
+      audit.start(requesterAttrs);
       const user = impersonate(request.headers, requester, this.auth.authorizer);
-      authorize(this.auth.authorizer, requestAttributes(user, info, path, query));
+      if (user !== requester) audit.impersonated(user);
+      // the authorization filter, with its decision and reason as audit annotations
+      const attrs = requestAttributes(user, info, path, query);
+      const answer = this.auth.authorizer.authorize(attrs);
+      audit.annotate('authorization.k8s.io/decision', answer.decision === 'allow' ? 'allow' : 'forbid');
+      audit.annotate('authorization.k8s.io/reason', answer.reason);
+      if (answer.decision !== 'allow') throw forbiddenError(attrs, answer.reason);
       if (path === PLAYGROUND_SETTINGS_PATH) return await this.playgroundSettings(method, request, pretty);
+      if (path === PLAYGROUND_AUDIT_PATH) return this.playgroundAudit(method, pretty);
       const nonResource = this.nonResource(method, path, query, pretty, request.headers.get('Accept'));
       if (nonResource) return nonResource;
       if (!info.isResourceRequest) {
@@ -340,6 +396,7 @@ class Engine implements EngineCore {
       } catch (e) {
         res = respondError(e, { pretty, errorAccept: this.errorAccept(request) });
       }
+      annotateDeprecated(audit, def.deprecated);
       return withDeprecationWarning(def, res);
     } catch (e) {
       return respondError(e, { pretty, errorAccept: this.errorAccept(request) });
@@ -363,6 +420,8 @@ class Engine implements EngineCore {
     const text: SettingsText = {
       featureGates: typeof body?.featureGates === 'string' ? body.featureGates : '',
       runtimeConfig: typeof body?.runtimeConfig === 'string' ? body.runtimeConfig : '',
+      // absent: the stored audit policy stays
+      auditPolicy: typeof body?.auditPolicy === 'string' ? body.auditPolicy : this.settingsText.auditPolicy ?? '',
     };
     let warnings: string[];
     try {
@@ -370,11 +429,30 @@ class Engine implements EngineCore {
     } catch (e) {
       throw badRequest((e as Error).message);
     }
+    if (text.auditPolicy?.trim()) {
+      try {
+        parsePolicy(text.auditPolicy);
+      } catch (e) {
+        if (!(e instanceof PolicyError)) throw e;
+        throw badRequest(`invalid audit policy: ${e.message}`);
+      }
+    }
     await this.store.state.exclusive(async () => {
       const cur = await this.opts.storage.get(SETTINGS_KEY);
       await this.store.state.commit([{ kind: 'put', key: SETTINGS_KEY, object: settingsObject(text), expectRevision: cur?.revision ?? 0 }], this.env.clock.now());
     });
-    return respond(200, this.settingsView(text, true), { pretty, warnings, headers: { 'X-Playground-Restart': 'true' } });
+    // the audit policy applies at once; gates and runtime-config on the next start
+    const restart = text.featureGates !== this.settingsText.featureGates || text.runtimeConfig !== this.settingsText.runtimeConfig;
+    this.settingsText = { ...this.settingsText, auditPolicy: text.auditPolicy };
+    this.applyAuditPolicy(text.auditPolicy ?? '');
+    return respond(200, this.settingsView(text, restart), { pretty, warnings, headers: restart ? { 'X-Playground-Restart': 'true' } : {} });
+  }
+
+  /** GET /x-playground/audit: the latest audit events the engine kept, oldest first, and the policy in effect. */
+  private playgroundAudit(method: string, pretty: boolean): Response {
+    if (method !== 'GET' && method !== 'HEAD') throw methodNotAllowedRoute();
+    const { items, total } = this.audit.events();
+    return respond(200, { kind: 'EventList', apiVersion: 'audit.k8s.io/v1', metadata: {}, items, written: total, capacity: this.audit.capacity, policy: this.audit.policy ?? null }, { pretty });
   }
 
   private settingsView(text: SettingsText, restart: boolean): unknown {
@@ -386,7 +464,8 @@ class Engine implements EngineCore {
       .map((d) => `${d.group ? `${d.group}/` : ''}${d.version}/${d.plural}`);
     return {
       kind: 'ClusterSettings', apiVersion: 'x-playground/v1',
-      featureGates: text.featureGates, runtimeConfig: text.runtimeConfig,
+      featureGates: text.featureGates, runtimeConfig: text.runtimeConfig, auditPolicy: text.auditPolicy ?? '',
+      defaultAuditPolicy: this.host === 'service-worker' || this.host === 'page' ? PLAYGROUND_DEFAULT_POLICY : '',
       ...(restart ? { restartRequired: true } : {}),
       inEffect: { gates, disabledResources: disabled, warnings: this.settingsWarnings },
     };

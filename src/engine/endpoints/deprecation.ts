@@ -5,6 +5,7 @@
 
 import type { ResourceDefinition } from '../registry/types.js';
 import { headerValue, warningHeader } from './responders.js';
+import { carryResponseObject } from '../audit/log.js';
 
 /** Splits a combined Warning header (`299 - "a", 299 - "b"`) into its values. */
 function warningValues(combined: string | null): string[] {
@@ -23,5 +24,5 @@ export function withDeprecationWarning(def: ResourceDefinition, res: Response): 
   const h = warningHeader(text);
   if (h !== undefined) headers.append('Warning', headerValue(h));
   for (const w of warningValues(res.headers.get('warning'))) headers.append('Warning', w);
-  return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
+  return carryResponseObject(res, new Response(res.body, { status: res.status, statusText: res.statusText, headers }));
 }

@@ -13,6 +13,7 @@ import { objectTypeFor, updateManagedFields } from '../merge/index.js';
 import { groupVersion, type ResourceDefinition } from '../registry/types.js';
 import type { FieldValidation, Scope } from './scope.js';
 import type { AdmissionRequest } from '../admission/types.js';
+import { auditContextOf } from '../audit/log.js';
 
 export interface Admitted {
   object: KubeObject;
@@ -72,7 +73,9 @@ export function typeCheck(def: ResourceDefinition, obj: KubeObject): void {
 
 /** Who asked, for admission: the acting user and the authorizer (undefined when the request was not authorized here). */
 export function admissionRequest(scope: Scope): AdmissionRequest | undefined {
-  return scope.auth ? { user: scope.auth.user, authorizer: scope.auth.authorizer } : undefined;
+  if (!scope.auth) return undefined;
+  const audit = auditContextOf(scope.request);
+  return { user: scope.auth.user, authorizer: scope.auth.authorizer, ...(audit ? { audit } : {}) };
 }
 
 /** managedFields for a create/update/non-apply patch, as the finalize hook of the store. */

@@ -7,6 +7,7 @@ import { StatusError, internalError, type Status } from '../errors.js';
 import { negotiateError, type Negotiated } from './negotiation/media.js';
 import { encodeProtobufObject } from '../codec/protobuf/encode.js';
 import { encodeCbor } from './negotiation/encode.js';
+import { carryResponseObject, noteResponseObject } from '../audit/log.js';
 
 export interface ResponseOptions {
   negotiated?: Negotiated;
@@ -100,7 +101,7 @@ export function respond(status: number, body: unknown, opts: ResponseOptions = {
     const h = warningHeader(w);
     if (h !== undefined) headers.push(['Warning', headerValue(h)]);
   }
-  return new Response(payload, { status, headers });
+  return noteResponseObject(new Response(payload, { status, headers }), body);
 }
 
 export function respondStatus(e: StatusError, opts: ResponseOptions = {}): Response {
@@ -111,7 +112,7 @@ export function respondStatus(e: StatusError, opts: ResponseOptions = {}): Respo
     const neg = negotiateError(opts.errorAccept.accept, opts.errorAccept.cbor);
     if (!neg) {
       const res = respond(e.status.code, e.status, { ...opts, negotiated: undefined, headers, warnings });
-      return new Response(JSON.stringify(e.status, null, 2), { status: res.status, headers: res.headers });
+      return carryResponseObject(res, new Response(JSON.stringify(e.status, null, 2), { status: res.status, headers: res.headers }));
     }
     return respond(e.status.code, e.status, { ...opts, negotiated: neg, headers, warnings });
   }

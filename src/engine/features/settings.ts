@@ -14,6 +14,8 @@ export const SETTINGS_KEY = '/x-playground/settings//cluster';
 export interface SettingsText {
   featureGates: string;
   runtimeConfig: string;
+  /** The audit policy (audit.k8s.io/v1 Policy, YAML or JSON); empty: the host's default. */
+  auditPolicy?: string;
 }
 
 export function storedSettingsText(obj: KubeObject | undefined): SettingsText {
@@ -21,6 +23,7 @@ export function storedSettingsText(obj: KubeObject | undefined): SettingsText {
   return {
     featureGates: typeof o.featureGates === 'string' ? o.featureGates : '',
     runtimeConfig: typeof o.runtimeConfig === 'string' ? o.runtimeConfig : '',
+    auditPolicy: typeof o.auditPolicy === 'string' ? o.auditPolicy : '',
   };
 }
 

@@ -52,6 +52,14 @@ Options:
                        flag (repeatable): api/all, api/ga, api/beta, api/alpha, <group>/<version>,
                        <group>/<version>/<resource>; v1 or api/v1 for the core group; a missing value
                        means true; e.g. --runtime-config=batch/v1=false,apps/v1/deployments=false
+  --audit-policy-file FILE
+                       the audit policy (an audit.k8s.io/v1 Policy, YAML or JSON), as kube-apiserver's
+                       flag: the first rule matching a request sets its level (None, Metadata, Request,
+                       RequestResponse); an invalid policy stops the server; without it no events are
+                       written
+  --audit-log-path PATH
+                       write audit events to PATH, one JSON audit.k8s.io/v1 Event per line (appended);
+                       "-" writes them to standard output
   -h, --help           print this help and exit
 
 Then:
@@ -74,9 +82,13 @@ export interface ServeOptions {
   featureGates: Record<string, boolean>;
   /** --runtime-config, merged over repeats. */
   runtimeConfig: Record<string, string>;
+  /** --audit-log-path ("-": standard output). */
+  auditLogPath?: string;
+  /** --audit-policy-file. */
+  auditPolicyFile?: string;
 }
 
-const VALUE_FLAGS = new Set(['port', 'cluster', 'kubeconfig', 'data', 'allow-host', 'allow-origin', 'nodes', 'feature-gates', 'runtime-config']);
+const VALUE_FLAGS = new Set(['port', 'cluster', 'kubeconfig', 'data', 'allow-host', 'allow-origin', 'nodes', 'feature-gates', 'runtime-config', 'audit-log-path', 'audit-policy-file']);
 
 /**
  * What kube-apiserver checks after parsing its flags: the runtime-config (throws its message) and the gates'
@@ -145,6 +157,12 @@ export function parseArgs(argv: readonly string[]): ServeOptions {
         break;
       case 'runtime-config':
         opts.runtimeConfig = parseRuntimeConfig(value, opts.runtimeConfig);
+        break;
+      case 'audit-log-path':
+        opts.auditLogPath = value;
+        break;
+      case 'audit-policy-file':
+        opts.auditPolicyFile = value;
         break;
       case 'allow-origin':
         if (!/^[a-z][a-z0-9+.-]*:\/\/[^/]+\/?$/i.test(value)) throw new Error(`--allow-origin must be an origin like http://localhost:5173, got ${JSON.stringify(value)}`);

@@ -280,7 +280,11 @@ export async function startHttpHost(api: ApiServer, opts: HttpHostOptions = {}):
       try {
         const request = await toRequest(req, origin, abort.signal);
         const rawMethod = (req.method ?? 'GET').toUpperCase();
-        const response = await api.handle(request, { target: req.url ?? '/', ...(FETCH_FORBIDDEN_METHODS.has(rawMethod) ? { method: rawMethod } : {}) });
+        const response = await api.handle(request, {
+          target: req.url ?? '/',
+          ...(FETCH_FORBIDDEN_METHODS.has(rawMethod) ? { method: rawMethod } : {}),
+          ...(req.socket.remoteAddress ? { remoteAddr: req.socket.remoteAddress } : {}),
+        });
         const acceptsGzip = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
         await writeResponse(res, response, acceptsGzip, compression, cors);
       } catch (e) {

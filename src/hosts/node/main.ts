@@ -12,6 +12,7 @@ import { systemEnv } from '../../adapters/system-env.js';
 import { nodeOutboundHttp } from './outbound-http.js';
 import { kubeconfig, startHttpHost } from './http-host.js';
 import { USAGE, checkServeSettings, parseArgs, type ServeOptions } from './cli.js';
+import { auditOptions } from './audit-log.js';
 import { adminStaticToken, takeAuthFlags, withCertificateAuthority, type AuthFlags } from './auth-flags.js';
 
 async function main(): Promise<void> {
@@ -42,7 +43,14 @@ async function main(): Promise<void> {
   const kubeconfigPath = resolve(opts.kubeconfig);
   const storage: Storage = opts.data ? await openFileStorage({ dir: resolve(opts.data) }) : createMemoryStorage();
   const workloads = opts.controllers ? { controllers: opts.controllers, nodes: defaultNodes(opts.nodes ?? 3) } : undefined;
-  const api = createApiServer({ storage, env: { ...systemEnv(), http: nodeOutboundHttp() }, host: 'node', auth, workloads, featureGates: opts.featureGates, runtimeConfig: opts.runtimeConfig });
+  let audit;
+  try {
+    audit = auditOptions(opts);
+  } catch (e) {
+    process.stderr.write(`Error: ${(e as Error).message}\n`);
+    process.exit(2);
+  }
+  const api = createApiServer({ storage, env: { ...systemEnv(), http: nodeOutboundHttp() }, host: 'node', auth, workloads, featureGates: opts.featureGates, runtimeConfig: opts.runtimeConfig, audit });
   await api.ready;
   // APIResponseCompression (beta, on): gzip for clients that ask
   const compression = api.engine.featureGates.APIResponseCompression !== false;

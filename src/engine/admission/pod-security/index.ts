@@ -3,8 +3,8 @@
 // (privileged, baseline, restricted) and version per mode (default privileged:latest, no exemptions). Pods
 // are refused when they violate the enforce level and warned about the warn level; workload resources
 // (their pod templates) are only warned about; a namespace whose enforce level tightens warns about the
-// pods it already holds; invalid labels are refused on namespace writes. Audit annotations have no audit log
-// here to go to.
+// pods it already holds; invalid labels are refused on namespace writes. The evaluation's audit annotations
+// (enforce-policy, audit-violations) go to the request's audit event.
 
 import { fieldErr, invalid, type FieldError } from '../../errors.js';
 import type { KubeObject } from '../../object.js';
@@ -209,12 +209,25 @@ export const podSecurity: ValidatingPlugin = {
     const ns = lookup(attrs.ctx, '', 'namespaces', '', attrs.namespace);
     if (!ns) return;
     const { policy } = policyOf(o(ns.metadata?.labels));
+    // the audit annotations of the evaluation (pod-security.kubernetes.io/enforce-policy, .../audit-violations)
+    const audit = attrs.request?.audit;
+    const auditViolations = () => {
+      if (policy.audit.level === 'privileged') return;
+      const found = evaluate(policy.audit, template.meta, template.spec);
+      if (found.length) audit?.annotate('pod-security.kubernetes.io/audit-violations', `would violate PodSecurity "${lvString(policy.audit)}": ${forbiddenDetail(found)}`);
+    };
     if (isPod) {
-      if (policy.enforce.level === 'privileged' && policy.audit.level === 'privileged' && policy.warn.level === 'privileged') return;
+      if (policy.enforce.level === 'privileged' && policy.audit.level === 'privileged' && policy.warn.level === 'privileged') {
+        audit?.annotate('pod-security.kubernetes.io/enforce-policy', 'privileged:latest');
+        return;
+      }
       if (attrs.operation === 'update' && attrs.oldObject && !significantPodUpdate(obj, attrs.oldObject)) return;
+      audit?.annotate('pod-security.kubernetes.io/enforce-policy', lvString(policy.enforce));
       const enforced = evaluate(policy.enforce, template.meta, template.spec);
+      auditViolations();
       if (enforced.length) throw admissionForbidden(attrs, `violates PodSecurity "${lvString(policy.enforce)}": ${forbiddenDetail(enforced)}`);
     } else if (policy.warn.level === 'privileged' && policy.audit.level === 'privileged') return;
+    else auditViolations();
     const warned = evaluate(policy.warn, template.meta, template.spec);
     if (warned.length) return [`would violate PodSecurity "${lvString(policy.warn)}": ${forbiddenDetail(warned)}`];
   },

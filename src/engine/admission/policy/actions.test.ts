@@ -1,5 +1,5 @@
 // ValidatingAdmissionPolicy validationActions on the wire: Deny refuses with the exact Status, Warn answers
-// Warning headers (also on DELETE), Audit leaves the request alone (this server keeps no audit log); dry
+// Warning headers (also on DELETE), Audit leaves the request alone (its audit annotation: audit/audit.test.ts); dry
 // run is refused like the real request; custom resources are covered; several policies and bindings.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createMemoryStorage } from '../../../adapters/memory/memory-storage.js';
@@ -35,7 +35,7 @@ describe('validationActions', () => {
     expect(ok.headers.get('warning')).toBeNull();
   });
 
-  it('Audit: stored, no warning (the audit log is not simulated)', async () => {
+  it('Audit: stored, no warning', async () => {
     await policy(c, 'p', noBad);
     await binding(c, 'b', { policyName: 'p', validationActions: ['Audit'] });
     const r = await c.req('POST', CM, cm('bad'));

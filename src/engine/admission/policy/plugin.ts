@@ -248,7 +248,12 @@ function dispatch(attrs: ValidatingAttributes): string[] {
 
   const denied: Denial[] = [];
   const warnings: string[] = [];
+  // the Audit action's failures, published as one annotation (at most 50, as real)
+  const validationFailures: Array<{ message: string; policy: string; binding: string; expressionIndex: number; validationActions: string[] }> = [];
+  const audit = attrs.request?.audit;
   for (const pname of [...grouped.keys()].sort()) {
+    // auditAnnotations are collected per policy: distinct values of one key joined by ", ", published as <policy>/<key>
+    const published = new Map<string, string[]>();
     const policy = policies.get(pname)!;
     const spec = o(policy.spec);
     const fp = typeof spec.failurePolicy === 'string' ? spec.failurePolicy : 'Fail';
@@ -311,21 +316,32 @@ function dispatch(attrs: ValidatingAttributes): string[] {
           object, oldObject, params: param, request, namespaceObject: ns ? namespaceObjectJson(ns) : null, authorizer: authz, requestResource,
         };
         const result = validate(compiled, input);
-        for (const d of result.decisions) {
-          if (d.action !== 'deny') continue;
+        result.decisions.forEach((d, index) => {
+          if (d.action !== 'deny') return;
           for (const act of actions) {
             if (act === 'Deny') denied.push({ policy: pname, binding: bname, message: d.message, reason: d.reason });
             else if (act === 'Warn') warnings.push(`Validation failed for ValidatingAdmissionPolicy '${pname}' with binding '${bname}': ${d.message}`);
-            // Audit: a validation_failure annotation of the audit event; this server keeps no audit log
+            else if (act === 'Audit') {
+              const policyName = typeof bspec.policyName === 'string' ? bspec.policyName : pname;
+              validationFailures.push({ message: d.message, policy: policyName, binding: bname, expressionIndex: index, validationActions: actions });
+            }
           }
-        }
+        });
         for (const an of result.auditAnnotations) {
-          // published annotations go to the audit log only; an annotation that fails refuses the request
+          // published annotations go to the audit event; an annotation that fails refuses the request
           if (an.action === 'error') denied.push({ policy: pname, binding: bname, message: an.error ?? '' });
+          else if (an.action === 'publish' && an.value !== undefined) {
+            const value = an.value.length > 10 * 1024 ? an.value.slice(0, 10 * 1024) : an.value;
+            const values = published.get(an.key) ?? [];
+            if (!values.includes(value)) values.push(value);
+            published.set(an.key, values);
+          }
         }
       }
     }
+    for (const [key, values] of published) audit?.annotate(`${pname}/${key}`, values.join(', '));
   }
+  if (validationFailures.length) audit?.annotate('validation.policy.admission.k8s.io/validation_failure', JSON.stringify(validationFailures.slice(0, 50)));
   if (denied.length) {
     // the warnings of Warn bindings are answered with the refusal
     const e = denial(denied[0], a, objectName);

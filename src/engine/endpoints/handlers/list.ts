@@ -1,6 +1,7 @@
 // GET on a collection: list with resourceVersion semantics, chunking and selectors [K8S handlers/get.go
 // ListResource, storage/cacher delegator, storage/etcd3 GetList].
 
+import { noteResponseObject } from '../../audit/log.js';
 import { StatusError, badRequest, fieldErr, gone, invalid, notAcceptable, type FieldError, type Status } from '../../errors.js';
 import type { KubeObject } from '../../object.js';
 import {
@@ -604,9 +605,9 @@ export async function handleList(scope: Scope): Promise<Response> {
     );
   }
   if (neg.format === 'json' && !scope.pretty) {
-    return new Response(listJsonStream(def, res), { status: 200, headers: { 'Cache-Control': 'no-cache, private', 'Content-Type': neg.contentType } });
+    return noteResponseObject(new Response(listJsonStream(def, res), { status: 200, headers: { 'Cache-Control': 'no-cache, private', 'Content-Type': neg.contentType } }), () => listObject(def, res));
   }
-  if (neg.format === 'cbor') return new Response(encodeCbor(listObject(def, res)), { status: 200, headers: { 'Cache-Control': 'no-cache, private', 'Content-Type': neg.contentType } });
+  if (neg.format === 'cbor') return noteResponseObject(new Response(encodeCbor(listObject(def, res)), { status: 200, headers: { 'Cache-Control': 'no-cache, private', 'Content-Type': neg.contentType } }), () => listObject(def, res));
   return bodyResponse(listObject(def, res), neg, scope.pretty);
 }
 

@@ -3,6 +3,7 @@
 
 import { encodeJson, encodeYaml } from '../responders.js';
 import type { Negotiated } from './media.js';
+import { noteResponseObject } from '../../audit/log.js';
 import { encodeProtobufObject } from '../../codec/protobuf/encode.js';
 
 // The real CBOR serializer's encoding mode (apimachinery runtime/serializer/cbor/internal/modes): strings and
@@ -138,8 +139,8 @@ export function encodeCbor(value: unknown): Uint8Array<ArrayBuffer> {
 /** One body in the negotiated format (200 unless given). */
 export function bodyResponse(body: unknown, neg: Negotiated, pretty: boolean, status = 200, headers: Record<string, string> = {}): Response {
   const h: Record<string, string> = { 'Cache-Control': 'no-cache, private', 'Content-Type': neg.contentType, ...headers };
-  if (neg.format === 'cbor') return new Response(encodeCbor(body), { status, headers: h });
-  if (neg.format === 'protobuf') return new Response(encodeProtobufObject(body as Record<string, unknown>) as Uint8Array<ArrayBuffer>, { status, headers: h });
-  if (neg.format === 'yaml') return new Response(encodeYaml(body), { status, headers: h });
-  return new Response(encodeJson(body, pretty), { status, headers: h });
+  if (neg.format === 'cbor') return noteResponseObject(new Response(encodeCbor(body), { status, headers: h }), body);
+  if (neg.format === 'protobuf') return noteResponseObject(new Response(encodeProtobufObject(body as Record<string, unknown>) as Uint8Array<ArrayBuffer>, { status, headers: h }), body);
+  if (neg.format === 'yaml') return noteResponseObject(new Response(encodeYaml(body), { status, headers: h }), body);
+  return noteResponseObject(new Response(encodeJson(body, pretty), { status, headers: h }), body);
 }
