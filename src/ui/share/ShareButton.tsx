@@ -203,7 +203,7 @@ async function currentScenario(store: PlaygroundStore): Promise<{ scenario: Scen
   let objects: Record<string, unknown>[] = [];
   let omitted = 0;
   try {
-    ({ objects, omitted } = await collectObjects((path, init) => store.fetch(path, init, 'share')));
+    ({ objects, omitted } = await collectObjects((path, init) => store.fetch(path, init, 'share', { asAdmin: true })));
   } catch {
     // the cluster could not be read: the link carries the rest
   }
