@@ -152,7 +152,9 @@ test('a link too long for chat apps says so and offers a file, which Clusters > 
   const dialog = page.getByTestId('confirm-dialog');
   await expect(dialog).toContainText("The editor's text (120 lines) and settings.", { timeout: 30_000 });
   await dialog.getByRole('button', { name: 'Open' }).click();
-  await expect.poll(() => page.evaluate(() => window.playground.editor.getText()), { timeout: 30_000 }).toBe(noise);
+  await page.waitForURL(/cluster=shared-[0-9a-f]{8}/);
+  await expect(page.getByTestId('cluster-name')).toHaveText(/^shared-[0-9a-f]{8}$/, { timeout: 30_000 });
+  await expect.poll(() => page.evaluate(() => window.playground.editor.getText()).catch(() => undefined), { timeout: 30_000 }).toBe(noise);
 });
 
 test('rename a cluster: its objects, settings and acting user go with it; the old name is free', async ({ page }, info) => {
@@ -280,16 +282,16 @@ test('offline after one visit: panels never opened before load, and a panel whos
   await page.screenshot({ path: info.outputPath('offline-panels.png') });
   await context.setOffline(false);
 
-  // a chunk that cannot be fetched (no worker here, and the CEL panel's code refused): that panel's error
+  // a chunk that cannot be fetched (no worker here, and the terminal panel's code refused): that panel's error
   const bare = await browser.newContext({ serviceWorkers: 'block' });
   const p = await bare.newPage();
-  const celChunk = manifest['src/ui/panels/cel/index.tsx'].file;
+  const chunk = manifest['src/ui/panels/terminal/index.tsx'].file;
   let refuse = true;
-  await p.route(`**/${celChunk}`, (route) => (refuse ? route.abort() : route.continue()));
+  await p.route(`**/${chunk}`, (route) => (refuse ? route.abort() : route.continue()));
   await open(p, '/', 'in-page engine');
-  await p.getByRole('tab', { name: 'CEL' }).click();
+  await p.getByRole('tab', { name: 'Terminal' }).click();
   const failed = p.getByTestId('panel-error');
-  await expect(failed).toContainText('The CEL panel could not be shown', { timeout: 30_000 });
+  await expect(failed).toContainText('The Terminal panel could not be shown', { timeout: 30_000 });
   await expect(failed.getByRole('button', { name: 'Reload this panel' })).toBeVisible();
   await p.screenshot({ path: info.outputPath('panel-error.png') });
   // the rest keeps working
@@ -298,8 +300,8 @@ test('offline after one visit: panels never opened before load, and a panel whos
   await expect(p.locator('[data-testid="monaco"][data-ready="true"]')).toBeVisible();
   // once the code can be fetched, the panel loads again without reloading the page
   refuse = false;
-  await p.getByRole('tab', { name: 'CEL' }).click();
+  await p.getByRole('tab', { name: 'Terminal' }).click();
   await failed.getByRole('button', { name: 'Reload this panel' }).click();
-  await expect(p.getByLabel('Expression', { exact: true })).toBeVisible({ timeout: 30_000 });
+  await expect(p.getByLabel('kubectl command')).toBeVisible({ timeout: 30_000 });
   await bare.close();
 });
