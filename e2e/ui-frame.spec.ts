@@ -309,7 +309,7 @@ test('a share link round-trips the editor text and settings; without one the las
   await setEditor(page, text);
   await setManager(page, 'sharer');
   await page.getByRole('button', { name: 'Share', exact: true }).click();
-  await expect(page.getByTestId('share-status')).toHaveText('Share link copied to the clipboard.');
+  await expect(page.getByTestId('share-status')).toHaveText('Share link copied to the clipboard.', { timeout: 30_000 }); // it reads the cluster's objects first
   const url = await page.evaluate(() => navigator.clipboard.readText());
   expect(url).toMatch(/#scenario\/[A-Za-z0-9_-]+$/);
   expect(page.url()).toBe(url);
