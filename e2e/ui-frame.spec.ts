@@ -309,7 +309,7 @@ test('a share link round-trips the editor text and settings; without one the las
   await setEditor(page, text);
   await setManager(page, 'sharer');
   await page.getByRole('button', { name: 'Share', exact: true }).click();
-  await expect(page.getByTestId('share-status')).toHaveText('Share link copied to the clipboard.');
+  await expect(page.getByTestId('share-status')).toHaveText('Share link copied to the clipboard.', { timeout: 30_000 }); // it reads the cluster's objects first
   const url = await page.evaluate(() => navigator.clipboard.readText());
   expect(url).toMatch(/#scenario\/[A-Za-z0-9_-]+$/);
   expect(page.url()).toBe(url);
@@ -317,9 +317,9 @@ test('a share link round-trips the editor text and settings; without one the las
   await setEditor(page, 'session: text\n');
   await page.waitForTimeout(600);
   const tab = await context.newPage();
-  // the link would replace the session's own text: it asks first (e2e/ui-safety.spec.ts covers Cancel)
+  // every link asks first and opens in a cluster of its own (e2e/ui-safety.spec.ts covers Cancel)
   await openShell(tab, url.slice(url.indexOf('/', 8)));
-  await tab.getByRole('dialog', { name: 'Open the shared scenario?' }).getByRole('button', { name: 'Replace' }).click();
+  await tab.getByRole('dialog', { name: 'Open the shared scenario?' }).getByRole('button', { name: 'Open' }).click();
   await expect(tab.locator('[data-testid="monaco"][data-ready="true"]')).toBeVisible({ timeout: 30_000 });
   await expect.poll(() => editorText(tab)).toBe(text);
   await expect(tab.getByLabel('Field manager')).toHaveValue('sharer');

@@ -17,21 +17,47 @@ import { DenialsPanel } from './auth/Denials.js';
 import { ADMIN, actingUserId, loadActingUser } from './auth/identity.js';
 import { listPath, listableResources, resourceId, resourceLabel, shortAge, simulationStatus, type ListableResource } from './settings.js';
 import { readClusterSettings, writeClusterSettings } from '../adapters/idb/cluster-settings.js';
+import { PanelErrorBoundary } from './error-boundary.js';
 
 /** The hosts' BroadcastChannel (ENGINES_CHANNEL of src/hosts/sw/clusters.ts, not imported: it would pull the engine in). */
 const ENGINES_CHANNEL = 'kube-engines';
 
 const panelModules = import.meta.glob<Record<string, unknown>>('./panels/*/index.tsx');
 
-/** A panel component from ./panels/<dir>/index.tsx (export `name`), or undefined when the file is absent. */
+/** Forgets the failed loads of panels, so that they are fetched again when next rendered. */
+const panelRetries: (() => void)[] = [];
+const retryFailedPanels = () => panelRetries.forEach((r) => r());
+
+/**
+ * A panel component from ./panels/<dir>/index.tsx (export `name`), or undefined when the file is absent. A
+ * load that failed (its chunk could not be fetched) is tried again after retryFailedPanels (the panel
+ * boundary's "Reload this panel").
+ */
 function panel(dir: string, name: string): ComponentType | undefined {
   const load = panelModules[`./panels/${dir}/index.tsx`];
   if (!load) return undefined;
-  return lazy(async () => {
-    const mod = await load();
-    const C = mod[name] as ComponentType | undefined;
-    return { default: C ?? (() => <p className="hint">./panels/{dir}/index.tsx has no export {name}.</p>) };
+  let failed = false;
+  const make = (): ComponentType =>
+    lazy(async () => {
+      try {
+        const mod = await load();
+        const C = mod[name] as ComponentType | undefined;
+        return { default: C ?? (() => <p className="hint">./panels/{dir}/index.tsx has no export {name}.</p>) };
+      } catch (err) {
+        failed = true;
+        throw err;
+      }
+    });
+  let current = make();
+  panelRetries.push(() => {
+    if (!failed) return;
+    failed = false;
+    current = make();
   });
+  return function Panel() {
+    const C = current;
+    return <C />;
+  };
 }
 
 const ResourceBrowser = panel('browser', 'ResourceBrowser');
@@ -130,15 +156,19 @@ function Frame({ connection }: { connection: Promise<ApiConnection> }) {
             {conn.state === 'loading' ? (
               <p role="status">Starting the API server…</p>
             ) : ResourceBrowser ? (
-              <Suspense fallback={<div className="skeleton" aria-hidden="true" />}>
-                <ResourceBrowser />
-              </Suspense>
+              <PanelErrorBoundary name="resource browser" onRetry={retryFailedPanels}>
+                <Suspense fallback={<div className="skeleton" aria-hidden="true" />}>
+                  <ResourceBrowser />
+                </Suspense>
+              </PanelErrorBoundary>
             ) : (
               <BasicBrowser />
             )}
           </aside>
           <main className="center">
-            <ManifestEditor />
+            <PanelErrorBoundary name="editor">
+              <ManifestEditor />
+            </PanelErrorBoundary>
           </main>
           <Dock key={`dock-${identity}`} />
         </div>
@@ -316,9 +346,11 @@ function Dock() {
         >
           {mounted.has(t.id) &&
             (t.Component ? (
-              <Suspense fallback={<div className="skeleton" aria-hidden="true" />}>
-                <t.Component />
-              </Suspense>
+              <PanelErrorBoundary name={t.label} onRetry={retryFailedPanels}>
+                <Suspense fallback={<div className="skeleton" aria-hidden="true" />}>
+                  <t.Component />
+                </Suspense>
+              </PanelErrorBoundary>
             ) : (
               <p className="hint">This panel is not built yet.</p>
             ))}

@@ -46,3 +46,13 @@ export async function writeClusterSettings(cluster: string, settings: ClusterSet
     db.close();
   }
 }
+
+/** Forgets a cluster's settings (its database was deleted or renamed): a cluster of that name starts with the defaults. */
+export async function deleteClusterSettings(cluster: string): Promise<void> {
+  const db = await open();
+  try {
+    await db.delete(STORE, cluster);
+  } finally {
+    db.close();
+  }
+}

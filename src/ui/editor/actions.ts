@@ -1,6 +1,7 @@
 // The editor's actions as HTTP requests (pure): Create (POST), Replace (PUT), Apply (server-side apply
 // PATCH), Patch (json / merge / strategic) and Delete, with dryRun, fieldValidation, fieldManager and force.
 import { dump, load, loadAll } from 'js-yaml';
+import { expansionProblem } from '../yaml-budget.js';
 import { resolveManifest, type DiscoveryIndex, type ManifestIdentity, type ResolvedTarget } from './discovery.js';
 
 export type EditorAction = 'create' | 'replace' | 'apply' | 'patch' | 'delete';
@@ -68,6 +69,11 @@ export function splitDocuments(text: string): EditorDoc[] {
     const doc: EditorDoc = { index: docs.length, text: part.replace(/\n+$/, '') + '\n' };
     try {
       doc.value = load(part);
+      const tooLarge = expansionProblem(doc.value);
+      if (tooLarge) {
+        doc.value = undefined;
+        doc.error = tooLarge;
+      }
     } catch (e) {
       doc.error = e instanceof Error ? e.message.split('\n')[0] : String(e);
     }
@@ -88,7 +94,10 @@ export function toYaml(value: unknown): string {
 
 /** Every document, even a JSON array (a JSON patch), parsed (throws on a YAML error). */
 export function parseAll(text: string): unknown[] {
-  return loadAll(text).filter((d) => d !== null && d !== undefined);
+  const docs = loadAll(text).filter((d) => d !== null && d !== undefined);
+  const tooLarge = expansionProblem(docs);
+  if (tooLarge) throw new Error(tooLarge);
+  return docs;
 }
 
 function query(params: Record<string, string | undefined>): string {

@@ -1,12 +1,14 @@
 // The share button, and the loading/saving of the scenario (share link, else the last local session).
-// A whole scenario (cluster objects, CEL content, a lesson or an acting user besides the editor's text)
-// opens, once confirmed, in a fresh cluster of its own: `shared-<short hash of the link>`, or the lesson's
-// own cluster for a link into a lesson. Nothing is applied before the user confirms.
+// Every link (cluster objects, CEL content, a lesson, the acting user, or only the editor's text, as older
+// links carry) shows what it will load and opens, once confirmed, in a fresh cluster of its own:
+// `shared-<short hash of the link>`, or the lesson's own cluster for a link into a lesson. Nothing is
+// applied before the user confirms. The acting user of the link is kept for that cluster.
 import { useEffect, useState } from 'react';
 import { DEFAULT_SETTINGS, DEFAULT_TEXT, editorLoaded, editorSettings, editorText, sanitizeSettings } from '../editor/state.js';
 import { CHAT_LINK_CHARS, changedSettings, encodeScenario, initialScenario, parseSession, SESSION_KEY, shareUrl, ShareLinkError, type Scenario } from './share.js';
 import { confirmDialog } from '../confirm/dialog.js';
 import { usePlaygroundStore, type PlaygroundStore } from '../playground.js';
+import { actingUserName, ADMIN, saveActingUser } from '../auth/identity.js';
 import { celContent } from '../panels/cel/content.js';
 import { collectObjects, createObjects } from './objects.js';
 import { lessonById } from '../lessons/lessons.js';
@@ -22,10 +24,6 @@ export async function shortHash(fragment: string): Promise<string> {
   return [...digest.slice(0, 4)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-/** Whether the link carries more than the editor's text and settings. */
-function isWhole(s: Scenario): boolean {
-  return Boolean(s.objects?.length || s.cel || s.lesson || s.user);
-}
 
 function targetCluster(s: Scenario, hash: string): string {
   const lesson = s.lesson && lessonById(s.lesson.id);
@@ -33,7 +31,7 @@ function targetCluster(s: Scenario, hash: string): string {
 }
 
 /** What a whole scenario will load, one line each, for the confirm dialog. */
-function describeScenario(s: Scenario, cluster: string): string[] {
+function describeScenario(s: Scenario, cluster: string, current: string): string[] {
   const lines: string[] = [`A new cluster, ${cluster} (your cluster and its objects stay as they are).`];
   if (s.objects?.length) {
     const names = s.objects.map((o) => {
@@ -43,12 +41,18 @@ function describeScenario(s: Scenario, cluster: string): string[] {
     lines.push(`${s.objects.length} cluster object${s.objects.length === 1 ? '' : 's'} to create: ${names.slice(0, 8).join(', ')}${names.length > 8 ? `, and ${names.length - 8} more` : ''}.`);
   }
   lines.push(`The editor's text (${lineCount(s.text)}) and settings.`);
+  if (!(current.trim() === '' || current === DEFAULT_TEXT || current === s.text)) {
+    lines.push(`It replaces the editor's text (${lineCount(current)}) with the link's (${lineCount(s.text)}).`);
+  }
   if (s.cel) lines.push(`The CEL panel's expression: ${s.cel.expression.length > 80 ? `${s.cel.expression.slice(0, 80)}…` : s.cel.expression}`);
   if (s.lesson) {
     const lesson = lessonById(s.lesson.id);
     lines.push(lesson ? `The lesson "${lesson.title}", step ${s.lesson.step + 1}.` : `An unknown lesson "${s.lesson.id}" (ignored).`);
   }
-  if (s.user) lines.push(`Acting user: ${s.user}.`);
+  if (s.user) {
+    const groups = s.user.kind === 'user' && s.user.groups.length ? ` (groups ${s.user.groups.join(', ')})` : '';
+    lines.push(`Acting user: ${actingUserName(s.user)}${groups}, impersonated in that cluster.`);
+  } else lines.push('Acting user: the cluster administrator.');
   return lines;
 }
 
@@ -64,7 +68,7 @@ function readPending(): string | null {
  * A whole scenario: in its own cluster after confirmation, loads everything and says what failed; anywhere
  * else, asks, makes the target cluster fresh and goes there. Resolves to a warning, or 'cancelled'.
  */
-async function openWhole(store: PlaygroundStore, s: Scenario, fragment: string, signal: AbortSignal): Promise<string | undefined | 'cancelled'> {
+async function openWhole(store: PlaygroundStore, s: Scenario, fragment: string, current: string, signal: AbortSignal): Promise<string | undefined | 'cancelled'> {
   const hash = await shortHash(fragment);
   const cluster = targetCluster(s, hash);
   const params = new URLSearchParams(location.search);
@@ -72,7 +76,10 @@ async function openWhole(store: PlaygroundStore, s: Scenario, fragment: string, 
     editorText.set(s.text);
     editorSettings.set(sanitizeSettings(s.settings));
     if (s.cel) celContent.set(s.cel);
-    const outcome = s.objects?.length ? await createObjects((path, init) => store.fetch(path, init, 'share'), s.objects) : { created: 0, errors: [] };
+    // the objects are made by the administrator; then the link's user acts
+    const outcome = s.objects?.length ? await createObjects((path, init) => store.fetch(path, init, 'share', { asAdmin: true }), s.objects) : { created: 0, errors: [] };
+    saveActingUser(globalThis.localStorage, cluster, s.user ?? ADMIN);
+    store.setActingUser(s.user ?? ADMIN);
     try {
       sessionStorage.removeItem(PENDING_KEY);
     } catch {
@@ -83,7 +90,7 @@ async function openWhole(store: PlaygroundStore, s: Scenario, fragment: string, 
     return outcome.errors.length ? `Some objects of the shared scenario could not be created: ${outcome.errors.join('; ')}` : undefined;
   }
   const ok = await confirmDialog(
-    { title: 'Open the shared scenario?', lines: describeScenario(s, cluster), note: 'Cancel loads nothing; the link stays in the address bar.', confirmLabel: 'Open' },
+    { title: 'Open the shared scenario?', lines: describeScenario(s, cluster, current), note: 'Cancel loads nothing; the link stays in the address bar.', confirmLabel: 'Open' },
     signal,
   );
   if (!ok) return 'cancelled';
@@ -93,6 +100,7 @@ async function openWhole(store: PlaygroundStore, s: Scenario, fragment: string, 
     return 'This browser does not allow session storage, so the shared scenario cannot be opened in its own cluster.';
   }
   await freshCluster(cluster);
+  saveActingUser(globalThis.localStorage, cluster, s.user ?? ADMIN);
   const lesson = s.lesson && lessonById(s.lesson.id);
   let search: string;
   if (lesson) search = lessonSearch(location.search, lesson.id, Math.min(s.lesson!.step, lesson.steps.length));
@@ -119,20 +127,6 @@ function lineCount(text: string): string {
   return `${n} line${n === 1 ? '' : 's'}`;
 }
 
-/**
- * A link replaces the editor's text: when that text is the user's own (not empty, not the default, not
- * already the link's), ask first.
- */
-function confirmReplace(current: string, link: Scenario, signal: AbortSignal): Promise<boolean> {
-  if (current.trim() === '' || current === DEFAULT_TEXT || current === link.text) return Promise.resolve(true);
-  return confirmDialog({
-    title: 'Open the shared scenario?',
-    lines: [`It replaces the editor's text (${lineCount(current)}) with the link's (${lineCount(link.text)}).`],
-    note: 'Cancel keeps your text; the link stays in the address bar.',
-    confirmLabel: 'Replace',
-  }, signal);
-}
-
 /** Loads the scenario of the URL fragment (or the local session) into the editor, once and on hashchange. */
 export function useScenario(): string | undefined {
   const store = usePlaygroundStore();
@@ -146,8 +140,9 @@ export function useScenario(): string | undefined {
       const stored = first ? storedSession() : null;
       const r = await initialScenario(hash, stored, { text: first ? DEFAULT_TEXT : editorText.get(), settings: first ? {} : editorSettings.get() });
       if (!live) return;
-      if (r.source === 'link' && isWhole(r.scenario)) {
-        const outcome = await openWhole(store, r.scenario, hash, abort.signal);
+      if (r.source === 'link') {
+        const current = first ? (parseSession(stored)?.text ?? DEFAULT_TEXT) : editorText.get();
+        const outcome = await openWhole(store, r.scenario, hash, current, abort.signal);
         if (!live) return;
         if (outcome === 'cancelled') {
           if (first) {
@@ -160,22 +155,7 @@ export function useScenario(): string | undefined {
         editorLoaded.set(true);
         return;
       }
-      if (r.source === 'link') {
-        const current = first ? (parseSession(stored)?.text ?? DEFAULT_TEXT) : editorText.get();
-        if (!(await confirmReplace(current, r.scenario, abort.signal))) {
-          if (!live) return;
-          if (first) {
-            const session = parseSession(stored);
-            editorText.set(session?.text ?? DEFAULT_TEXT);
-            editorSettings.set(sanitizeSettings(session?.settings ?? {}));
-          }
-          setWarning(undefined);
-          editorLoaded.set(true);
-          return;
-        }
-        if (!live) return;
-      }
-      if (first || r.source === 'link') {
+      if (first) {
         editorText.set(r.scenario.text);
         editorSettings.set(sanitizeSettings(r.scenario.settings));
       }
@@ -223,11 +203,12 @@ async function currentScenario(store: PlaygroundStore): Promise<{ scenario: Scen
   let objects: Record<string, unknown>[] = [];
   let omitted = 0;
   try {
-    ({ objects, omitted } = await collectObjects((path, init) => store.fetch(path, init, 'share')));
+    ({ objects, omitted } = await collectObjects((path, init) => store.fetch(path, init, 'share', { asAdmin: true })));
   } catch {
     // the cluster could not be read: the link carries the rest
   }
   const cel = celContent.get();
+  const user = store.get().actingUser;
   return {
     scenario: {
       text: editorText.get(),
@@ -235,6 +216,7 @@ async function currentScenario(store: PlaygroundStore): Promise<{ scenario: Scen
       ...(cel ? { cel } : {}),
       ...(where?.inOwnCluster ? { lesson: { id: where.lesson.id, step: where.step } } : {}),
       ...(objects.length ? { objects } : {}),
+      ...(user && user.kind !== 'admin' ? { user } : {}),
     },
     omitted,
   };
@@ -271,7 +253,7 @@ export function ShareButton() {
     const left = omitted ? ` ${omitted} cluster object${omitted === 1 ? ' was' : 's were'} left out (size budget).` : '';
     if (url.length > CHAT_LINK_CHARS) {
       setTooLong(url);
-      setMessage(`The link is ${url.length} characters, too long for most chat apps (${CHAT_LINK_CHARS}): download it as a file instead.${left}`);
+      setMessage(`The link is ${url.length} characters, too long for many chat apps (more than ${CHAT_LINK_CHARS}): download it as a file instead and send that; Clusters > Import opens it.${left}`);
       return;
     }
     try {
@@ -288,7 +270,7 @@ export function ShareButton() {
         Share
       </button>
       {tooLong && (
-        <button type="button" onClick={() => download('kube-playground-scenario.txt', `${tooLong}\n`)}>
+        <button type="button" onClick={() => download('kube-playground-scenario.link.txt', `${tooLong}\n`)}>
           Download link as a file
         </button>
       )}

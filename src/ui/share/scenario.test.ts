@@ -29,10 +29,21 @@ const objects = [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', n
 
 describe('whole-scenario links', () => {
   it('round-trip editor text, settings, CEL, lesson, acting user and objects; a small one stays short', async () => {
-    const s: Scenario = { text: 'kind: ConfigMap\n', settings: { dryRun: true }, cel: { expression: 'self.x > 1', variables: 'self: {x: 2}\n' }, lesson: { id: 'ssa', step: 2 }, user: 'jane', objects };
+    const s: Scenario = { text: 'kind: ConfigMap\n', settings: { dryRun: true }, cel: { expression: 'self.x > 1', variables: 'self: {x: 2}\n' }, lesson: { id: 'ssa', step: 2 }, user: { kind: 'user', name: 'jane', groups: ['team-a'] }, objects };
     const hash = await encodeScenario(s);
     expect(hash.length).toBeLessThan(400);
     expect(await readScenario(hash)).toEqual(s);
+  });
+
+  it('carries the acting user: a user with groups, a service account; a bare name (older links) is read too', async () => {
+    const sa: Scenario = { text: '', settings: {}, user: { kind: 'serviceaccount', namespace: 'team', name: 'builder' } };
+    expect(await readScenario(await encodeScenario(sa))).toEqual(sa);
+    expect((await readScenario(await pack({ t: '', u: 'jane' })))?.user).toEqual({ kind: 'user', name: 'jane', groups: [] });
+    expect((await readScenario(await pack({ t: '', u: 'system:serviceaccount:ns:sa' })))?.user).toEqual({ kind: 'serviceaccount', namespace: 'ns', name: 'sa' });
+    // what the switcher would refuse is refused in a link too
+    expect(await problem(await pack({ t: '', u: { kind: 'user', name: 'system:serviceaccount:a:b', groups: [] } }))).toBe("the link's acting user is not a user name");
+    expect(await problem(await pack({ t: '', u: { kind: 'admin' } }))).toBe("the link's acting user is not a user name");
+    expect(await problem(await pack({ t: '', u: { kind: 'user', name: 'x', groups: ['a,b'] } }))).toBe("the link's acting user is not a user name");
   });
 
   it('a text-only link decodes as before (no extra keys)', async () => {

@@ -7,6 +7,8 @@
 // checked while the data is inflated in small steps, so a decompression bomb is stopped early instead of
 // exhausting the tab's memory), and every way it can be wrong is named in a ShareLinkError.
 
+import { parseActingUser, type ActingUser } from '../auth/identity.js';
+
 export const SCENARIO_PREFIX = '#scenario/';
 const LEGACY_PREFIXES = ['#yaml/'];
 export const SESSION_KEY = 'kube-playground:session';
@@ -50,8 +52,8 @@ export interface Scenario {
   cel?: { expression: string; variables: string };
   /** the lesson and its (0-based) step */
   lesson?: { id: string; step: number };
-  /** the acting user, when the header has one */
-  user?: string;
+  /** the acting user (impersonated: a user with groups, or a service account), when it is not the administrator */
+  user?: Exclude<ActingUser, { kind: 'admin' }>;
   /** cluster objects to create, in order */
   objects?: Record<string, unknown>[];
 }
@@ -60,8 +62,11 @@ export interface Scenario {
 export const MAX_DEPTH = 64;
 /** Most cluster objects a link may carry. */
 export const MAX_OBJECTS = 500;
-/** Links longer than this do not survive chat apps: the share button offers a file instead. */
-export const CHAT_LINK_CHARS = 8000;
+/**
+ * Links longer than this do not survive every chat app or mail client (many cut or refuse links past about
+ * 2,000 characters): the share button says so and offers the link as a file, which Clusters > Import opens.
+ */
+export const CHAT_LINK_CHARS = 2000;
 
 /** The nesting depth of a JSON value, stopping (and returning more than `limit`) past `limit`. */
 export function jsonDepth(v: unknown, limit = MAX_DEPTH): number {
@@ -81,6 +86,24 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/**
+ * The acting user of a link: `{kind: 'user', name, groups}` or `{kind: 'serviceaccount', namespace, name}`
+ * (checked as a stored choice is), or a bare user name (the first links carried only that;
+ * `system:serviceaccount:NS:NAME` is that service account).
+ */
+function actingUserOf(v: unknown): Scenario['user'] | undefined {
+  let u: ActingUser;
+  if (typeof v === 'string') {
+    if (v.length === 0 || v.length > 253) return undefined;
+    const sa = /^system:serviceaccount:([^:]+):([^:]+)$/.exec(v);
+    u = parseActingUser(JSON.stringify(sa ? { kind: 'serviceaccount', namespace: sa[1], name: sa[2] } : { kind: 'user', name: v, groups: [] }));
+  } else if (isPlainObject(v)) {
+    if (JSON.stringify(v).length > 4096) return undefined;
+    u = parseActingUser(JSON.stringify(v));
+  } else return undefined;
+  return u.kind === 'admin' ? undefined : u;
+}
+
 /** The optional parts of a decoded scenario, checked; throws a ShareLinkError ('shape') naming the problem. */
 function extras(o: Record<string, unknown>): Omit<Scenario, 'text' | 'settings'> {
   const out: Omit<Scenario, 'text' | 'settings'> = {};
@@ -95,8 +118,9 @@ function extras(o: Record<string, unknown>): Omit<Scenario, 'text' | 'settings'>
     out.lesson = { id: l.id, step: l.step as number };
   }
   if (o.u !== undefined) {
-    if (typeof o.u !== 'string' || o.u.length > 253) throw new ShareLinkError('shape', "the link's acting user is not a user name");
-    out.user = o.u;
+    const u = actingUserOf(o.u);
+    if (!u) throw new ShareLinkError('shape', "the link's acting user is not a user name");
+    out.user = u;
   }
   if (o.o !== undefined) {
     if (!Array.isArray(o.o)) throw new ShareLinkError('shape', "the link's cluster objects are not a list");

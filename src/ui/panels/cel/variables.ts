@@ -1,5 +1,6 @@
 // The CEL evaluator's variables: one YAML mapping of variable name to value. Pure.
 import { load } from 'js-yaml';
+import { expansionProblem } from '../../yaml-budget.js';
 
 function errorText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
@@ -16,6 +17,8 @@ export function parseVariables(text: string): { vars: Record<string, unknown> } 
     return { error: `variables: ${errorText(e).split('\n')[0]}` };
   }
   if (v === null || v === undefined) return { vars: {} };
+  const tooLarge = expansionProblem(v);
+  if (tooLarge) return { error: `variables: ${tooLarge}` };
   if (typeof v !== 'object' || Array.isArray(v)) return { error: 'variables: expected a mapping of variable names to values, e.g. "self: {replicas: 3}"' };
   return { vars: v as Record<string, unknown> };
 }
@@ -34,6 +37,8 @@ export function parseSchema(text: string): { schema?: Record<string, unknown> } 
     return { error: `schema: ${errorText(e).split('\n')[0]}` };
   }
   if (v === null || v === undefined) return {};
+  const tooLarge = expansionProblem(v);
+  if (tooLarge) return { error: `schema: ${tooLarge}` };
   if (typeof v !== 'object' || Array.isArray(v)) return { error: 'schema: expected an OpenAPI v3 schema, e.g. "type: object"' };
   return { schema: v as Record<string, unknown> };
 }

@@ -1,0 +1,142 @@
+// Copying a cluster's IndexedDB database as a whole: a consistent snapshot of its objects and its event
+// history (one read-only transaction), and the restore of such a snapshot into a new, empty database (one
+// read-write transaction, so a failure midway leaves nothing half written). Used to rename a cluster and to
+// export and import it with its history: the restored cluster has the same revisions, so a client can
+// still watch from a resourceVersion of the window the snapshot holds.
+//
+// The schema is the one openIdbStorage creates (it is opened through it first); the idempotency records of
+// past requests are not carried (they belong to the clients of the old name).
+import type { HistoryEvent, StoredObject } from '../../engine/storage/interface.js';
+import { openIdbStorage } from './idb-storage.js';
+
+export interface HistoryRecordDump {
+  revision: number;
+  time: number;
+  events: HistoryEvent[];
+}
+
+export interface ClusterDump {
+  revision: number;
+  compactedRevision: number;
+  objects: StoredObject[];
+  history: HistoryRecordDump[];
+}
+
+function factoryOf(idb?: IDBFactory): IDBFactory {
+  const f = idb ?? (globalThis as { indexedDB?: IDBFactory }).indexedDB;
+  if (!f) throw new Error('this browser has no IndexedDB');
+  return f;
+}
+
+function req<T>(r: IDBRequest<T>): Promise<T> {
+  return new Promise((resolve, reject) => {
+    r.onsuccess = () => resolve(r.result);
+    r.onerror = () => reject(r.error ?? new Error('IndexedDB request failed'));
+  });
+}
+
+function done(tx: IDBTransaction): Promise<void> {
+  return new Promise((resolve, reject) => {
+    tx.oncomplete = () => resolve();
+    tx.onabort = () => reject(tx.error ?? new Error('the IndexedDB transaction was aborted'));
+    tx.onerror = () => reject(tx.error ?? new Error('the IndexedDB transaction failed'));
+  });
+}
+
+/** Opens an existing database without creating it (rejects when it does not exist). */
+function openExisting(name: string, idb: IDBFactory): Promise<IDBDatabase> {
+  return new Promise((resolve, reject) => {
+    let created = false;
+    const r = idb.open(name);
+    r.onupgradeneeded = () => {
+      // it did not exist: undo the creation
+      created = true;
+      r.transaction?.abort();
+    };
+    r.onsuccess = () => resolve(r.result);
+    r.onerror = () => reject(created ? new Error(`there is no database ${name}`) : (r.error ?? new Error(`database ${name} could not be opened`)));
+  });
+}
+
+/** Closes the connection when another one wants to delete or upgrade the database. */
+function stepAside(db: IDBDatabase): IDBDatabase {
+  db.onversionchange = () => db.close();
+  return db;
+}
+
+/** Whether a database of that name exists (false when the browser cannot say). */
+export async function databaseExists(name: string, idb?: IDBFactory): Promise<boolean> {
+  const f = factoryOf(idb);
+  if (typeof f.databases !== 'function') return false;
+  return (await f.databases()).some((d) => d.name === name);
+}
+
+/** A consistent snapshot of a cluster database (objects, history, revisions), read in one transaction. */
+export async function dumpClusterDatabase(name: string, idb?: IDBFactory): Promise<ClusterDump> {
+  const db = stepAside(await openExisting(name, factoryOf(idb)));
+  try {
+    if (!db.objectStoreNames.contains('objects') || !db.objectStoreNames.contains('history') || !db.objectStoreNames.contains('meta')) {
+      throw new Error(`database ${name} is not a cluster's database`);
+    }
+    const tx = db.transaction(['objects', 'history', 'meta'], 'readonly');
+    const finished = done(tx);
+    const [objects, history, revision, compacted] = await Promise.all([
+      req(tx.objectStore('objects').getAll() as IDBRequest<StoredObject[]>),
+      req(tx.objectStore('history').getAll() as IDBRequest<HistoryRecordDump[]>),
+      req(tx.objectStore('meta').get('revision') as IDBRequest<number | undefined>),
+      req(tx.objectStore('meta').get('compactedRevision') as IDBRequest<number | undefined>),
+    ]);
+    await finished;
+    return { revision: revision ?? 0, compactedRevision: compacted ?? 0, objects, history };
+  } finally {
+    db.close();
+  }
+}
+
+/** Deletes a database; resolves once it is gone. */
+export function deleteDatabase(name: string, idb?: IDBFactory): Promise<void> {
+  const f = factoryOf(idb);
+  return new Promise((resolve, reject) => {
+    const r = f.deleteDatabase(name);
+    r.onsuccess = () => resolve();
+    r.onerror = () => reject(r.error ?? new Error(`database ${name} could not be deleted`));
+  });
+}
+
+/**
+ * Writes `dump` into the database `name`, which must not hold a cluster yet (no database, or an empty one).
+ * Everything is written in one transaction; when it fails, a database this call created is deleted again,
+ * so the name is as free as before.
+ */
+export async function restoreClusterDatabase(name: string, dump: ClusterDump, idb?: IDBFactory): Promise<void> {
+  const f = factoryOf(idb);
+  const existed = await databaseExists(name, f);
+  // the schema, as the storage makes it; and a check that the target is empty
+  const storage = await openIdbStorage({ name, indexedDB: f });
+  try {
+    if ((await storage.revision()) > 0 || (await storage.list('')).length > 0) throw new Error(`cluster database ${name} is not empty`);
+  } finally {
+    await storage.close();
+  }
+  let db: IDBDatabase | undefined;
+  try {
+    db = stepAside(await openExisting(name, f));
+    const tx = db.transaction(['objects', 'history', 'meta'], 'readwrite');
+    const finished = done(tx);
+    const objects = tx.objectStore('objects');
+    const history = tx.objectStore('history');
+    const meta = tx.objectStore('meta');
+    for (const o of dump.objects) objects.put(o);
+    for (const h of dump.history) history.put(h);
+    meta.put(dump.revision, 'revision');
+    meta.put(dump.compactedRevision, 'compactedRevision');
+    await finished;
+  } catch (err) {
+    db?.close();
+    db = undefined;
+    if (!existed) await deleteDatabase(name, f).catch(() => undefined);
+    throw err;
+  } finally {
+    db?.close();
+  }
+}
