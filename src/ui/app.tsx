@@ -3,7 +3,7 @@
 // dock on the right (request console, watch timeline, managed fields, CEL). Panels other than the editor
 // and the console live in ./panels/<name>/index.tsx and are loaded when present (import.meta.glob), so the
 // build works whichever panels exist. Every panel reaches the API only through the store's logged fetch.
-import { lazy, Suspense, useCallback, useEffect, useId, useState, type ComponentType } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useId, useRef, useState, type ComponentType } from 'react';
 import type { ApiConnection } from './api.js';
 import { PlaygroundContext, PlaygroundStore, usePlayground, usePlaygroundStore, type Theme } from './playground.js';
 import { ManifestEditor } from './editor/ManifestEditor.js';
@@ -18,6 +18,8 @@ import { ADMIN, actingUserId, loadActingUser } from './auth/identity.js';
 import { listPath, listableResources, resourceId, resourceLabel, shortAge, simulationStatus, type ListableResource } from './settings.js';
 import { readClusterSettings, writeClusterSettings } from '../adapters/idb/cluster-settings.js';
 import { PanelErrorBoundary } from './error-boundary.js';
+import { useRovingFocus } from './a11y/roving.js';
+import { panelShortcut, readPresenter, stepView, writePresenter } from './a11y/presenter.js';
 
 /** The hosts' BroadcastChannel (ENGINES_CHANNEL of src/hosts/sw/clusters.ts, not imported: it would pull the engine in). */
 const ENGINES_CHANNEL = 'kube-engines';
@@ -104,6 +106,9 @@ function Frame({ connection }: { connection: Promise<ApiConnection> }) {
   // panels that list and watch start again when the acting user changes (their requests carry it)
   const identity = usePlayground((s) => actingUserId(s.actingUser ?? ADMIN));
   const shareWarning = useScenario();
+  const header = useRef<HTMLElement>(null);
+  useRovingFocus(header);
+  const layout = useLayout();
   useEffect(() => {
     let live = true;
     connection.then(
@@ -124,14 +129,23 @@ function Frame({ connection }: { connection: Promise<ApiConnection> }) {
   }, [theme]);
 
   return (
-    <div className="app">
-      <header className="top">
+    <div className={layout.presenter ? 'app presenter' : 'app'} data-layout={layout.presenter ? 'presenter' : 'normal'}>
+      <a className="skip-link" href="#editor" onClick={(e) => {
+        e.preventDefault();
+        layout.goTo('editor');
+      }}>
+        Skip to the editor
+      </a>
+      <header className="top" ref={header}>
         <h1>Kubernetes API playground</h1>
         {conn.state === 'ok' ? <ConnectionBar conn={conn.value} /> : <span className="top-fill" />}
         {conn.state === 'ok' && <ClusterMenu cluster={conn.value.cluster} />}
         {conn.state === 'ok' && <ActingUserSwitcher cluster={conn.value.cluster} />}
         {conn.state === 'ok' && <ClusterSettingsButton />}
         <ThemeToggle />
+        <button type="button" aria-pressed={layout.presenter} onClick={layout.togglePresenter} aria-keyshortcuts="Alt+Shift+P" title="Presenter layout: large type, one panel at a time (Alt+Shift+P; Alt+1..8 switch panels)" data-testid="presenter-toggle">
+          Presenter
+        </button>
         <ShareButton />
       </header>
       {conn.state === 'ok' && conn.value.warnings.length + (shareWarning ? 1 : 0) > 0 && (
@@ -151,8 +165,15 @@ function Frame({ connection }: { connection: Promise<ApiConnection> }) {
           </p>
         </main>
       ) : (
-        <div className="workspace">
-          <aside className="left" aria-label="Resources" key={`left-${identity}`}>
+        <div className="workspace" data-view={layout.view}>
+          {layout.presenter && <ViewBar layout={layout} />}
+          {/* the editor comes first in the document (and in the tab order); the grid places the browser on its left */}
+          <main className="center" id="editor" tabIndex={-1}>
+            <PanelErrorBoundary name="editor">
+              <ManifestEditor />
+            </PanelErrorBoundary>
+          </main>
+          <aside className="left" aria-label="Resources" key={`left-${identity}`} tabIndex={-1}>
             {conn.state === 'loading' ? (
               <p role="status">Starting the API server…</p>
             ) : ResourceBrowser ? (
@@ -165,15 +186,119 @@ function Frame({ connection }: { connection: Promise<ApiConnection> }) {
               <BasicBrowser />
             )}
           </aside>
-          <main className="center">
-            <PanelErrorBoundary name="editor">
-              <ManifestEditor />
-            </PanelErrorBoundary>
-          </main>
-          <Dock key={`dock-${identity}`} />
+          <Dock key={`dock-${identity}`} active={layout.dockTab} onChoose={layout.chooseDockTab} />
         </div>
       )}
     </div>
+  );
+}
+
+/** The views of the presenter layout (one at a time) and of the Alt+1..8 shortcuts, in screen order. */
+function views(): { id: string; label: string }[] {
+  return [{ id: 'resources', label: 'Resources' }, { id: 'editor', label: 'Editor' }, ...TABS.map((t) => ({ id: t.id, label: t.label }))];
+}
+
+/** Focuses the manifest editor (Monaco's input, or the plain text area before Monaco has loaded). */
+export function focusEditor(): void {
+  const input = document.querySelector<HTMLElement>(
+    '.center .monaco-editor .native-edit-context, .center .monaco-editor textarea.inputarea, .center .monaco-editor textarea, .center .plain-editor',
+  );
+  (input ?? document.getElementById('editor'))?.focus();
+}
+
+/** Moves focus into view `id` after it is shown: the editor's input, the browser, or the panel's tab. */
+function focusView(id: string): void {
+  if (id === 'editor') return focusEditor();
+  if (id === 'resources') {
+    const left = document.querySelector<HTMLElement>('.workspace > .left');
+    const first = left?.querySelector<HTMLElement>('button:not([disabled]):not([tabindex="-1"]), input, select, [tabindex="0"]');
+    (first ?? left)?.focus();
+    return;
+  }
+  const tab = document.querySelector<HTMLElement>(`.view-bar [data-view="${id}"]`) ?? document.querySelector<HTMLElement>(`.dock [role="tab"][data-view="${id}"]`);
+  tab?.focus();
+}
+
+interface Layout {
+  presenter: boolean;
+  togglePresenter(): void;
+  /** The view shown in the presenter layout (and the last one chosen by keyboard). */
+  view: string;
+  goTo(id: string): void;
+  dockTab: string;
+  chooseDockTab(id: string): void;
+}
+
+/** The frame's layout: normal or presenter (kept per browser), the current view and the dock's tab. */
+function useLayout(): Layout {
+  const [presenter, setPresenter] = useState(() => readPresenter());
+  const [dockTab, setDockTab] = useState(initialTab);
+  const [view, setView] = useState(() => (new URLSearchParams(location.search).has('lesson') ? 'lessons' : 'editor'));
+  const pendingFocus = useRef<string | undefined>(undefined);
+  const togglePresenter = useCallback(() => {
+    setPresenter((on) => {
+      writePresenter(!on);
+      return !on;
+    });
+  }, []);
+  const goTo = useCallback((id: string) => {
+    setView(id);
+    if (TABS.some((t) => t.id === id)) setDockTab(id);
+    pendingFocus.current = id;
+  }, []);
+  const chooseDockTab = useCallback((id: string) => {
+    setDockTab(id);
+    // in the presenter layout, choosing a panel (its tab, a request shown in the console) shows it
+    setView((v) => (TABS.some((t) => t.id === v) ? id : v));
+  }, []);
+  useEffect(() => {
+    const id = pendingFocus.current;
+    if (!id) return;
+    pendingFocus.current = undefined;
+    requestAnimationFrame(() => focusView(id));
+  });
+  const store = usePlaygroundStore();
+  useEffect(() => {
+    document.documentElement.dataset.layout = presenter ? 'presenter' : 'normal';
+    store.setPresenter(presenter);
+  }, [presenter, store]);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const all = views();
+      const s = panelShortcut(e, all.length);
+      if (!s) return;
+      e.preventDefault();
+      e.stopPropagation();
+      if (s.type === 'presenter') togglePresenter();
+      else if (s.type === 'view') goTo(all[s.index].id);
+      else goTo(all[stepView(Math.max(0, all.findIndex((v) => v.id === view)), s.delta, all.length)].id);
+    };
+    // capture: the shortcuts work wherever focus is (Monaco binds none of them)
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
+  }, [togglePresenter, goTo, view]);
+  return { presenter, togglePresenter, view, goTo, dockTab, chooseDockTab };
+}
+
+/** The presenter layout's panel switcher: one button per view (a single tab stop; arrows move). */
+function ViewBar({ layout }: { layout: Layout }) {
+  const bar = useRef<HTMLElement>(null);
+  useRovingFocus(bar);
+  return (
+    <nav className="view-bar" aria-label="Presenter views" ref={bar} data-testid="view-bar">
+      {views().map((v, i) => (
+        <button
+          key={v.id}
+          type="button"
+          data-view={v.id}
+          aria-current={v.id === layout.view ? 'page' : undefined}
+          aria-keyshortcuts={`Alt+${i + 1}`}
+          onClick={() => layout.goTo(v.id)}
+        >
+          {v.label} <kbd aria-hidden="true">Alt+{i + 1}</kbd>
+        </button>
+      ))}
+    </nav>
   );
 }
 
@@ -297,17 +422,16 @@ function initialTab(): string {
   return new URLSearchParams(location.search).has('lesson') ? 'lessons' : 'console';
 }
 
-function Dock() {
-  const [active, setActive] = useState(initialTab);
-  const [mounted, setMounted] = useState<Set<string>>(() => new Set([initialTab()]));
+function Dock({ active, onChoose }: { active: string; onChoose: (id: string) => void }) {
+  const [mounted, setMounted] = useState<Set<string>>(() => new Set([active]));
   const focused = usePlayground((s) => s.focusedRequest);
   const base = useId();
-  const choose = (id: string) => {
-    setActive(id);
-    setMounted((m) => (m.has(id) ? m : new Set([...m, id])));
-  };
   useEffect(() => {
-    if (focused) setActive('console');
+    setMounted((m) => (m.has(active) ? m : new Set([...m, active])));
+  }, [active]);
+  const choose = onChoose;
+  useEffect(() => {
+    if (focused) choose('console');
   }, [focused]);
   const onKey = (e: React.KeyboardEvent) => {
     const i = TABS.findIndex((t) => t.id === active);
@@ -319,11 +443,12 @@ function Dock() {
   };
   return (
     <section className="dock" aria-label="Panels">
-      <div role="tablist" aria-label="Panels" className="tabs" onKeyDown={onKey}>
+      <div role="tablist" aria-label="Panels" className="tabs" onKeyDown={onKey} data-testid="dock-tabs">
         {TABS.map((t) => (
           <button
             key={t.id}
             id={`${base}-tab-${t.id}`}
+            data-view={t.id}
             role="tab"
             type="button"
             aria-selected={t.id === active}
@@ -344,7 +469,7 @@ function Dock() {
           hidden={t.id !== active}
           className="tabpanel"
         >
-          {mounted.has(t.id) &&
+          {(mounted.has(t.id) || t.id === active) &&
             (t.Component ? (
               <PanelErrorBoundary name={t.label} onRetry={retryFailedPanels}>
                 <Suspense fallback={<div className="skeleton" aria-hidden="true" />}>

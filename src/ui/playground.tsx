@@ -82,6 +82,8 @@ export interface PlaygroundState {
   actingUser?: ActingUser;
   /** Requests refused by RBAC or admission, newest last (one per distinct message). */
   denials?: Denial[];
+  /** Added by the frame: the presenter layout is on (large type; the editor enlarges its font). */
+  presenter?: boolean;
 }
 
 type Listener = () => void;
@@ -121,6 +123,10 @@ export class PlaygroundStore {
 
   setTheme(theme: Theme): void {
     this.set({ theme });
+  }
+
+  setPresenter(presenter: boolean): void {
+    if ((this.state.presenter ?? false) !== presenter) this.set({ presenter });
   }
 
   /** Shows request `id` in the request console (the frame switches to the console tab). */

@@ -1,7 +1,7 @@
 // The manifest editor: Monaco (lazy) in YAML, and the actions Create, Replace, Apply, Patch and Delete
 // with their options (dry run, field validation, field manager with recent managers, force, patch type and
 // target). Every request goes through the store's logged fetch (source "editor").
-import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useState, useSyncExternalStore } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { usePlayground, usePlaygroundStore, type LoggedRequest, type PlaygroundStore } from '../playground.js';
 import {
   formatPatchTarget,
@@ -22,6 +22,7 @@ import type { ShortcutAction } from './monaco-view.js';
 import { conflictResolution, parseConflicts } from '../console/conflicts.js';
 import { confirmDialog } from '../confirm/dialog.js';
 import { editorDeleteImpact } from '../confirm/impact.js';
+import { useRovingFocus } from '../a11y/roving.js';
 
 const MonacoView = lazy(() => import('./monaco-view.js'));
 
@@ -173,6 +174,12 @@ export function ManifestEditor() {
   const theme = usePlayground((s) => s.theme);
   const editorRequest = usePlayground((s) => s.editorRequest);
   const epoch = usePlayground((s) => s.discoveryEpoch ?? 0);
+  const presenter = usePlayground((s) => s.presenter ?? false);
+  // each toolbar's buttons and check boxes are one tab stop (arrows move), so Tab reaches the text soon
+  const actionsBar = useRef<HTMLDivElement>(null);
+  const optionsBar = useRef<HTMLDivElement>(null);
+  useRovingFocus(actionsBar);
+  useRovingFocus(optionsBar);
   const text = useValue(editorText);
   const settings = useValue(editorSettings);
   const loaded = useValue(editorLoaded);
@@ -288,7 +295,7 @@ export function ManifestEditor() {
 
   return (
     <section className="editor" aria-labelledby="editor-heading" onKeyDown={onSectionKey}>
-      <div className="editor-toolbar" role="toolbar" aria-label="Editor actions">
+      <div className="editor-toolbar" role="toolbar" aria-label="Editor actions" ref={actionsBar}>
         <h2 id="editor-heading" className="visually-hidden">
           Manifest editor
         </h2>
@@ -328,7 +335,7 @@ export function ManifestEditor() {
           ))}
         </datalist>
       </div>
-      <div className="editor-toolbar second" role="toolbar" aria-label="Request options">
+      <div className="editor-toolbar second" role="toolbar" aria-label="Request options" ref={optionsBar}>
         <label htmlFor={ids.validation}>Field validation</label>
         <select id={ids.validation} value={settings.fieldValidation} onChange={(e) => set({ fieldValidation: e.target.value as FieldValidation })}>
           <option value="">default (Warn)</option>
@@ -404,7 +411,7 @@ export function ManifestEditor() {
           <div className="skeleton" aria-hidden="true" />
         ) : wantMonaco ? (
           <Suspense fallback={plain}>
-            <MonacoView value={text} onChange={editorText.set} theme={theme} schema={schema} onShortcut={onShortcut} label="Manifest editor" />
+            <MonacoView value={text} onChange={editorText.set} theme={theme} schema={schema} onShortcut={onShortcut} label="Manifest editor" fontSize={presenter ? 20 : 13} />
           </Suspense>
         ) : (
           plain

@@ -52,9 +52,11 @@ export interface MonacoViewProps {
   schema?: JsonSchema;
   onShortcut(action: ShortcutAction): void;
   label: string;
+  /** The text size in px (larger in the presenter layout). */
+  fontSize?: number;
 }
 
-export default function MonacoView({ value, onChange, theme, schema, onShortcut, label }: MonacoViewProps) {
+export default function MonacoView({ value, onChange, theme, schema, onShortcut, label, fontSize = 13 }: MonacoViewProps) {
   const host = useRef<HTMLDivElement>(null);
   const editor = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
   const latest = useRef({ onChange, onShortcut });
@@ -67,7 +69,9 @@ export default function MonacoView({ value, onChange, theme, schema, onShortcut,
       model,
       automaticLayout: true,
       minimap: { enabled: false },
-      fontSize: 13,
+      fontSize,
+      // the dimmed number of the last empty line is below AA contrast
+      renderFinalNewline: 'on',
       scrollBeyondLastLine: false,
       tabSize: 2,
       ariaLabel: label,
@@ -105,6 +109,10 @@ export default function MonacoView({ value, onChange, theme, schema, onShortcut,
   useEffect(() => {
     setSchema(schema);
   }, [schema]);
+
+  useEffect(() => {
+    editor.current?.updateOptions({ fontSize });
+  }, [fontSize]);
 
   return <div ref={host} className="monaco-host" data-testid="monaco" />;
 }
