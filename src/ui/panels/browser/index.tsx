@@ -12,6 +12,8 @@ import { discover, TABLE_ACCEPT, toTableView, type ApiGroupView, type ApiResourc
 import { templates } from './templates.js';
 import { confirmDialog } from '../../confirm/dialog.js';
 import { FailureActions, OwnerTree } from './owner-tree.js';
+import { ObjectList } from './object-list.js';
+import { useRovingFocus } from '../../a11y/roving.js';
 
 const SOURCE = 'browser';
 const ALL = '';
@@ -53,6 +55,9 @@ export function ResourceBrowser() {
   const [discoveryTick, setDiscoveryTick] = useState(0);
   const [listTick, setListTick] = useState(0);
   const ids = { filter: useId(), ns: useId(), tpl: useId() };
+  // the resource list is one tab stop (Up/Down move in it)
+  const resourceList = useRef<HTMLUListElement>(null);
+  useRovingFocus(resourceList, 'vertical');
 
   const resources = useMemo(() => groups.flatMap((g) => g.resources), [groups]);
   const resource = resources.find((r) => resourceKey(r) === resKey);
@@ -293,7 +298,7 @@ export function ResourceBrowser() {
             Filter
           </label>
           <input id={ids.filter} type="search" value={filter} onChange={(e) => setFilter(e.target.value)} placeholder="kind, name, group" style={{ margin: '0 4px 4px', width: 'calc(100% - 8px)' }} />
-          <ul>
+          <ul ref={resourceList}>
             {shownGroups.map((g) => (
               <li key={g.groupVersion}>
                 <strong title={g.groupVersion}>{g.name || 'core'}</strong> <span className="pp-muted">{g.groupVersion}</span>
@@ -354,53 +359,19 @@ export function ResourceBrowser() {
             </p>
           )}
           {treeView && <OwnerTree namespace={namespace} selected={selected} onSelect={(r) => store.select(r)} onStatus={setStatus} />}
-          <div className="pp-scroll" style={{ minHeight: 200 }} hidden={treeView}>
-            <table aria-label="Objects" data-testid="objects-table">
-              <thead>
-                <tr>
-                  {resource?.namespaced && namespace === ALL && <th>Namespace</th>}
-                  {(table?.columns ?? []).map((c) => (
-                    <th key={c.name}>{c.name}</th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {(table?.rows ?? []).map((row) => {
-                  const sel = isSelected(row);
-                  return (
-                    <tr
-                      key={`${row.namespace ?? ''}/${row.name}`}
-                      aria-selected={sel}
-                      tabIndex={0}
-                      onClick={() => store.select(refOf(row))}
-                      onDoubleClick={() => open(refOf(row))}
-                      onKeyDown={(e) => {
-                        if (e.key === 'Enter') open(refOf(row));
-                        else if (e.key === ' ') {
-                          e.preventDefault();
-                          store.select(refOf(row));
-                        }
-                      }}
-                    >
-                      {resource?.namespaced && namespace === ALL && <td>{row.namespace}</td>}
-                      {row.cells.map((c, i) => (
-                        <td key={i}>{cellText(c, table!.columns[i]?.type ?? 'string')}</td>
-                      ))}
-                    </tr>
-                  );
-                })}
-                {table && table.rows.length === 0 && (
-                  <tr>
-                    <td colSpan={99} className="pp-muted">
-                      No resources found{ns ? ` in ${ns} namespace` : ''}.
-                    </td>
-                  </tr>
-                )}
-              </tbody>
-            </table>
+          <div hidden={treeView} style={{ display: treeView ? 'none' : 'flex', flexDirection: 'column', gap: '0.4rem', minWidth: 0 }}>
+            <ObjectList
+              table={table}
+              namespaceColumn={!!resource?.namespaced && namespace === ALL}
+              emptyText={`No resources found${ns ? ` in ${ns} namespace` : ''}.`}
+              cellText={cellText}
+              isSelected={isSelected}
+              onSelect={(row) => store.select(refOf(row))}
+              onOpen={(row) => void open(refOf(row))}
+            />
           </div>
           <p className="pp-muted" style={{ margin: 0 }}>
-            Click a row to select it (the other panels follow the selection); double-click or Enter opens it in the editor.
+            Click a row to select it (the other panels follow the selection); double-click or Enter opens it in the editor. Up and Down move between rows.
           </p>
         </div>
       </div>

@@ -113,9 +113,8 @@ export function VirtualList(props: {
       className="vlist"
       style={{ height }}
       onScroll={onScroll}
-      role="list"
+      role="listbox"
       aria-label={label}
-      aria-rowcount={count}
       data-testid={testId}
       tabIndex={0}
     >

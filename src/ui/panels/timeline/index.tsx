@@ -221,9 +221,11 @@ function CollectionWatch({ defaultResource = 'v1/configmaps', defaultNamespace =
     return (
       <div
         key={e.seq}
-        role="listitem"
+        role="option"
         className="tl-row"
         aria-selected={sel}
+        aria-posinset={i + 1}
+        aria-setsize={shown.length}
         data-type={e.type}
         onClick={() => setSelectedSeq(sel ? undefined : e.seq)}
         onKeyDown={(ev) => {
