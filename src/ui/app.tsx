@@ -235,6 +235,8 @@ function useLayout(): Layout {
   const [dockTab, setDockTab] = useState(initialTab);
   const [view, setView] = useState(() => (new URLSearchParams(location.search).has('lesson') ? 'lessons' : 'editor'));
   const pendingFocus = useRef<string | undefined>(undefined);
+  // bumped by goTo so the focus effect runs even when the view does not change
+  const [focusRequests, setFocusRequests] = useState(0);
   const togglePresenter = useCallback(() => {
     setPresenter((on) => {
       writePresenter(!on);
@@ -245,6 +247,7 @@ function useLayout(): Layout {
     setView(id);
     if (TABS.some((t) => t.id === id)) setDockTab(id);
     pendingFocus.current = id;
+    setFocusRequests((n) => n + 1);
   }, []);
   const chooseDockTab = useCallback((id: string) => {
     setDockTab(id);
@@ -256,7 +259,7 @@ function useLayout(): Layout {
     if (!id) return;
     pendingFocus.current = undefined;
     requestAnimationFrame(() => focusView(id));
-  });
+  }, [focusRequests]);
   const store = usePlaygroundStore();
   useEffect(() => {
     document.documentElement.dataset.layout = presenter ? 'presenter' : 'normal';
