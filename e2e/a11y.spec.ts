@@ -5,7 +5,7 @@
 // ConfigMaps (virtualised, filtered by name).
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
-import { openShell, shellFetch, skipWithoutBrowser } from './helpers';
+import { shellFetch, skipWithoutBrowser } from './helpers';
 
 skipWithoutBrowser();
 
@@ -14,8 +14,14 @@ function freshCluster(name: string): string {
   return `a11y-${name}-${Date.now().toString(36)}`;
 }
 
+/** Like openShell, with more time for the engine to start (the machine may be busy). */
+async function openShellSlow(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  await expect(page.getByTestId('engine-mode')).toBeVisible({ timeout: 30_000 });
+}
+
 async function openFrame(page: Page, cluster: string, query = ''): Promise<void> {
-  await openShell(page, `/?cluster=${cluster}${query}`);
+  await openShellSlow(page, `/?cluster=${cluster}${query}`);
   await expect(page.locator('[data-testid="monaco"][data-ready="true"]')).toBeVisible({ timeout: 30_000 });
   // the resource browser has loaded its list
   await expect(page.getByTestId('objects-table')).toBeVisible({ timeout: 20_000 });
@@ -140,7 +146,7 @@ test.describe('axe', () => {
       const cluster = freshCluster(presenter ? 'axe-p' : 'axe');
       await page.setViewportSize({ width: 1280, height: 720 });
       if (presenter) {
-        await openShell(page, `/?cluster=${cluster}`);
+        await openShellSlow(page, `/?cluster=${cluster}`);
         await expect(page.getByTestId('presenter-toggle')).toHaveAttribute('aria-pressed', 'true');
         await expect(page.locator('[data-testid="monaco"][data-ready="true"]')).toBeVisible({ timeout: 30_000 });
       } else {
@@ -157,7 +163,7 @@ test.describe('axe', () => {
       await setEditor(page, 'local: work\n');
       await page.waitForTimeout(600);
       const tab = await context.newPage();
-      await openShell(tab, url.slice(url.indexOf('/', 8)));
+      await openShellSlow(tab, url.slice(url.indexOf('/', 8)));
       const dialog = tab.getByRole('dialog', { name: 'Open the shared scenario?' });
       await expect(dialog).toBeVisible();
       await scan(tab, `${presenter ? 'presenter' : 'normal'}-share-dialog`, info);
