@@ -48,8 +48,11 @@ export function ObjectList(props: {
   const activeIndex = Math.min(active, Math.max(0, rows.length - 1));
   useEffect(() => {
     if (!focusAfterRender.current) return;
+    // the row may be drawn only after the scroll it caused (a later render): keep trying until then
+    const row = scroller.current?.querySelector<HTMLElement>(`tr[data-index="${activeIndex}"]`);
+    if (!row) return;
     focusAfterRender.current = false;
-    scroller.current?.querySelector<HTMLElement>(`tr[data-index="${activeIndex}"]`)?.focus();
+    row.focus();
   });
 
   const move = (to: number) => {

@@ -113,7 +113,7 @@ export function ManagedFieldsViewer() {
       </div>
       {obj && entries.length === 0 && <p className="pp-muted">This object has no managedFields: no manager tracks any of its fields.</p>}
       <div className="pp-two">
-        <div className="blame" role="table" aria-label="Blame: each line with its owners" data-testid="blame">
+        <div className="blame" role="table" aria-label="Blame: each line with its owners" data-testid="blame" tabIndex={0}>
           {lines.map((l, i) => {
             const o = owners[i];
             const shared = o.length > 1;
