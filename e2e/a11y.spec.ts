@@ -82,6 +82,7 @@ async function scanEverything(page: Page, info: TestInfo, presenter: boolean): P
     ['Requests', '.console'],
     ['Watch timeline', '[data-testid="timeline"], .pp'],
     ['Managed fields', '.pp'],
+    ['History', '*'],
     ['CEL', '.pp'],
     ['Terminal', '.pp, .terminal'],
     ['Lessons', '.pp, .lessons'],
@@ -221,7 +222,7 @@ test.describe('layout', () => {
     await openFrame(page, freshCluster('wide'));
     const dock = await page.locator('.dock').boundingBox();
     const tabs = page.getByTestId('dock-tabs').getByRole('tab');
-    await expect(tabs).toHaveCount(6);
+    await expect(tabs).toHaveCount(7);
     for (const tab of await tabs.all()) {
       await expect(tab).toBeVisible();
       const b = (await tab.boundingBox())!;
@@ -321,9 +322,10 @@ test('presenter layout: large type, one panel per view, keyboard switching, reme
   await page.keyboard.type('# typed in the presenter layout');
   await expect.poll(() => page.evaluate(() => window.playground.editor.getText())).toContain('# typed in the presenter layout');
   for (const [key, label] of [
-    ['Alt+6', 'CEL'],
-    ['Alt+7', 'Terminal'],
-    ['Alt+8', 'Lessons'],
+    ['Alt+6', 'History'],
+    ['Alt+7', 'CEL'],
+    ['Alt+8', 'Terminal'],
+    ['Alt+9', 'Lessons'],
     ['Alt+5', 'Managed fields'],
   ] as const) {
     await page.keyboard.press(key);

@@ -143,7 +143,7 @@ function Frame({ connection }: { connection: Promise<ApiConnection> }) {
         {conn.state === 'ok' && <ActingUserSwitcher cluster={conn.value.cluster} />}
         {conn.state === 'ok' && <ClusterSettingsButton />}
         <ThemeToggle />
-        <button type="button" aria-pressed={layout.presenter} onClick={layout.togglePresenter} aria-keyshortcuts="Alt+Shift+P" title="Presenter layout: large type, one panel at a time (Alt+Shift+P; Alt+1..8 switch panels)" data-testid="presenter-toggle">
+        <button type="button" aria-pressed={layout.presenter} onClick={layout.togglePresenter} aria-keyshortcuts="Alt+Shift+P" title="Presenter layout: large type, one panel at a time (Alt+Shift+P; Alt+1..9 switch panels)" data-testid="presenter-toggle">
           Presenter
         </button>
         <ShareButton />
@@ -193,7 +193,7 @@ function Frame({ connection }: { connection: Promise<ApiConnection> }) {
   );
 }
 
-/** The views of the presenter layout (one at a time) and of the Alt+1..8 shortcuts, in screen order. */
+/** The views of the presenter layout (one at a time) and of the Alt+1..9 shortcuts, in screen order. */
 function views(): { id: string; label: string }[] {
   return [{ id: 'resources', label: 'Resources' }, { id: 'editor', label: 'Editor' }, ...TABS.map((t) => ({ id: t.id, label: t.label }))];
 }
