@@ -173,7 +173,7 @@ function PastView({ log, revision }: { log: HistoryLog; revision: number }) {
           return (
             <div
               key={r.key}
-              role="listitem"
+              role="option"
               className="tl-row history-row"
               aria-selected={isSel}
               data-status={r.status}

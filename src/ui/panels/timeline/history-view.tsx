@@ -61,7 +61,7 @@ export function StoredHistoryTimeline() {
     return (
       <div
         key={r.seq}
-        role="listitem"
+        role="option"
         className="tl-row"
         aria-selected={sel}
         data-type={r.type}
