@@ -84,7 +84,7 @@ export function ObjectList(props: {
           placeholder="part of a name"
           data-testid="object-filter"
         />
-        <span className="pp-muted" role="status" data-testid="object-count">
+        <span className="pp-muted" aria-live="polite" data-testid="object-count">
           {table ? (deferred.trim() ? `${rows.length} of ${all.length} objects` : `${all.length} objects`) : ''}
         </span>
       </div>
