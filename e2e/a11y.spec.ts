@@ -139,7 +139,7 @@ async function scanEverything(page: Page, info: TestInfo, presenter: boolean): P
 test.describe('axe', () => {
   for (const presenter of [false, true]) {
     test(`every panel and dialog has no serious or critical violation (${presenter ? 'presenter' : 'normal'} layout)`, async ({ page, context }, info) => {
-      test.setTimeout(240_000);
+      test.setTimeout(420_000);
       if (presenter) await context.addInitScript(() => localStorage.setItem('kube-playground:presenter', 'on'));
       await context.grantPermissions(['clipboard-read', 'clipboard-write']);
       const cluster = freshCluster(presenter ? 'axe-p' : 'axe');
