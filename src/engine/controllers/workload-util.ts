@@ -124,7 +124,7 @@ export interface EventSource {
 /** Records core v1 Events as client-go's recorder does; one event repeated raises count and lastTimestamp. */
 export class EventRecorder {
   private readonly seen = new Map<string, { name: string; namespace: string; count: number }>();
-  private lastNanos = 0n;
+  private readonly names = new EventNames();
 
   constructor(
     private readonly client: ApiClient,
@@ -146,7 +146,7 @@ export class EventRecorder {
       if (r.status < 400) return;
       this.seen.delete(key);
     }
-    const name = this.nextName(String(m.name), now);
+    const name = this.names.next(String(m.name), now);
     const ev = {
       apiVersion: 'v1',
       kind: 'Event',
@@ -163,15 +163,20 @@ export class EventRecorder {
       reportingComponent: this.source.component,
       reportingInstance: this.source.host ?? '',
     };
-    const r = await postEvent(this.client, `/api/v1/namespaces/${namespace}/events`, ev, () => this.nextName(String(m.name), now));
+    const r = await postEvent(this.client, `/api/v1/namespaces/${namespace}/events`, ev, () => this.names.next(String(m.name), now));
     if (r.status < 400) this.seen.set(key, { name: r.name, namespace, count: 1 });
   }
 
-  /** <object>.<hex nanoseconds>, rising within this recorder. */
-  private nextName(object: string, now: number): string {
+}
+
+/** Event names as client-go makes them: <object>.<hex nanoseconds>, rising within one recorder. */
+class EventNames {
+  private last = 0n;
+
+  next(object: string, now: number): string {
     let nanos = BigInt(now) * 1_000_000n;
-    if (nanos <= this.lastNanos) nanos = this.lastNanos + 1n;
-    this.lastNanos = nanos;
+    if (nanos <= this.last) nanos = this.last + 1n;
+    this.last = nanos;
     return `${object}.${nanos.toString(16)}`;
   }
 }
@@ -196,7 +201,7 @@ async function postEvent(client: ApiClient, path: string, ev: { metadata: { name
  */
 export class EventsV1Recorder {
   private readonly seen = new Map<string, { name: string; namespace: string; count: number }>();
-  private lastNanos = 0n;
+  private readonly names = new EventNames();
 
   constructor(
     private readonly client: ApiClient,
@@ -218,7 +223,7 @@ export class EventsV1Recorder {
       if (r.status < 400) return;
       this.seen.delete(key);
     }
-    const name = this.nextName(String(m.name), now);
+    const name = this.names.next(String(m.name), now);
     const ev = {
       apiVersion: 'events.k8s.io/v1',
       kind: 'Event',
@@ -232,16 +237,10 @@ export class EventsV1Recorder {
       note,
       type,
     };
-    const r = await postEvent(this.client, `/apis/events.k8s.io/v1/namespaces/${namespace}/events`, ev, () => this.nextName(String(m.name), now));
+    const r = await postEvent(this.client, `/apis/events.k8s.io/v1/namespaces/${namespace}/events`, ev, () => this.names.next(String(m.name), now));
     if (r.status < 400) this.seen.set(key, { name: r.name, namespace, count: 1 });
   }
 
-  private nextName(object: string, now: number): string {
-    let nanos = BigInt(now) * 1_000_000n;
-    if (nanos <= this.lastNanos) nanos = this.lastNanos + 1n;
-    this.lastNanos = nanos;
-    return `${object}.${nanos.toString(16)}`;
-  }
 }
 
 export function ns(o: KubeObject): string {
