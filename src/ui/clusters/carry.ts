@@ -6,6 +6,7 @@
 // the file covers), so that a bad file is refused with a clear message before anything is written.
 // Pure: the database work is in src/adapters/idb/cluster-copy.ts.
 import type { ClusterDump, HistoryRecordDump } from '../../adapters/idb/cluster-copy.js';
+import { jsonDepth } from '../share/share.js';
 import { parseActingUser, serializeActingUser, type ActingUser } from '../auth/identity.js';
 import type { StoredObject } from '../../engine/storage/interface.js';
 
@@ -80,20 +81,6 @@ function isRev(v: unknown): v is number {
   return Number.isSafeInteger(v) && (v as number) >= 0;
 }
 
-/** Nesting depth of a JSON value, stopping past `limit`. */
-function depth(v: unknown, limit: number): number {
-  let max = 0;
-  const stack: [unknown, number][] = [[v, 1]];
-  while (stack.length) {
-    const [x, d] = stack.pop()!;
-    if (x === null || typeof x !== 'object') continue;
-    if (d > max) max = d;
-    if (max > limit) return max;
-    for (const c of Array.isArray(x) ? x : Object.values(x)) stack.push([c, d + 1]);
-  }
-  return max;
-}
-
 /** A Kubernetes object as stored: apiVersion, kind, metadata.name, and the resourceVersion of its revision. */
 function checkObject(o: unknown, where: string, revision: number): void {
   if (!isObj(o) || typeof o.apiVersion !== 'string' || typeof o.kind !== 'string' || !isObj(o.metadata) || typeof o.metadata.name !== 'string') {
@@ -117,7 +104,7 @@ export function parseClusterFile(text: string): ClusterFile {
   }
   if (!isObj(v) || v.kind !== CLUSTER_FILE_KIND) throw new ClusterFileError(`the file is not a cluster export (kind ${CLUSTER_FILE_KIND})`);
   if (v.version !== CLUSTER_FILE_VERSION) throw new ClusterFileError(`the file's version ${JSON.stringify(v.version)} is not supported (only ${CLUSTER_FILE_VERSION})`);
-  if (depth(v, MAX_FILE_DEPTH) > MAX_FILE_DEPTH) throw new ClusterFileError(`the file is nested deeper than ${MAX_FILE_DEPTH} levels`);
+  if (jsonDepth(v, MAX_FILE_DEPTH) > MAX_FILE_DEPTH) throw new ClusterFileError(`the file is nested deeper than ${MAX_FILE_DEPTH} levels`);
   if (typeof v.cluster !== 'string' || !CLUSTER_NAME.test(v.cluster)) throw new ClusterFileError('the file names no valid cluster (a lowercase DNS label)');
   if (typeof v.exportedAt !== 'string') throw new ClusterFileError('the file has no exportedAt time');
   const s = v.settings;
