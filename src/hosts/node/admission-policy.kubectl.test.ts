@@ -1,14 +1,10 @@
 // Real kubectl 1.33 against the Node host: ValidatingAdmissionPolicies applied with kubectl refuse
 // (Deny binding) and warn (Warn binding) on `kubectl create deployment`, with the texts kubectl prints.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findKubectl, startKubectlEnv, type KubectlEnv } from './kubectl.js';
+import { startKubectlEnv, type KubectlEnv } from './kubectl.js';
+import { kubectlSuite } from './kubectl-suite.js';
 
-const found = findKubectl();
-if (!found.path) {
-  if (process.env.CI === 'true') throw new Error(`kubectl suite: ${found.why}`);
-  console.warn(`kubectl suite skipped: ${found.why}`);
-}
-const suite = found.path ? describe : describe.skip;
+const { found, suite } = kubectlSuite();
 
 const POLICIES = `apiVersion: admissionregistration.k8s.io/v1
 kind: ValidatingAdmissionPolicy

@@ -1,14 +1,10 @@
 // Real kubectl 1.33 against the Node host: admission. PodSecurity refusing a privileged pod in a restricted
 // namespace, a warning on a workload, a pods=1 quota refusing the second pod, `describe quota`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findKubectl, startKubectlEnv, type KubectlEnv } from './kubectl.js';
+import { startKubectlEnv, type KubectlEnv } from './kubectl.js';
+import { kubectlSuite } from './kubectl-suite.js';
 
-const found = findKubectl();
-if (!found.path) {
-  if (process.env.CI === 'true') throw new Error(`kubectl suite: ${found.why}`);
-  console.warn(`kubectl suite skipped: ${found.why}`);
-}
-const suite = found.path ? describe : describe.skip;
+const { found, suite } = kubectlSuite();
 
 suite('kubectl (admission)', () => {
   let k: KubectlEnv;

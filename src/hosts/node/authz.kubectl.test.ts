@@ -3,15 +3,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findKubectl, startKubectlEnv, type KubectlEnv } from './kubectl.js';
+import { startKubectlEnv, type KubectlEnv } from './kubectl.js';
 import { parseTokenFile } from '../../engine/auth/token-file.js';
+import { kubectlSuite } from './kubectl-suite.js';
 
-const found = findKubectl();
-if (!found.path) {
-  if (process.env.CI === 'true') throw new Error(`kubectl suite: ${found.why}`);
-  console.warn(`kubectl suite skipped: ${found.why}`);
-}
-const suite = found.path ? describe : describe.skip;
+const { found, suite } = kubectlSuite();
 
 const fixtures = join(import.meta.dirname, 'fixtures');
 const tls = { cert: readFileSync(join(fixtures, 'test-tls.crt'), 'utf8'), key: readFileSync(join(fixtures, 'test-tls.key'), 'utf8'), certFile: join(fixtures, 'test-tls.crt') };

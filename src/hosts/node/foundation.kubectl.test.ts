@@ -1,13 +1,9 @@
 // Real kubectl 1.33 against the Node host: the foundation's commands.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findKubectl, startKubectlEnv, type KubectlEnv } from './kubectl.js';
+import { startKubectlEnv, type KubectlEnv } from './kubectl.js';
+import { kubectlSuite } from './kubectl-suite.js';
 
-const found = findKubectl();
-if (!found.path) {
-  if (process.env.CI === 'true') throw new Error(`kubectl suite: ${found.why}`);
-  console.warn(`kubectl suite skipped: ${found.why}`);
-}
-const suite = found.path ? describe : (name: string, fn: () => void) => describe.skip(`${name} (skipped: ${found.why})`, fn);
+const { found, suite } = kubectlSuite();
 
 suite('kubectl (foundation)', () => {
   let k: KubectlEnv;

@@ -2,14 +2,10 @@
 // a namespace deleted and waited for (the namespace controller, 5 s after the delete on the real clock),
 // a stuck finalizer seen in `get ns -o yaml` and released with `patch`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findKubectl, startKubectlEnv, type KubectlEnv } from './kubectl.js';
+import { startKubectlEnv, type KubectlEnv } from './kubectl.js';
+import { kubectlSuite } from './kubectl-suite.js';
 
-const found = findKubectl();
-if (!found.path) {
-  if (process.env.CI === 'true') throw new Error(`kubectl suite: ${found.why}`);
-  console.warn(`kubectl suite skipped: ${found.why}`);
-}
-const suite = found.path ? describe : describe.skip;
+const { found, suite } = kubectlSuite();
 
 const owner = (name: string) => `apiVersion: v1
 kind: ConfigMap

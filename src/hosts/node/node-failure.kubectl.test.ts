@@ -3,14 +3,10 @@
 // CrashLoopBackOff in `kubectl get pods`, and `kubectl describe pod` lists the kubelet's BackOff event and the
 // scheduler's Scheduled event (written through events.k8s.io/v1); `kubectl events` shows both too.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findKubectl, startKubectlEnv, type KubectlEnv } from './kubectl.js';
+import { startKubectlEnv, type KubectlEnv } from './kubectl.js';
+import { kubectlSuite } from './kubectl-suite.js';
 
-const found = findKubectl();
-if (!found.path) {
-  if (process.env.CI === 'true') throw new Error(`kubectl suite: ${found.why}`);
-  console.warn(`kubectl suite skipped: ${found.why}`);
-}
-const suite = found.path ? describe : describe.skip;
+const { found, suite } = kubectlSuite();
 
 suite('kubectl (a simulated cluster: failures)', () => {
   let k: KubectlEnv;

@@ -1,14 +1,10 @@
 // Real kubectl 1.33 against the Node host: protobuf negotiation (typed clients ask for protobuf first),
 // /openapi/v2 in protobuf (kind lookups, explain), protobuf DeleteOptions (drain --disable-eviction).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findKubectl, startKubectlEnv, type KubectlEnv } from './kubectl.js';
+import { startKubectlEnv, type KubectlEnv } from './kubectl.js';
+import { kubectlSuite } from './kubectl-suite.js';
 
-const found = findKubectl();
-if (!found.path) {
-  if (process.env.CI === 'true') throw new Error(`kubectl suite: ${found.why}`);
-  console.warn(`kubectl suite skipped: ${found.why}`);
-}
-const suite = found.path ? describe : (name: string, fn: () => void) => describe.skip(`${name} (skipped: ${found.why})`, fn);
+const { found, suite } = kubectlSuite();
 
 interface Seen {
   method: string;

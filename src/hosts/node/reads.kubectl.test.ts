@@ -3,14 +3,10 @@
 import { request as httpRequest } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findKubectl, startKubectlEnv, type KubectlEnv } from './kubectl.js';
+import { startKubectlEnv, type KubectlEnv } from './kubectl.js';
+import { kubectlSuite } from './kubectl-suite.js';
 
-const found = findKubectl();
-if (!found.path) {
-  if (process.env.CI === 'true') throw new Error(`kubectl suite: ${found.why}`);
-  console.warn(`kubectl suite skipped: ${found.why}`);
-}
-const suite = found.path ? describe : (name: string, fn: () => void) => describe.skip(`${name} (skipped: ${found.why})`, fn);
+const { found, suite } = kubectlSuite();
 
 function cmYaml(name: string, labels: Record<string, string>, data: Record<string, string>): string {
   const lines = ['apiVersion: v1', 'kind: ConfigMap', 'metadata:', `  name: ${name}`, '  labels:'];

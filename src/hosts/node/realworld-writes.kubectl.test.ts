@@ -1,14 +1,10 @@
 // Real kubectl 1.33 against the Node host: chunked lists (--chunk-size), and `kubectl replace -f` of the
 // manifest as first created (a pod naming its service account, a node with resourceVersion "0").
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findKubectl, startKubectlEnv, type KubectlEnv } from './kubectl.js';
+import { startKubectlEnv, type KubectlEnv } from './kubectl.js';
+import { kubectlSuite } from './kubectl-suite.js';
 
-const found = findKubectl();
-if (!found.path) {
-  if (process.env.CI === 'true') throw new Error(`kubectl suite: ${found.why}`);
-  console.warn(`kubectl suite skipped: ${found.why}`);
-}
-const suite = found.path ? describe : describe.skip;
+const { found, suite } = kubectlSuite();
 
 const podManifest = (name: string, automount: boolean) => [
   'apiVersion: v1',

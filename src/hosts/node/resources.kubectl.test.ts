@@ -1,16 +1,12 @@
 // Real kubectl 1.33 against the Node host: the whole v1.33 resource list, componentstatuses, logs and exec of
 // a pod no node runs, certificate approval, the Local APIServices, and drain through the eviction API.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findKubectl, startKubectlEnv, type KubectlEnv } from './kubectl.js';
+import { startKubectlEnv, type KubectlEnv } from './kubectl.js';
 import { builtins } from '../../engine/resources/generated/builtins.js';
 import { SAMPLE_CSR } from '../../engine/resources/samples.js';
+import { kubectlSuite } from './kubectl-suite.js';
 
-const found = findKubectl();
-if (!found.path) {
-  if (process.env.CI === 'true') throw new Error(`kubectl suite: ${found.why}`);
-  console.warn(`kubectl suite skipped: ${found.why}`);
-}
-const suite = found.path ? describe : describe.skip;
+const { found, suite } = kubectlSuite();
 
 /** Resources of the v1.33 list served by work in progress elsewhere (admission webhooks, pod binding). */
 const PENDING = new Set(['bindings', 'mutatingwebhookconfigurations', 'validatingwebhookconfigurations']);

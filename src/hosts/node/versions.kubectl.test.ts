@@ -1,14 +1,10 @@
 // Real kubectl 1.33 against the Node host: one object served in several versions (core v1 and
 // events.k8s.io/v1 Events, autoscaling/v1 and autoscaling/v2 HorizontalPodAutoscalers).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findKubectl, startKubectlEnv, type KubectlEnv } from './kubectl.js';
+import { startKubectlEnv, type KubectlEnv } from './kubectl.js';
+import { kubectlSuite } from './kubectl-suite.js';
 
-const found = findKubectl();
-if (!found.path) {
-  if (process.env.CI === 'true') throw new Error(`kubectl suite: ${found.why}`);
-  console.warn(`kubectl suite skipped: ${found.why}`);
-}
-const suite = found.path ? describe : describe.skip;
+const { found, suite } = kubectlSuite();
 
 suite('kubectl (versions of one object)', () => {
   let k: KubectlEnv;

@@ -2,14 +2,10 @@
 // with the bootstrap RBAC policy, so every controller acts under its own role): deployments roll out,
 // history and undo, scaling, cascading delete, services' EndpointSlices, and an unschedulable pod.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findKubectl, startKubectlEnv, type KubectlEnv } from './kubectl.js';
+import { startKubectlEnv, type KubectlEnv } from './kubectl.js';
+import { kubectlSuite } from './kubectl-suite.js';
 
-const found = findKubectl();
-if (!found.path) {
-  if (process.env.CI === 'true') throw new Error(`kubectl suite: ${found.why}`);
-  console.warn(`kubectl suite skipped: ${found.why}`);
-}
-const suite = found.path ? describe : describe.skip;
+const { found, suite } = kubectlSuite();
 
 suite('kubectl (a simulated cluster: --controllers)', () => {
   let k: KubectlEnv;

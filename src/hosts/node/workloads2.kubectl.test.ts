@@ -4,15 +4,11 @@
 // the three nodes; a CronJob runs on its schedule, and `create job --from=cronjob/…` works.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemEnv } from '../../adapters/system-env.js';
-import { findKubectl, startKubectlEnv, type KubectlEnv } from './kubectl.js';
+import { startKubectlEnv, type KubectlEnv } from './kubectl.js';
 import { nodeOutboundHttp } from './outbound-http.js';
+import { kubectlSuite } from './kubectl-suite.js';
 
-const found = findKubectl();
-if (!found.path) {
-  if (process.env.CI === 'true') throw new Error(`kubectl suite: ${found.why}`);
-  console.warn(`kubectl suite skipped: ${found.why}`);
-}
-const suite = found.path ? describe : describe.skip;
+const { found, suite } = kubectlSuite();
 
 const until = async (what: () => Promise<boolean>, ms = 30_000) => {
   const end = Date.now() + ms;

@@ -3,16 +3,12 @@
 // (`kube-side-*` for kubectl, `term-side-*` for the terminal) so each side changes its own; reads run on shared
 // objects. AGE cells are the only thing normalized (the two sides read a second apart at most).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findKubectl, startKubectlEnv, type KubectlEnv } from '../../hosts/node/kubectl.js';
+import { startKubectlEnv, type KubectlEnv } from '../../hosts/node/kubectl.js';
 import { runKubectl } from './kubectl.js';
 import { ResourceCatalog } from './resources.js';
+import { kubectlSuite } from '../../hosts/node/kubectl-suite.js';
 
-const found = findKubectl();
-if (!found.path) {
-  if (process.env.CI === 'true') throw new Error(`kubectl suite: ${found.why}`);
-  console.warn(`kubectl suite skipped: ${found.why}`);
-}
-const suite = found.path ? describe : (name: string, fn: () => void) => describe.skip(`${name} (skipped: ${found.why})`, fn);
+const { found, suite } = kubectlSuite();
 
 const KUBE = 'kube-side-';
 const TERM = 'term-side-';
