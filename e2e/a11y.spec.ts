@@ -215,12 +215,15 @@ test('a skip link leads to the editor, and at most 10 tab stops come before it',
 });
 
 test.describe('layout', () => {
-  test('at 1280x720 the dock tabs all fit: none overflows the dock', async ({ page }, info) => {
+  test('at 1280x720 the dock tabs all fit: none overflows the dock; the header keeps its connection row', async ({ page }, info) => {
     await page.setViewportSize({ width: 1280, height: 720 });
     await openFrame(page, freshCluster('wide'));
     const dock = await page.locator('.dock').boundingBox();
     const tabs = page.getByTestId('dock-tabs').getByRole('tab');
-    await expect(tabs).toHaveCount(7);
+    await expect(tabs).toHaveCount(8);
+    // the header's connection row (base_url, the simulation switch) is not clipped away by its buttons
+    await page.getByRole('textbox', { name: 'base_url' }).click({ trial: true });
+    await page.getByTestId('simulation-switch').click({ trial: true });
     for (const tab of await tabs.all()) {
       await expect(tab).toBeVisible();
       const b = (await tab.boundingBox())!;

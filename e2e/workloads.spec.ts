@@ -44,3 +44,33 @@ test('a deployment becomes ready in the browser host; the switch says the cluste
   const bare = (await shellFetch(page, '/api/v1/namespaces/default/pods')).body as { items: { metadata: { name: string }; spec: { nodeName?: string } }[] };
   expect(bare.items.filter((p) => p.metadata.name.startsWith('bare-')).map((p) => p.spec.nodeName ?? '')).toEqual(['']);
 });
+
+test('Cluster settings: with the deployment controller unticked a Deployment gets no ReplicaSet; ticked again it does', async ({ page }) => {
+  await openShell(page, '/?cluster=default');
+  await expect(page.getByTestId('simulation-switch')).toBeChecked();
+  const setDeploymentController = async (on: boolean) => {
+    await page.getByTestId('cluster-settings').click();
+    const dialog = page.getByTestId('cluster-settings-dialog');
+    const box = dialog.getByTestId('simulated-controllers').getByRole('checkbox', { name: 'deployment', exact: true });
+    await expect(box).toBeEnabled();
+    await expect(box).toBeChecked({ checked: !on });
+    await box.setChecked(on);
+    await dialog.getByRole('button', { name: 'Save and restart' }).click();
+    await expect(dialog.getByRole('status').first()).toContainText('Saved');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+  };
+  const body = JSON.stringify({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'off' },
+    spec: { replicas: 1, selector: { matchLabels: { app: 'off' } }, template: { metadata: { labels: { app: 'off' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+  });
+  const replicaSets = async () => ((await shellFetch(page, '/apis/apps/v1/namespaces/default/replicasets?labelSelector=app%3Doff')).body as { items: unknown[] }).items.length;
+
+  await setDeploymentController(false);
+  expect((await shellFetch(page, DEPLOYS, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body })).status).toBe(201);
+  await page.waitForTimeout(3000);
+  expect(await replicaSets()).toBe(0);
+  await setDeploymentController(true);
+  await expect.poll(replicaSets, { timeout: 30_000 }).toBe(1);
+});

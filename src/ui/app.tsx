@@ -16,13 +16,11 @@ import { ClusterMenu } from './clusters/ClusterMenu.js';
 import { DenialsPanel } from './auth/Denials.js';
 import { ADMIN, actingUserId, loadActingUser } from './auth/identity.js';
 import { listPath, listableResources, resourceId, resourceLabel, shortAge, simulationStatus, type ListableResource } from './settings.js';
-import { readClusterSettings, writeClusterSettings } from '../adapters/idb/cluster-settings.js';
+import { announceClusterSettings, readClusterSettings, writeClusterSettings, type ClusterSettings } from '../adapters/idb/cluster-settings.js';
 import { PanelErrorBoundary } from './error-boundary.js';
 import { useRovingFocus } from './a11y/roving.js';
 import { panelShortcut, readPresenter, stepView, writePresenter } from './a11y/presenter.js';
 
-/** The hosts' BroadcastChannel (ENGINES_CHANNEL of src/hosts/sw/clusters.ts, not imported: it would pull the engine in). */
-const ENGINES_CHANNEL = 'kube-engines';
 
 const panelModules = import.meta.glob<Record<string, unknown>>('./panels/*/index.tsx');
 
@@ -141,7 +139,7 @@ function Frame({ connection }: { connection: Promise<ApiConnection> }) {
         {conn.state === 'ok' ? <ConnectionBar conn={conn.value} /> : <span className="top-fill" />}
         {conn.state === 'ok' && <ClusterMenu cluster={conn.value.cluster} />}
         {conn.state === 'ok' && <ActingUserSwitcher cluster={conn.value.cluster} />}
-        {conn.state === 'ok' && <ClusterSettingsButton />}
+        {conn.state === 'ok' && <ClusterSettingsButton cluster={conn.value.cluster} />}
         <ThemeToggle />
         <button type="button" aria-pressed={layout.presenter} onClick={layout.togglePresenter} aria-keyshortcuts="Alt+Shift+P" title="Presenter layout: large type, one panel at a time (Alt+Shift+P; Alt+1..9 switch panels)" data-testid="presenter-toggle">
           Presenter
@@ -369,35 +367,32 @@ function ConnectionBar({ conn }: { conn: ApiConnection }) {
   );
 }
 
-/** The cluster's simulation switch (cluster settings kept in IndexedDB; the engine restarts with it). */
+/**
+ * The cluster's simulation switch (cluster settings kept in IndexedDB; the engine restarts with them). Which
+ * of the simulated controllers run is chosen in the Cluster settings dialog.
+ */
 function SimulationSwitch({ cluster }: { cluster: string }) {
-  const [simulated, setSimulated] = useState<boolean | undefined>(undefined);
+  const [settings, setSettings] = useState<ClusterSettings | undefined>(undefined);
   useEffect(() => {
     let live = true;
-    void readClusterSettings(cluster).then((s) => live && setSimulated(s.simulated));
+    void readClusterSettings(cluster).then((s) => live && setSettings(s));
     return () => {
       live = false;
     };
   }, [cluster]);
-  const toggle = async (on: boolean) => {
-    setSimulated(on);
-    await writeClusterSettings(cluster, { simulated: on });
-    try {
-      const channel = new BroadcastChannel(ENGINES_CHANNEL);
-      channel.postMessage({ type: 'settings', cluster, from: 'ui' });
-      channel.close();
-    } catch {
-      // no BroadcastChannel: the setting applies when the engine next starts
-    }
+  const save = async (next: ClusterSettings) => {
+    setSettings(next);
+    await writeClusterSettings(cluster, next);
+    announceClusterSettings(cluster);
   };
-  if (simulated === undefined) return null;
+  if (settings === undefined) return null;
   return (
     <span className="field simulation">
       <label>
-        <input type="checkbox" checked={simulated} onChange={(e) => void toggle(e.currentTarget.checked)} data-testid="simulation-switch" /> simulated
+        <input type="checkbox" checked={settings.simulated} onChange={(e) => void save({ ...settings, simulated: e.currentTarget.checked })} data-testid="simulation-switch" /> simulated
       </label>{' '}
       <span className="hint" data-testid="simulation-status">
-        {simulationStatus(simulated)}
+        {simulationStatus(settings.simulated)}
       </span>
     </span>
   );

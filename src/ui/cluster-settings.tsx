@@ -3,6 +3,8 @@
 // browser hosts restart it right after saving). The engine checks them with the Node host's messages. The
 // audit policy (an audit.k8s.io/v1 Policy) is kept with them and applies at once, without a restart.
 import { useEffect, useId, useRef, useState } from 'react';
+import { announceClusterSettings, readClusterSettings, writeClusterSettings, type ClusterSettings } from '../adapters/idb/cluster-settings.js';
+import { WORKLOAD_CONTROLLER_NAMES, type WorkloadControllerName } from '../engine/controllers/names.js';
 import { usePlaygroundStore } from './playground.js';
 
 interface GateView {
@@ -25,19 +27,19 @@ interface SettingsView {
 
 const SOURCE = 'settings';
 
-export function ClusterSettingsButton() {
+export function ClusterSettingsButton({ cluster }: { cluster: string }) {
   const [open, setOpen] = useState(false);
   return (
     <>
       <button type="button" onClick={() => setOpen(true)} data-testid="cluster-settings">
         Cluster settings
       </button>
-      {open && <ClusterSettingsDialog onClose={() => setOpen(false)} />}
+      {open && <ClusterSettingsDialog cluster={cluster} onClose={() => setOpen(false)} />}
     </>
   );
 }
 
-function ClusterSettingsDialog({ onClose }: { onClose: () => void }) {
+function ClusterSettingsDialog({ cluster, onClose }: { cluster: string; onClose: () => void }) {
   const store = usePlaygroundStore();
   const ref = useRef<HTMLDialogElement>(null);
   const ids = { title: useId(), gates: useId(), rc: useId(), audit: useId() };
@@ -50,6 +52,9 @@ function ClusterSettingsDialog({ onClose }: { onClose: () => void }) {
   const [busy, setBusy] = useState(false);
   // the inputs wait for the stored settings, so that what is typed is never overwritten when they arrive
   const [loaded, setLoaded] = useState(false);
+  // the simulated cluster's controllers (kube-controller-manager's --controllers), kept with the host's cluster settings
+  const [sim, setSim] = useState<ClusterSettings>();
+  const [controllers, setControllers] = useState<Set<WorkloadControllerName>>(new Set(WORKLOAD_CONTROLLER_NAMES));
 
   const load = async () => {
     const res = await store.fetch('/x-playground/settings', { headers: { Accept: 'application/json' } }, SOURCE);
@@ -61,6 +66,10 @@ function ClusterSettingsDialog({ onClose }: { onClose: () => void }) {
 
   useEffect(() => {
     ref.current?.showModal();
+    void readClusterSettings(cluster).then((s) => {
+      setSim(s);
+      setControllers(new Set(s.controllers ?? WORKLOAD_CONTROLLER_NAMES));
+    });
     load().then(
       (b) => {
         setGates(b.featureGates);
@@ -81,6 +90,15 @@ function ClusterSettingsDialog({ onClose }: { onClose: () => void }) {
     setError(undefined);
     setNotice([]);
     try {
+      if (sim) {
+        const list = WORKLOAD_CONTROLLER_NAMES.filter((n) => controllers.has(n));
+        const next: ClusterSettings = { ...sim, controllers: list.length === WORKLOAD_CONTROLLER_NAMES.length ? undefined : list };
+        if (JSON.stringify(next.controllers) !== JSON.stringify(sim.controllers)) {
+          await writeClusterSettings(cluster, next);
+          setSim(next);
+          announceClusterSettings(cluster);
+        }
+      }
       const res = await store.fetch(
         '/x-playground/settings',
         { method: 'PUT', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify({ featureGates: gates, runtimeConfig: rc, auditPolicy }) },
@@ -123,6 +141,24 @@ function ClusterSettingsDialog({ onClose }: { onClose: () => void }) {
         style={{ width: '100%', fontFamily: 'ui-monospace, monospace' }}
         data-testid="audit-policy"
       />
+      <fieldset className="settings-controllers" data-testid="simulated-controllers" disabled={!sim}>
+        <legend>--controllers: the simulated cluster&apos;s controllers that run{sim && !sim.simulated ? ' (the cluster is a bare API server: none run until "simulated" is ticked)' : ''}</legend>
+        {WORKLOAD_CONTROLLER_NAMES.map((name) => (
+          <label key={name}>
+            <input
+              type="checkbox"
+              checked={controllers.has(name)}
+              onChange={(e) => {
+                const next = new Set(controllers);
+                if (e.currentTarget.checked) next.add(name);
+                else next.delete(name);
+                setControllers(next);
+              }}
+            />{' '}
+            {name}
+          </label>
+        ))}
+      </fieldset>
       {error && (
         <p role="alert" className="error" data-testid="cluster-settings-error">
           {error}

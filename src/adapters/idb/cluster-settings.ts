@@ -1,7 +1,8 @@
 // Per-cluster settings of the browser playground that the hosts read before they start a cluster's engine:
-// for now whether the cluster is simulated (workload controllers, a scheduler and simulated nodes). Kept in
+// whether the cluster is simulated (workload controllers, a scheduler and simulated nodes) and which of those run. Kept in
 // an IndexedDB database of their own so the service worker, the in-page engines and the UI all see them.
 import { openDB } from 'idb';
+import type { WorkloadControllerName } from '../../engine/controllers/names.js';
 
 const DB = 'kube-playground-settings';
 const STORE = 'clusters';
@@ -9,6 +10,8 @@ const STORE = 'clusters';
 export interface ClusterSettings {
   /** The simulated cluster around the API is on. */
   simulated: boolean;
+  /** Which of the simulated cluster's controllers run (absent: all of them). */
+  controllers?: WorkloadControllerName[];
 }
 
 /** The playground's first cluster is simulated unless switched off; other clusters start as bare API servers. */
@@ -54,5 +57,20 @@ export async function deleteClusterSettings(cluster: string): Promise<void> {
     await db.delete(STORE, cluster);
   } finally {
     db.close();
+  }
+}
+
+/**
+ * Tells the engines of this origin that a cluster's settings changed, so its engine restarts with them (the
+ * hosts' BroadcastChannel, ENGINES_CHANNEL of src/hosts/sw/clusters.ts, named here so the UI does not load
+ * the engine). Without BroadcastChannel the settings apply when the engine next starts.
+ */
+export function announceClusterSettings(cluster: string): void {
+  try {
+    const channel = new BroadcastChannel('kube-engines');
+    channel.postMessage({ type: 'settings', cluster, from: 'ui' });
+    channel.close();
+  } catch {
+    // no BroadcastChannel
   }
 }

@@ -28,8 +28,9 @@ export const bootstrapPolicyControllers: ControllerSpec[] = [clusterRoleAggregat
 export { defaultNodes, type SimulatedNode, type NodeSimulationOptions } from './nodes.js';
 
 /** The switchable controllers of a simulated cluster (the ones the API's own semantics need always run). */
-export const WORKLOAD_CONTROLLER_NAMES = ['deployment', 'replicaset', 'statefulset', 'daemonset', 'job', 'cronjob', 'endpoints', 'endpointslice', 'scheduler', 'nodes', 'node-lifecycle', 'podgc'] as const;
-export type WorkloadControllerName = (typeof WORKLOAD_CONTROLLER_NAMES)[number];
+import type { WorkloadControllerName } from './names.js';
+import { WORKLOAD_CONTROLLER_NAMES } from './names.js';
+export { WORKLOAD_CONTROLLER_NAMES, type WorkloadControllerName } from './names.js';
 
 export interface WorkloadOptions extends NodeSimulationOptions {
   /** Which workload controllers run: 'all' or a list of names (default 'all'). */

@@ -240,8 +240,9 @@ export function createClusterEngines(options: ClusterEnginesOptions): ClusterEng
     const storage = observe(raw, tracked, () => loading, (revision) => {
       post({ type: 'wrote', cluster: route.cluster, revision, from: self });
     });
-    const simulated = await (options.simulated ?? (async (c: string) => (await readClusterSettings(c)).simulated))(route.cluster);
-    const server = createApiServer({ storage, env: systemEnv(), basePath: route.basePath, host: options.host, workloads: simulated ? {} : undefined });
+    const settings = options.simulated ? { simulated: await options.simulated(route.cluster) } : await readClusterSettings(route.cluster);
+    const workloads = settings.simulated ? { controllers: settings.controllers ?? ('all' as const) } : undefined;
+    const server = createApiServer({ storage, env: systemEnv(), basePath: route.basePath, host: options.host, workloads });
     const run: Running = Object.assign(tracked, { server, storage: raw, inflight: 0, retired: false, closed: false });
     try {
       await server.ready;
