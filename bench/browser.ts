@@ -227,17 +227,17 @@ function timingNote(t: Timing, extra: string): string {
  * write is one).
  */
 async function deploymentRollout(page: Page, base: string, replicas: number): Promise<{ ms: number; writes: number; failure?: string }> {
+  // no named functions inside page.evaluate: the bundler would wrap them in a helper the page does not have
   return page.evaluate(
     async ({ base, replicas }) => {
-      const json = async (r: Response) => (await r.json()) as any;
       const deadline = performance.now() + 600_000;
       for (;;) {
-        const nodes = await json(await fetch(`${base}/api/v1/nodes`));
+        const nodes = (await (await fetch(`${base}/api/v1/nodes`)).json()) as { items?: unknown[] };
         if ((nodes.items ?? []).length >= 3) break;
         if (performance.now() > deadline) return { ms: 0, writes: 0, failure: 'the simulated nodes never registered' };
         await new Promise((r) => setTimeout(r, 50));
       }
-      const rv = async () => Number((await json(await fetch(`${base}/api/v1/namespaces/default/configmaps?limit=1`))).metadata.resourceVersion);
+      const revisionUrl = `${base}/api/v1/namespaces/default/configmaps?limit=1`;
       const labels = { app: 'bench-web' };
       const body = {
         apiVersion: 'apps/v1',
@@ -245,18 +245,19 @@ async function deploymentRollout(page: Page, base: string, replicas: number): Pr
         metadata: { name: 'bench-web' },
         spec: { replicas, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'web', image: 'nginx' }] } } },
       };
-      const before = await rv();
+      const before = Number(((await (await fetch(revisionUrl)).json()) as { metadata: { resourceVersion: string } }).metadata.resourceVersion);
       const t0 = performance.now();
       const created = await fetch(`${base}/apis/apps/v1/namespaces/default/deployments`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
       if (created.status !== 201) return { ms: 0, writes: 0, failure: `create answered ${created.status}` };
       for (;;) {
-        const d = await json(await fetch(`${base}/apis/apps/v1/namespaces/default/deployments/bench-web`));
+        const d = (await (await fetch(`${base}/apis/apps/v1/namespaces/default/deployments/bench-web`)).json()) as { status?: { readyReplicas?: number } };
         if (d.status?.readyReplicas === replicas) break;
         if (performance.now() > deadline) return { ms: performance.now() - t0, writes: 0, failure: `readyReplicas ${d.status?.readyReplicas ?? 0} after 10 minutes` };
         await new Promise((r) => setTimeout(r, 50));
       }
       const ms = performance.now() - t0;
-      return { ms, writes: (await rv()) - before };
+      const after = Number(((await (await fetch(revisionUrl)).json()) as { metadata: { resourceVersion: string } }).metadata.resourceVersion);
+      return { ms, writes: after - before };
     },
     { base, replicas },
   );
