@@ -13,3 +13,12 @@ export function kubectlSuite(): { found: { path?: string; why: string }; suite: 
   const suite = found.path ? describe : (name: string, fn: () => void) => describe.skip(`${name} (skipped: ${found.why})`, fn);
   return { found, suite };
 }
+
+/** Polls `what` every `pollMs` until it holds; throws "timed out" after `ms`. */
+export async function until(what: () => Promise<boolean>, ms = 30_000, pollMs = 200): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await what())) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, pollMs));
+  }
+}

@@ -3,7 +3,7 @@
 // a stuck finalizer seen in `get ns -o yaml` and released with `patch`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startKubectlEnv, type KubectlEnv } from './kubectl.js';
-import { kubectlSuite } from './kubectl-suite.js';
+import { kubectlSuite, until as untilHolds } from './kubectl-suite.js';
 
 const { found, suite } = kubectlSuite();
 
@@ -39,13 +39,7 @@ suite('kubectl (object lifecycle)', () => {
 
   const uidOf = async (name: string) => (await k.kubectl(['get', 'cm', name, '-o', 'jsonpath={.metadata.uid}'])).stdout;
   const exists = async (name: string) => (await k.kubectl(['get', 'cm', name, '--ignore-not-found', '-o', 'name'])).stdout.trim() !== '';
-  const until = async (what: () => Promise<boolean>, ms = 10_000) => {
-    const end = Date.now() + ms;
-    while (!(await what())) {
-      if (Date.now() > end) throw new Error('timed out');
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  };
+  const until = (what: () => Promise<boolean>, ms = 10_000) => untilHolds(what, ms, 100);
   async function family(prefix: string) {
     await k.kubectl(['create', '-f', '-'], { input: owner(`${prefix}-owner`) });
     const uid = await uidOf(`${prefix}-owner`);

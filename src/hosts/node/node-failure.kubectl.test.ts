@@ -4,7 +4,7 @@
 // scheduler's Scheduled event (written through events.k8s.io/v1); `kubectl events` shows both too.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startKubectlEnv, type KubectlEnv } from './kubectl.js';
-import { kubectlSuite } from './kubectl-suite.js';
+import { kubectlSuite, until as untilHolds } from './kubectl-suite.js';
 
 const { found, suite } = kubectlSuite();
 
@@ -18,13 +18,7 @@ suite('kubectl (a simulated cluster: failures)', () => {
   });
 
   const out = async (args: string[]) => (await k.kubectl(args)).stdout;
-  const until = async (what: () => Promise<boolean>, ms = 40_000) => {
-    const end = Date.now() + ms;
-    while (!(await what())) {
-      if (Date.now() > end) throw new Error('timed out');
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  };
+  const until = (what: () => Promise<boolean>, ms = 40_000) => untilHolds(what, ms, 250);
 
   it('a failed container: CrashLoopBackOff in get pods, the BackOff event in describe pod, recovery', async () => {
     await k.kubectl(['run', 'crash', '--image=nginx']);

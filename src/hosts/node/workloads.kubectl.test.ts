@@ -3,7 +3,7 @@
 // history and undo, scaling, cascading delete, services' EndpointSlices, and an unschedulable pod.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startKubectlEnv, type KubectlEnv } from './kubectl.js';
-import { kubectlSuite } from './kubectl-suite.js';
+import { kubectlSuite, until as untilHolds } from './kubectl-suite.js';
 
 const { found, suite } = kubectlSuite();
 
@@ -17,13 +17,7 @@ suite('kubectl (a simulated cluster: --controllers)', () => {
   });
 
   const out = async (args: string[]) => (await k.kubectl(args)).stdout;
-  const until = async (what: () => Promise<boolean>, ms = 30_000) => {
-    const end = Date.now() + ms;
-    while (!(await what())) {
-      if (Date.now() > end) throw new Error('timed out');
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  };
+  const until = (what: () => Promise<boolean>, ms = 30_000) => untilHolds(what, ms, 200);
   /** Pods of the selector: how many, and how many of them are being deleted. */
   const podCounts = async (selector: string) => {
     const items = JSON.parse(await out(['get', 'pods', '-l', selector, '-o', 'json'])).items as { metadata: { deletionTimestamp?: string } }[];

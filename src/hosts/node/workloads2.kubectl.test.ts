@@ -6,17 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemEnv } from '../../adapters/system-env.js';
 import { startKubectlEnv, type KubectlEnv } from './kubectl.js';
 import { nodeOutboundHttp } from './outbound-http.js';
-import { kubectlSuite } from './kubectl-suite.js';
+import { kubectlSuite, until as untilHolds } from './kubectl-suite.js';
 
 const { found, suite } = kubectlSuite();
 
-const until = async (what: () => Promise<boolean>, ms = 30_000) => {
-  const end = Date.now() + ms;
-  while (!(await what())) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 200));
-  }
-};
+const until = (what: () => Promise<boolean>, ms = 30_000) => untilHolds(what, ms, 200);
 
 const STATEFULSET = `apiVersion: apps/v1
 kind: StatefulSet
