@@ -113,21 +113,7 @@ export function StoredHistoryTimeline() {
       <div className="pp-toolbar">
         <label htmlFor={ids.filter}>Filter</label>
         <input id={ids.filter} type="search" value={filter} onChange={(e) => setFilter(e.target.value)} placeholder="name, kind, manager, rv" />
-        {TYPES.map((t) => (
-          <label key={t}>
-            <input
-              type="checkbox"
-              checked={types.has(t)}
-              onChange={(e) => {
-                const next = new Set(types);
-                if (e.target.checked) next.add(t);
-                else next.delete(t);
-                setTypes(next);
-              }}
-            />{' '}
-            {t}
-          </label>
-        ))}
+        <EventTypeChecks types={TYPES} shown={types} onChange={setTypes} />
         <span className="pp-muted">{shown.length} shown</span>
         {h.skipped.length > 0 && (
           <span className="pp-muted" title={h.skipped.join('\n')}>
@@ -187,5 +173,28 @@ function RecordDetail({ record, log, hideManaged, setHideManaged }: { record: Hi
         </div>
       </div>
     </div>
+  );
+}
+
+/** The event-type checkboxes of a timeline's filter bar: one per type, ticked when shown. */
+export function EventTypeChecks({ types, shown, onChange, label = (t) => t }: { types: readonly string[]; shown: Set<string>; onChange: (next: Set<string>) => void; label?: (t: string) => string }) {
+  return (
+    <>
+      {types.map((t) => (
+        <label key={t}>
+          <input
+            type="checkbox"
+            checked={shown.has(t)}
+            onChange={(e) => {
+              const next = new Set(shown);
+              if (e.target.checked) next.add(t);
+              else next.delete(t);
+              onChange(next);
+            }}
+          />{' '}
+          {label(t)}
+        </label>
+      ))}
+    </>
   );
 }

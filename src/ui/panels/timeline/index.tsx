@@ -12,7 +12,7 @@ import { readWatch, sleep } from '../common/watch.js';
 import { yamlText } from '../common/yaml-lines.js';
 import { withoutManagedFields } from '../managed-fields/fields.js';
 import { discover, type ApiResource } from '../browser/discovery.js';
-import { StoredHistoryTimeline } from './history-view.js';
+import { EventTypeChecks, StoredHistoryTimeline } from './history-view.js';
 import { collectionPath, filterEntries, TimelineModel, watchQuery, type TimelineEntry, type WatchOptions } from './stream.js';
 
 const SOURCE = 'timeline';
@@ -336,21 +336,7 @@ function CollectionWatch({ defaultResource = 'v1/configmaps', defaultNamespace =
       <div className="pp-toolbar">
         <label htmlFor={ids.filter}>Filter</label>
         <input id={ids.filter} type="search" value={filter} onChange={(e) => setFilter(e.target.value)} placeholder="name, kind, manager, rv" />
-        {EVENT_TYPES.map((t) => (
-          <label key={t}>
-            <input
-              type="checkbox"
-              checked={types.has(t)}
-              onChange={(e) => {
-                const next = new Set(types);
-                if (e.target.checked) next.add(t);
-                else next.delete(t);
-                setTypes(next);
-              }}
-            />{' '}
-            {t === 'MARKER' ? 'connection' : t}
-          </label>
-        ))}
+        <EventTypeChecks types={EVENT_TYPES} shown={types} onChange={setTypes} label={(t) => (t === 'MARKER' ? 'connection' : t)} />
         <span className="pp-muted">{shown.length} shown</span>
       </div>
       <VirtualList count={shown.length} rowHeight={ROW_HEIGHT} height={320} renderRow={renderRow} follow={!paused} label="Watch events" testId="timeline-list" />
