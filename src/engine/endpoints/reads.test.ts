@@ -634,6 +634,25 @@ describe('representations', () => {
     expect(await y.text()).toMatch(/^apiVersion: v1\nitems:\n- data:\n    a: "1"\n  metadata:\n    creationTimestamp: "2025-01-01T00:00:00Z"\n/);
   });
 
+  it('a pretty list is byte for byte the indented form of the compact one (short and streamed lists, tricky values)', async () => {
+    const tricky = { quote: 'a "b" \\ c', brackets: '{[,:]} "}"', unicode: 'ü ✓ 😀 \u2028', nl: 'x\ny\tz', empty: '' };
+    const r0 = await c.req('POST', CM, { ...cm('t0', { 'a.b/c': 'd' }, tricky), metadata: { name: 't0', annotations: { e: '', 'x.io/y': '[]{} "q" {}' }, labels: { 'a.b/c': 'd' } } });
+    expect(r0.status).toBe(201);
+    const first = await c.req('GET', `${CM}?pretty=true`);
+    expect(first.text).toBe(`${JSON.stringify(JSON.parse((await c.req('GET', CM)).text), null, 2)}\n`);
+    for (let i = 1; i < 300; i++) expect((await c.req('POST', CM, cm(`t${i}`, {}, i % 2 ? {} : tricky))).status).toBe(201);
+    for (const q of ['', 'limit=7', 'limit=290', 'labelSelector=none%3Dx']) {
+      const compact = await c.req('GET', `${CM}?${q}`);
+      const pretty = await c.req('GET', `${CM}?${q}${q ? '&' : ''}pretty=true`);
+      expect(pretty.status).toBe(200);
+      expect(pretty.headers.get('Content-Type')).toBe('application/json');
+      expect(pretty.text).toBe(`${JSON.stringify(JSON.parse(compact.text), null, 2)}\n`);
+    }
+    // a browser User-Agent gets the pretty form too, as from the real server
+    const ua = await c.raw('GET', CM, undefined, { 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0' });
+    expect(await ua.text()).toBe(`${JSON.stringify(JSON.parse((await c.req('GET', CM)).text), null, 2)}\n`);
+  });
+
   it('Table for list, get and watch: v1, v1beta1, svc spelling, includeObject', async () => {
     await create('a', { app: 'x' });
     await create('b');

@@ -493,13 +493,34 @@ const itemJsonCache = new WeakMap<object, Map<string, Uint8Array>>();
 const utf8 = new TextEncoder();
 
 function itemBytes(def: ResourceDefinition, o: KubeObject, gv: string): Uint8Array {
-  const key = isCustom(def) || def.conversion ? `${gv}${conversionKey(def)}` : '';
+  const key = itemCacheKey(def, gv);
   let m = itemJsonCache.get(o);
   const hit = m?.get(key);
   if (hit) return hit;
   const bytes = utf8.encode(JSON.stringify(listItem(def, o, gv)));
   if (!m) itemJsonCache.set(o, (m = new Map()));
   m.set(key, bytes);
+  return bytes;
+}
+
+function itemCacheKey(def: ResourceDefinition, gv: string): string {
+  return isCustom(def) || def.conversion ? `${gv}${conversionKey(def)}` : '';
+}
+
+/**
+ * The item as it stands in a pretty list (JSON.stringify(item, null, 2) at the items' depth), made from the
+ * compact bytes and kept beside them: browsers get every list pretty-printed, and the UI lists again and
+ * again, so a repeated list copies bytes instead of serializing 10,000 objects again.
+ */
+function prettyItemBytes(def: ResourceDefinition, o: KubeObject, gv: string): Uint8Array {
+  const key = `${itemCacheKey(def, gv)}|pretty`;
+  const hit = itemJsonCache.get(o)?.get(key);
+  if (hit) return hit;
+  const compact = itemBytes(def, o, gv);
+  const w = new PrettyWriter(compact.length + (compact.length >> 1));
+  w.indented(compact, 2);
+  const bytes = w.take().slice();
+  itemJsonCache.get(o)!.set(key, bytes);
   return bytes;
 }
 
@@ -548,6 +569,137 @@ export function listJsonStream(def: ResourceDefinition, res: ListResult): Readab
         at += 3;
       }
       controller.enqueue(out.subarray(0, at));
+      if (last) controller.close();
+    },
+  });
+}
+
+/**
+ * Appends compact JSON (as JSON.stringify writes it: no whitespace outside strings) to a growing buffer,
+ * indented as JSON.stringify(value, null, 2) would write it at nesting `depth`: the pretty form of a list
+ * item made from its cached compact bytes, without serializing the object again.
+ */
+class PrettyWriter {
+  out: Uint8Array<ArrayBuffer>;
+  at = 0;
+  constructor(capacity: number) {
+    this.out = new Uint8Array(capacity);
+  }
+  private room(n: number): void {
+    if (this.at + n <= this.out.length) return;
+    const next = new Uint8Array(Math.max(this.out.length * 2, this.at + n));
+    next.set(this.out.subarray(0, this.at));
+    this.out = next;
+  }
+  bytes(b: Uint8Array): void {
+    this.room(b.length);
+    this.out.set(b, this.at);
+    this.at += b.length;
+  }
+  private newline(depth: number): void {
+    this.room(1 + 2 * depth);
+    const out = this.out;
+    out[this.at++] = 0x0a;
+    for (let k = 2 * depth; k > 0; k--) out[this.at++] = 0x20;
+  }
+  /** Copies src[from, to) (short runs byte by byte: cheaper than a subarray). */
+  private copy(src: Uint8Array, from: number, to: number): void {
+    const len = to - from;
+    this.room(len + 1);
+    if (len < 16) {
+      const out = this.out;
+      for (let k = from; k < to; k++) out[this.at++] = src[k];
+    } else {
+      this.out.set(src.subarray(from, to), this.at);
+      this.at += len;
+    }
+  }
+  indented(src: Uint8Array, depth: number): void {
+    const n = src.length;
+    let run = 0; // start of the bytes not yet copied
+    let i = 0;
+    while (i < n) {
+      const c = src[i];
+      if (c === 0x22) {
+        // a string: skip to its closing quote (one preceded by an even run of backslashes)
+        let j = src.indexOf(0x22, i + 1);
+        for (;;) {
+          if (j < 0) return this.copy(src, run, n);
+          let k = j - 1;
+          while (src[k] === 0x5c) k--;
+          if ((j - 1 - k) % 2 === 0) break;
+          j = src.indexOf(0x22, j + 1);
+        }
+        i = j + 1;
+        continue;
+      }
+      if (c === 0x7b || c === 0x5b) {
+        // { or [: empty ones stay on the line
+        if (src[i + 1] === c + 2) {
+          i += 2;
+          continue;
+        }
+        this.copy(src, run, i + 1);
+        this.newline(++depth);
+        run = ++i;
+      } else if (c === 0x7d || c === 0x5d) {
+        this.copy(src, run, i);
+        this.newline(--depth);
+        run = i++;
+      } else if (c === 0x2c) {
+        this.copy(src, run, i + 1);
+        this.newline(depth);
+        run = ++i;
+      } else if (c === 0x3a) {
+        this.copy(src, run, i + 1);
+        this.out[this.at++] = 0x20; // copy() left room for it
+        run = ++i;
+      } else {
+        i++;
+      }
+    }
+    this.copy(src, run, n);
+  }
+  take(): Uint8Array<ArrayBuffer> {
+    return this.out.subarray(0, this.at);
+  }
+}
+
+const PRETTY_ITEM_START = utf8.encode('\n    ');
+const PRETTY_ITEM_NEXT = utf8.encode(',\n    ');
+const PRETTY_TAIL = utf8.encode('\n  ]\n}\n');
+
+/**
+ * The list as `JSON.stringify(listObject(def, res), null, 2) + '\n'` (what pretty=true and browser user
+ * agents get), written from the cached compact item bytes: one buffer for short lists, else a stream of
+ * pieces of about STREAM_PIECE bytes.
+ */
+export function listJsonPretty(def: ResourceDefinition, res: ListResult): ReadableStream<Uint8Array> | Uint8Array<ArrayBuffer> {
+  const gv = groupVersion(def);
+  const items = res.items;
+  const shell = JSON.stringify({ kind: listKindOf(def), apiVersion: gv, metadata: res.meta, items: [] }, null, 2);
+  if (items.length === 0) return utf8.encode(`${shell}\n`);
+  let head: Uint8Array | undefined = utf8.encode(shell.slice(0, -'[]\n}'.length) + '[');
+  let i = 0;
+  const piece = (limit: number): { bytes: Uint8Array<ArrayBuffer>; last: boolean } => {
+    const w = new PrettyWriter(Math.min(limit, 64 * 1024) + 1024);
+    if (head) {
+      w.bytes(head);
+      head = undefined;
+    }
+    while (i < items.length && w.at < limit) {
+      w.bytes(i === 0 ? PRETTY_ITEM_START : PRETTY_ITEM_NEXT);
+      w.bytes(prettyItemBytes(def, items[i++], gv));
+    }
+    const last = i >= items.length;
+    if (last) w.bytes(PRETTY_TAIL);
+    return { bytes: w.take(), last };
+  };
+  if (items.length < STREAM_MIN_ITEMS) return piece(Infinity).bytes;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      const { bytes, last } = piece(STREAM_PIECE);
+      controller.enqueue(bytes);
       if (last) controller.close();
     },
   });
@@ -604,8 +756,9 @@ export async function handleList(scope: Scope): Promise<Response> {
       scope.pretty,
     );
   }
-  if (neg.format === 'json' && !scope.pretty) {
-    return noteResponseObject(new Response(listJsonStream(def, res), { status: 200, headers: { 'Cache-Control': 'no-cache, private', 'Content-Type': neg.contentType } }), () => listObject(def, res));
+  if (neg.format === 'json') {
+    const body = scope.pretty ? listJsonPretty(def, res) : listJsonStream(def, res);
+    return noteResponseObject(new Response(body, { status: 200, headers: { 'Cache-Control': 'no-cache, private', 'Content-Type': neg.contentType } }), () => listObject(def, res));
   }
   if (neg.format === 'cbor') return noteResponseObject(new Response(encodeCbor(listObject(def, res)), { status: 200, headers: { 'Cache-Control': 'no-cache, private', 'Content-Type': neg.contentType } }), () => listObject(def, res));
   return bodyResponse(listObject(def, res), neg, scope.pretty);
