@@ -678,7 +678,7 @@ export function listJsonPretty(def: ResourceDefinition, res: ListResult): Readab
   const gv = groupVersion(def);
   const items = res.items;
   const shell = JSON.stringify({ kind: listKindOf(def), apiVersion: gv, metadata: res.meta, items: [] }, null, 2);
-  if (items.length === 0) return utf8.encode(`${shell}\n`);
+  if (items.length === 0) return utf8.encode(`${shell}\n`) as Uint8Array<ArrayBuffer>;
   let head: Uint8Array | undefined = utf8.encode(shell.slice(0, -'[]\n}'.length) + '[');
   let i = 0;
   const piece = (limit: number): { bytes: Uint8Array<ArrayBuffer>; last: boolean } => {
