@@ -26,7 +26,7 @@ export function wantsPretty(query: URLSearchParams, userAgent: string | null): b
   const p = query.get('pretty');
   if (p !== null) return p === '' || p === 'true' || p === '1' || p === 't' || p === 'True' || p === 'TRUE';
   const ua = userAgent ?? '';
-  return ua.startsWith('curl') || ua.startsWith('Wget') || ua.startsWith('Mozilla/');
+  return ua.startsWith('curl') || ua.startsWith('Wget') || ua.startsWith('Mozilla/5.0');
 }
 
 export function encodeJson(body: unknown, pretty: boolean): string {
