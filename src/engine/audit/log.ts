@@ -175,11 +175,20 @@ export class AuditLog {
   }
 }
 
-/** One request's audit event as it grows through the pipeline. */
+/**
+ * One request's audit event as it grows through the pipeline. Nothing of the event is built before the
+ * policy has chosen a level above None: without a policy (or at None) a request pays for its audit ID, its
+ * received time (a number) and the `Audit-Id` header only.
+ */
 export class AuditContext implements AuditAnnotator {
   private config: RequestAuditConfig | undefined;
   private readonly received: number;
-  private readonly event: AuditEvent;
+  /** The event, made when the policy chooses a level above None. */
+  private event: AuditEvent | undefined;
+  /** Annotations added before the policy ran (kept for the event, if there is one). */
+  private early: Record<string, string> | undefined;
+  /** The policy ran and writes nothing for this request: annotations are dropped at once. */
+  private off = false;
   private requestBody: Promise<unknown> | undefined;
   private done = false;
 
@@ -188,22 +197,10 @@ export class AuditContext implements AuditAnnotator {
     private readonly env: Env,
     private readonly request: Request,
     readonly auditID: string,
-    requestURI: string,
+    private readonly requestURI: string,
     private readonly remoteAddr: string | undefined,
   ) {
     this.received = env.clock.now();
-    this.event = {
-      kind: 'Event',
-      apiVersion: 'audit.k8s.io/v1',
-      level: 'None',
-      auditID,
-      stage: 'ResponseStarted',
-      requestURI,
-      verb: '',
-      user: {},
-      requestReceivedTimestamp: rfc3339Micro(this.received),
-      stageTimestamp: '',
-    };
   }
 
   /** Whether events are written for this request (false before the policy ran and at level None). */
@@ -221,14 +218,30 @@ export class AuditContext implements AuditAnnotator {
    * event has no user, and only its ResponseStarted stage is written, as WithFailedAuthenticationAudit).
    */
   start(attrs: Attributes, authenticated = true): void {
-    if (this.config) return;
+    if (this.config || this.off) return;
     const config = this.log.evaluate(attrs, authenticated);
-    if (!config) return;
+    if (!config || config.level === 'None') {
+      // nothing is written for this request (no policy, or level None): no event is ever made
+      this.off = true;
+      this.early = undefined;
+      return;
+    }
     this.config = config;
-    this.event.level = config.level;
-    if (config.level === 'None') return;
-    const ev = this.event;
-    ev.verb = attrs.verb;
+    const ev: AuditEvent = {
+      kind: 'Event',
+      apiVersion: 'audit.k8s.io/v1',
+      level: config.level,
+      auditID: this.auditID,
+      stage: 'ResponseStarted',
+      requestURI: this.requestURI,
+      verb: attrs.verb,
+      user: {},
+      requestReceivedTimestamp: rfc3339Micro(this.received),
+      stageTimestamp: '',
+    };
+    if (this.early) ev.annotations = this.early;
+    this.early = undefined;
+    this.event = ev;
     const ua = this.request.headers.get('User-Agent') ?? '';
     if (ua) ev.userAgent = ua.length > MAX_USER_AGENT ? `${ua.slice(0, MAX_USER_AGENT)}...TRUNCATED` : ua;
     const ips = sourceIPs(this.request.headers, this.remoteAddr);
@@ -252,14 +265,14 @@ export class AuditContext implements AuditAnnotator {
 
   /** Impersonation replaced the requester (LogImpersonatedUser). */
   impersonated(user: UserInfo): void {
-    if (!this.enabled) return;
+    if (!this.event) return;
     this.event.impersonatedUser = eventUser(user);
   }
 
   /** AddAuditAnnotation: the first value of a key stays. */
   annotate(key: string, value: string): void {
-    if (this.config && this.config.level === 'None') return;
-    const a = (this.event.annotations ??= {});
+    if (this.off) return;
+    const a = this.event ? (this.event.annotations ??= {}) : (this.early ??= {});
     if (key in a) return;
     a[key] = value;
   }
@@ -276,9 +289,9 @@ export class AuditContext implements AuditAnnotator {
   async finish(res: Response): Promise<Response> {
     const { longRunning, failedAuthentication } = this;
     const out = withAuditIdHeader(res, this.auditID);
-    if (!this.enabled || this.done) return out;
-    this.done = true;
     const ev = this.event;
+    if (!ev || this.done) return out;
+    this.done = true;
     const status = await this.statusOf(res);
     const level = this.level;
     const omit = this.config!.omitManagedFields;
@@ -359,9 +372,9 @@ export class AuditContext implements AuditAnnotator {
   }
 
   private process(stage: Stage): void {
-    if (!this.config || this.config.level === 'None') return;
-    if (this.config.omitStages.includes(stage)) return;
     const ev = this.event;
+    if (!ev || !this.config) return;
+    if (this.config.omitStages.includes(stage)) return;
     ev.stage = stage;
     ev.stageTimestamp = stage === 'RequestReceived' ? ev.requestReceivedTimestamp : rfc3339Micro(this.env.clock.now());
     this.log.write(ordered(ev));
