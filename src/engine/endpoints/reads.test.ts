@@ -821,3 +821,54 @@ describe('custom resources', () => {
     w.close();
   });
 });
+
+describe('get body', () => {
+  // get writes its compact JSON from the per-object serialization that list items use: the body must be
+  // the presented object's JSON whichever of get and list filled that cache first
+  it('is the object as compact JSON, kind and apiVersion first, the same before and after a list, and indented for pretty', async () => {
+    await create('g1', { app: 'x' });
+    const first = await c.req('GET', `${CM}/g1`);
+    expect(first.status).toBe(200);
+    expect(first.headers.get('Content-Type')).toBe('application/json');
+    expect(first.headers.get('Cache-Control')).toBe('no-cache, private');
+    expect(first.text).toBe(JSON.stringify(first.body) + '\n');
+    expect(first.text.startsWith('{"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"g1","namespace":"default","uid":')).toBe(true);
+    expect(Object.keys(first.body)).toEqual(['kind', 'apiVersion', 'metadata', 'data']);
+    await create('g2');
+    await c.req('GET', CM);
+    const again = await c.req('GET', `${CM}/g2`);
+    expect(again.text).toBe(JSON.stringify(again.body) + '\n');
+    expect(again.text.startsWith('{"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"g2"')).toBe(true);
+    expect((await c.req('GET', `${CM}/g1`)).text).toBe(first.text);
+    const pretty = await c.req('GET', `${CM}/g1?pretty=true`);
+    expect(pretty.text).toBe(JSON.stringify(first.body, null, 2) + '\n');
+  });
+
+  it('of a custom resource in the stored and another served version', async () => {
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'gadgets.example.com' },
+      spec: {
+        group: 'example.com',
+        scope: 'Namespaced',
+        names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget' },
+        versions: [
+          { name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } } } } },
+          { name: 'v1beta1', served: true, storage: false, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } },
+        ],
+      },
+    };
+    expect((await c.req('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status).toBe(201);
+    const G = '/apis/example.com/v1/namespaces/default/gadgets';
+    expect((await c.req('POST', G, { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'g' }, spec: { size: 1 } })).status).toBe(201);
+    for (const path of [`${G}/g`, '/apis/example.com/v1beta1/namespaces/default/gadgets/g']) {
+      const version = path.includes('v1beta1') ? 'example.com/v1beta1' : 'example.com/v1';
+      const r = await c.req('GET', path);
+      expect(r.status).toBe(200);
+      expect(r.text).toBe(JSON.stringify(r.body) + '\n');
+      expect(r.text.startsWith(`{"kind":"Gadget","apiVersion":"${version}","metadata":{"name":"g"`)).toBe(true);
+      expect(r.body.spec).toEqual({ size: 1 });
+    }
+  });
+});

@@ -524,6 +524,35 @@ function prettyItemBytes(def: ResourceDefinition, o: KubeObject, gv: string): Ui
   return bytes;
 }
 
+const OBJECT_END = utf8.encode('}\n');
+
+/**
+ * The JSON body of a get (compact, with its trailing newline) from the same per-object cache as list items:
+ * the bytes of `presentShallow(def, o)` serialized. A built-in kind's list item lacks kind and apiVersion,
+ * which lead the object here, so they are written before the item's fields.
+ */
+export function objectJsonBytes(def: ResourceDefinition, o: KubeObject, gv = groupVersion(def)): Uint8Array<ArrayBuffer> {
+  const item = itemBytes(def, o, gv);
+  if (isCustom(def)) {
+    const out = new Uint8Array(item.byteLength + 1);
+    out.set(item);
+    out[item.byteLength] = 0x0a;
+    return out;
+  }
+  const head = utf8.encode(`{"kind":${JSON.stringify(def.kind)},"apiVersion":${JSON.stringify(gv)}`);
+  // the item is `{}` or `{"field":...}`: its fields follow the head after a comma
+  const empty = item.byteLength <= 2;
+  const out = new Uint8Array(head.byteLength + (empty ? OBJECT_END.byteLength : item.byteLength + 1));
+  out.set(head);
+  if (empty) out.set(OBJECT_END, head.byteLength);
+  else {
+    out[head.byteLength] = 0x2c;
+    out.set(item.subarray(1), head.byteLength + 1);
+    out[out.byteLength - 1] = 0x0a;
+  }
+  return out;
+}
+
 /** Lists of at least this many items are streamed in pieces of about STREAM_PIECE bytes. */
 const STREAM_MIN_ITEMS = 256;
 const STREAM_PIECE = 256 * 1024;
