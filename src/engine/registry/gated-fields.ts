@@ -227,13 +227,28 @@ function rootAt(obj: unknown, at: string): Obj | undefined {
   return isObj(v) ? v : undefined;
 }
 
+/** The rows of a kind whose gate is off, per gate settings (an engine keeps one settings object). */
+const offRowsByGates = new WeakMap<object, Map<string, { row: GatedField; at: string }[]>>();
+const offRowsByDefault = new Map<string, { row: GatedField; at: string }[]>();
+
+function offRowsOf(group: string, resource: string, gates: Record<string, boolean> | undefined): { row: GatedField; at: string }[] {
+  const key = `${group}/${resource}`;
+  const rows = rowsByKey.get(key);
+  if (!rows) return [];
+  let byKey = gates ? offRowsByGates.get(gates) : offRowsByDefault;
+  if (!byKey) offRowsByGates.set(gates!, (byKey = new Map()));
+  let off = byKey.get(key);
+  if (!off) byKey.set(key, (off = rows.filter(({ row }) => !gateOn(gates, row.gate))));
+  return off;
+}
+
 /**
  * Clears, in `obj`, every gated field of the kind whose gate is off, unless `old` (the stored object of an
- * update) already uses it. Mutates `obj`.
+ * update) already uses it. Mutates `obj`. The rows whose gate is off are worked out once per kind and gate
+ * settings, so a kind no disabled gate reaches costs one lookup.
  */
 export function dropDisabledFields(group: string, resource: string, obj: KubeObject, old: KubeObject | undefined, gates: Record<string, boolean> | undefined): void {
-  for (const { row, at } of gatedFieldsOf(group, resource)) {
-    if (gateOn(gates, row.gate)) continue;
+  for (const { row, at } of offRowsOf(group, resource, gates)) {
     const root = rootAt(obj, at);
     if (!root) continue;
     const oldRoot = old ? rootAt(old, at) : undefined;
