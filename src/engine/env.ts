@@ -41,11 +41,22 @@ export interface Env {
 
 /** RFC 3339 in whole seconds, UTC, as metav1.Time marshals it. */
 export function rfc3339(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  // every write stamps one to three of these, nearly always within the same second: the text of the
+  // latest second is kept
+  const sec = Math.floor(ms / 1000);
+  if (sec !== lastSecond) {
+    lastSecondText = new Date(sec * 1000).toISOString().replace('.000Z', 'Z');
+    lastSecond = sec;
+  }
+  return lastSecondText;
 }
+
+let lastSecond = NaN;
+let lastSecondText = '';
 
 /** RFC 3339 with microseconds, as metav1.MicroTime marshals it. */
 export function rfc3339Micro(ms: number): string {
-  const iso = new Date(ms).toISOString(); // ...sss Z
-  return iso.replace(/\.(\d{3})Z$/, (_m, frac: string) => `.${frac}000Z`);
+  // toISOString always ends in `.sssZ` (years 0-9999): three more zero digits before the Z
+  const iso = new Date(ms).toISOString();
+  return iso.endsWith('Z') ? `${iso.slice(0, -1)}000Z` : iso;
 }

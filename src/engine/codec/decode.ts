@@ -86,10 +86,13 @@ function toBytes(b: Uint8Array | string): Uint8Array {
   return typeof b === 'string' ? new TextEncoder().encode(b) : b;
 }
 
+// keep a BOM: Go does not skip it (it is an invalid character for JSON); one decoder for every body (a
+// non-streaming decode keeps no state between calls)
+const BODY_DECODER = new TextDecoder('utf-8', { ignoreBOM: true } as { fatal?: boolean });
+
 function toText(b: Uint8Array | string): string {
   if (typeof b === 'string') return b;
-  // keep a BOM: Go does not skip it (it is an invalid character for JSON)
-  return new TextDecoder('utf-8', { ignoreBOM: true } as { fatal?: boolean }).decode(b);
+  return BODY_DECODER.decode(b);
 }
 
 /** handlers/rest.go summarizeData: the body start, raw if it starts with `{`, else hex; 30 bytes at most. */

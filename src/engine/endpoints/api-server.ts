@@ -382,7 +382,8 @@ class Engine implements EngineCore {
       if (answer.decision !== 'allow') throw forbiddenError(attrs, answer.reason);
       if (path === PLAYGROUND_SETTINGS_PATH) return await this.playgroundSettings(method, request, pretty);
       if (path === PLAYGROUND_AUDIT_PATH) return this.playgroundAudit(method, pretty);
-      const nonResource = this.nonResource(method, path, query, pretty, request.headers.get('Accept'));
+      // (no non-resource path is a resource request: those skip the non-resource routes)
+      const nonResource = info.isResourceRequest ? undefined : this.nonResource(method, path, query, pretty, request.headers.get('Accept'));
       if (nonResource) return nonResource;
       if (!info.isResourceRequest) {
         if (info.discovery) return this.discovery(info.discovery, request, pretty);

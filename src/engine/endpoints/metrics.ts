@@ -152,9 +152,9 @@ export class ApiMetrics {
     const histKey = texts.hist;
     let h = this.durations.get(histKey);
     if (!h) this.durations.set(histKey, (h = { buckets: REQUEST_DURATION_BUCKETS.map(() => 0), sum: 0, count: 0 }));
-    REQUEST_DURATION_BUCKETS.forEach((le, i) => {
-      if (seconds <= le) h.buckets[i]++;
-    });
+    // buckets ascend: every one from the first that holds the duration counts it
+    const buckets = h.buckets;
+    for (let i = REQUEST_DURATION_BUCKETS.length - 1; i >= 0 && seconds <= REQUEST_DURATION_BUCKETS[i]; i--) buckets[i]++;
     h.sum += seconds;
     h.count++;
     if (route.deprecated) {

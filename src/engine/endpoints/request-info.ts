@@ -147,6 +147,8 @@ export function isWatch(query: URLSearchParams): boolean {
 }
 
 function safeDecode(s: string): string {
+  // nothing to decode in most segments
+  if (!s.includes('%')) return s;
   try {
     return decodeURIComponent(s);
   } catch {

@@ -139,11 +139,13 @@ function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
 const FETCH_FORBIDDEN_METHODS = new Set(['TRACE', 'TRACK', 'CONNECT']);
 
 async function toRequest(req: IncomingMessage, origin: string, signal: AbortSignal): Promise<Request> {
-  const headers = new Headers();
+  // header pairs, not a Headers object: the Request builds its own list from them (a Headers object
+  // first would be built, then copied)
+  const headers: [string, string][] = [];
   for (const [k, v] of Object.entries(req.headers)) {
     if (v === undefined) continue;
-    if (Array.isArray(v)) for (const x of v) headers.append(k, x);
-    else headers.set(k, v);
+    if (Array.isArray(v)) for (const x of v) headers.push([k, x]);
+    else headers.push([k, v]);
   }
   // The Fetch API refuses these methods; the engine is told the real one beside the Request.
   const method = FETCH_FORBIDDEN_METHODS.has((req.method ?? 'GET').toUpperCase()) ? 'POST' : (req.method ?? 'GET');
