@@ -27,24 +27,35 @@ const MAX_USER_AGENT = 1024;
 // Where the layer meets the rest of the engine without threading a context through every call: the
 // request's audit context, and the object a response was written from.
 
-const contexts = new WeakMap<Request, AuditContext>();
-const responseObjects = new WeakMap<Response, () => unknown>();
+// Kept as symbol-keyed properties of the Request and Response objects rather than in WeakMaps: a weak
+// map entry per request is work for every garbage collection, a property is not.
+const CONTEXT = Symbol('auditContext');
+const RESPONSE_OBJECT = Symbol('responseObject');
+
+type WithContext = Request & { [CONTEXT]?: AuditContext };
+type WithObject = Response & { [RESPONSE_OBJECT]?: unknown };
 
 /** The audit context of a request, if the audit layer saw it. */
 export function auditContextOf(request: Request): AuditContext | undefined {
-  return contexts.get(request);
+  return (request as WithContext)[CONTEXT];
 }
 
 /** Remembers the object a response was encoded from (the response object of RequestResponse events). */
 export function noteResponseObject(res: Response, object: unknown | (() => unknown)): Response {
-  responseObjects.set(res, typeof object === 'function' ? (object as () => unknown) : () => object);
+  (res as WithObject)[RESPONSE_OBJECT] = object;
   return res;
+}
+
+/** The object a response was written from (a function given to noteResponseObject is called now). */
+function responseObjectOf(res: Response): unknown {
+  const o = (res as WithObject)[RESPONSE_OBJECT];
+  return typeof o === 'function' ? (o as () => unknown)() : o;
 }
 
 /** A response rebuilt from another (headers added) keeps the object it was written from. */
 export function carryResponseObject(from: Response, to: Response): Response {
-  const o = responseObjects.get(from);
-  if (o) responseObjects.set(to, o);
+  const o = (from as WithObject)[RESPONSE_OBJECT];
+  if (o !== undefined) (to as WithObject)[RESPONSE_OBJECT] = o;
   return to;
 }
 
@@ -151,7 +162,7 @@ export class AuditLog {
   begin(request: Request, requestURI: string, remoteAddr?: string): AuditContext {
     const id = request.headers.get('Audit-ID') || this.env.ids.uid();
     const ctx = new AuditContext(this, this.env, request, id, requestURI, remoteAddr);
-    contexts.set(request, ctx);
+    (request as WithContext)[CONTEXT] = ctx;
     return ctx;
   }
 
@@ -286,11 +297,16 @@ export class AuditContext implements AuditAnnotator {
   /** Set by the pipeline when authentication failed: the event's message (getAuthMethods). */
   failedAuthentication: string | undefined;
 
-  async finish(res: Response): Promise<Response> {
-    const { longRunning, failedAuthentication } = this;
+  finish(res: Response): Response | Promise<Response> {
     const out = withAuditIdHeader(res, this.auditID);
-    const ev = this.event;
-    if (!ev || this.done) return out;
+    // no event for this request: the header is all (no promise to wait for)
+    if (!this.event || this.done) return out;
+    return this.complete(res, out);
+  }
+
+  private async complete(res: Response, out: Response): Promise<Response> {
+    const { longRunning, failedAuthentication } = this;
+    const ev = this.event!;
     this.done = true;
     const status = await this.statusOf(res);
     const level = this.level;
@@ -298,7 +314,7 @@ export class AuditContext implements AuditAnnotator {
     if (failedAuthentication !== undefined) {
       // the 401's Status replaces the "Authentication failed" message once written, as the real writer logs it
       ev.responseStatus = status ?? { metadata: {}, message: failedAuthentication, code: res.status };
-      const obj = levelLess(level, 'RequestResponse') ? undefined : responseObjects.get(res)?.();
+      const obj = levelLess(level, 'RequestResponse') ? undefined : responseObjectOf(res);
       if (obj !== undefined) ev.responseObject = obj;
       this.process('ResponseStarted');
       return out;
@@ -319,7 +335,7 @@ export class AuditContext implements AuditAnnotator {
       }
     }
     if (!levelLess(level, 'RequestResponse')) {
-      const obj = responseObjects.get(res)?.();
+      const obj = responseObjectOf(res);
       if (obj !== undefined) ev.responseObject = omit ? withoutManagedFields(obj) : obj;
     }
     if (!longRunning || !res.body) {
@@ -360,7 +376,7 @@ export class AuditContext implements AuditAnnotator {
 
   /** The Status of an error response (or of a delete's success) as the event records it. */
   private async statusOf(res: Response): Promise<ResponseStatus | undefined> {
-    const obj = responseObjects.get(res)?.() as Record<string, unknown> | undefined;
+    const obj = responseObjectOf(res) as Record<string, unknown> | undefined;
     if (!obj || obj.kind !== 'Status') return undefined;
     const s: ResponseStatus = { metadata: {} };
     if (typeof obj.status === 'string' && obj.status) s.status = obj.status;

@@ -862,13 +862,15 @@ function openAPIV2Response(resources: ResourceDefinition[], accept: string | nul
 export function createApiServer(options: ApiServerOptions): ApiServer & { engine: Engine } {
   const engine = new Engine(options.env, options);
   const started = engine.start();
-  const handle = async (request: Request, handleOptions?: HandleOptions): Promise<Response> => {
-    try {
-      await started;
-    } catch (e) {
-      return respondError(e);
-    }
-    return engine.handle(request, handleOptions);
+  // once started, requests go straight to the engine (no wait on the settled start per request)
+  let running = false;
+  started.then(() => void (running = true), () => undefined);
+  const handle = (request: Request, handleOptions?: HandleOptions): Promise<Response> => {
+    if (running) return engine.handle(request, handleOptions);
+    return started.then(
+      () => engine.handle(request, handleOptions),
+      (e: unknown) => respondError(e),
+    );
   };
   const ready = started.then(() => engine.startControllers(handle));
   ready.catch(() => undefined);
