@@ -375,7 +375,7 @@ class Engine implements EngineCore {
       const user = impersonate(request.headers, requester, this.auth.authorizer);
       if (user !== requester) audit.impersonated(user);
       // the authorization filter, with its decision and reason as audit annotations
-      const attrs = requestAttributes(user, info, path, query);
+      const attrs = user === requester ? requesterAttrs : requestAttributes(user, info, path, query);
       const answer = this.auth.authorizer.authorize(attrs);
       audit.annotate('authorization.k8s.io/decision', answer.decision === 'allow' ? 'allow' : 'forbid');
       audit.annotate('authorization.k8s.io/reason', answer.reason);
