@@ -37,7 +37,7 @@ export const STEPS: [string, RegExp][] = [
   ['deep copies (clone)', /^(clone|copyValue|copyJson|stamp)$/],
   ['storage (commit, index, history)', /^(commit|commitOne|planWrite|write|put|get|set|exclusive|normalizeLayout|stored|view|present|toStorageVersion|toRequestVersion)$/],
   ['watch fan-out, controllers', /^(deliver|send|scheduleBookmark|onEvents|ensure|rootCaConfigMap|withResourceVersion)$/],
-  ['encode (response body)', /^(respond|respondStatus|respondError|encodeJson|encodeYaml|encodeCbor|encodeProtobufObject|bodyResponse|headerValue|warningHeader)$/],
+  ['encode (response body)', /^(respond|respondStatus|respondError|encodeJson|encodeYaml|encodeCbor|encodeProtobufObject|bodyResponse|jsonBytesResponse|objectJsonBytes|itemBytes|headerValue|warningHeader)$/],
 ];
 
 export async function profileSteps(

@@ -6,9 +6,8 @@ import { StatusError, badRequest, notAcceptable } from '../../errors.js';
 import { notFound } from '../../errors.js';
 import type { Scope } from '../scope.js';
 import { parseIncludeObject, toTable } from '../table.js';
-import { bodyResponse } from '../negotiation/encode.js';
+import { bodyResponse, jsonBytesResponse } from '../negotiation/encode.js';
 import { TOO_LARGE_RV_WAIT_MS, goTypeName, objectJsonBytes, presentShallow, revisionSyntaxError, waitForRevision } from './list.js';
-import { noteResponseObject } from '../../audit/log.js';
 
 /** A malformed resourceVersion on get reaches the client as the storage layer's raw error: a 500 without reason. */
 function getRevisionError(rv: string): StatusError {
@@ -32,8 +31,7 @@ export async function handleGet(scope: Scope): Promise<Response> {
     // compact JSON: the object's serialization kept with the stored object (as list items are), the
     // presented object made only if the audit layer asks for it
     const stored = item.object;
-    const res = new Response(objectJsonBytes(def, stored), { status: 200, headers: [['Cache-Control', 'no-cache, private'], ['Content-Type', neg.contentType]] });
-    return noteResponseObject(res, () => presentShallow(def, stored));
+    return jsonBytesResponse(objectJsonBytes(def, stored), neg.contentType, () => presentShallow(def, stored));
   }
   const obj = presentShallow(def, item.object);
   if (neg.as === 'Table') {

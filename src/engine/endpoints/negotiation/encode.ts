@@ -136,6 +136,11 @@ export function encodeCbor(value: unknown): Uint8Array<ArrayBuffer> {
   return w.result();
 }
 
+/** A body already serialized as JSON (200), with the object it was written from for the audit layer. */
+export function jsonBytesResponse(bytes: Uint8Array<ArrayBuffer>, contentType: string, object: () => unknown): Response {
+  return noteResponseObject(new Response(bytes, { status: 200, headers: [['Cache-Control', 'no-cache, private'], ['Content-Type', contentType]] }), object);
+}
+
 /** One body in the negotiated format (200 unless given). */
 export function bodyResponse(body: unknown, neg: Negotiated, pretty: boolean, status = 200, headers: Record<string, string> = {}): Response {
   const h: Record<string, string> = { 'Cache-Control': 'no-cache, private', 'Content-Type': neg.contentType, ...headers };
