@@ -361,7 +361,7 @@ function applyCore(type: ObjectType, liveObj: JsonObject, cfg: KubeObject, manag
   if (res.object !== undefined) {
     out.times.set(id, opts.time);
     object = dropIntroducedNulls(res.object, liveObj, cfg as JsonObject) as KubeObject;
-  } else object = clone(liveObj) as KubeObject;
+  } else object = liveObj as KubeObject; // the caller's private copy of live, not read after this
   stripFields(out, id);
   return encodeInto(object, out);
 }

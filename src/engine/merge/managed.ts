@@ -63,6 +63,23 @@ function isPlain(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+// Decoded fieldsV1 by their JSON text. Every write decodes the live object's entries again and most of
+// them have not changed since the last write, so their (immutable) field sets are shared: the text costs
+// a fraction of parsing the keys and building the set. Bounded; emptied when full.
+const decodedSets = new Map<string, FieldSet>();
+const DECODED_SETS_MAX = 256;
+
+function decodeFieldsV1(v: JsonValue): FieldSet {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return FieldSet.fromFieldsV1(v);
+  const text = JSON.stringify(v);
+  let set = decodedSets.get(text);
+  if (set) return set;
+  set = FieldSet.fromFieldsV1(v); // a malformed entry throws and is not kept
+  if (decodedSets.size >= DECODED_SETS_MAX) decodedSets.clear();
+  decodedSets.set(text, set);
+  return set;
+}
+
 /** DecodeManagedFields: throws on an entry the real decoder rejects. */
 export function decodeManagedFields(entries: unknown): Managed {
   const out = emptyManaged();
@@ -80,7 +97,7 @@ export function decodeManagedFields(entries: unknown): Managed {
     const id = managerIdentifier({ manager: e.manager as string | undefined, operation: op, apiVersion: e.apiVersion, subresource: e.subresource as string | undefined });
     let set: FieldSet;
     try {
-      set = FieldSet.fromFieldsV1((e.fieldsV1 ?? {}) as JsonValue);
+      set = decodeFieldsV1((e.fieldsV1 ?? {}) as JsonValue);
     } catch (err) {
       throw new Error(`error decoding versioned set: error decoding set: ${(err as Error).message}`);
     }

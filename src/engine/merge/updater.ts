@@ -25,11 +25,17 @@ export interface Conflict {
   path: Path;
 }
 
-export class ConflictsError extends Error {
-  constructor(readonly conflicts: Conflict[]) {
-    super('conflicts');
-  }
+/**
+ * Thrown by apply on conflicts and always caught by its one caller (merge/index.ts), which answers 409:
+ * control flow, not a failure, so not an Error (no stack trace captured on every conflicting apply).
+ */
+export class ConflictsError {
+  constructor(readonly conflicts: Conflict[]) {}
 }
+
+// Field sets are immutable and the decoded ones are shared between writes (merge/managed.ts): what the
+// schema makes of each (null: nothing to change) is kept per schema root.
+const reconciled = new WeakMap<TypeRef, WeakMap<FieldSet, FieldSet | null>>();
 
 export class Updater {
   /** `ignored`: paths never tracked (reset fields such as `status` on the main resource). */
@@ -43,9 +49,12 @@ export class Updater {
   }
 
   private reconcile(managers: ManagerSets): ManagerSets {
+    let bySet = reconciled.get(this.root);
+    if (!bySet) reconciled.set(this.root, (bySet = new WeakMap()));
     const out: ManagerSets = new Map();
     for (const [id, vs] of managers) {
-      const r = reconcileFieldSetWithSchema(vs.set, this.root);
+      let r = bySet.get(vs.set);
+      if (r === undefined) bySet.set(vs.set, (r = reconcileFieldSetWithSchema(vs.set, this.root) ?? null));
       out.set(id, r ? { ...vs, set: r } : vs);
     }
     return out;
