@@ -133,9 +133,12 @@ export class FieldSet {
 
   intersection(o: FieldSet): FieldSet {
     const out = new FieldSet();
-    out.members = this.members.filter((m) => o.hasMember(m));
-    for (const n of this.children) {
-      const other = o.child(n.pe);
+    // looked up from the smaller side (a manager's whole set against the few paths a write changed)
+    const [small, big] = o.members.length < this.members.length ? [o, this] : [this, o];
+    out.members = small.members.length === 0 ? [] : small.members.filter((m) => big.hasMember(m));
+    const [fewer, more] = o.children.length < this.children.length ? [o, this] : [this, o];
+    for (const n of fewer.children) {
+      const other = more.child(n.pe);
       if (!other) continue;
       const s = n.set.intersection(other);
       if (!s.empty()) out.children.push({ pe: n.pe, set: s });

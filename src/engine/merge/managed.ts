@@ -40,14 +40,22 @@ export function managerIdentifier(info: ManagerInfo): string {
 }
 
 export function parseIdentifier(id: string): ManagerInfo | undefined {
+  // a handful of identifiers, parsed on every write's encoding: kept (bounded); callers only read them
+  const known = identifiers.get(id);
+  if (known !== undefined || identifiers.has(id)) return known;
+  let info: ManagerInfo | undefined;
   try {
     const v = JSON.parse(id) as unknown;
-    if (typeof v === 'object' && v !== null && !Array.isArray(v)) return v as ManagerInfo;
+    if (typeof v === 'object' && v !== null && !Array.isArray(v)) info = Object.freeze(v) as ManagerInfo;
   } catch {
     /* not an identifier (e.g. a raw name) */
   }
-  return undefined;
+  if (identifiers.size >= 256) identifiers.clear();
+  identifiers.set(id, info);
+  return info;
 }
+
+const identifiers = new Map<string, ManagerInfo | undefined>();
 
 /** How a conflict names a manager: `"mgr"`, `"mgr" using apps/v1`, `"mgr" with subresource "status" using v1`. */
 export function printManager(id: string): string {
