@@ -67,12 +67,20 @@ export function equalsPE(a: PathElement, b: PathElement): boolean {
   return 'index' in b && a.index === b.index;
 }
 
+const SERIALIZED = Symbol('serializedPE');
+
 /** The fieldsV1 key of a path element. Field names are written raw; key objects are compact JSON, sorted. */
 export function serializePE(pe: PathElement): string {
   if ('field' in pe) return 'f:' + pe.field;
-  if ('key' in pe) return 'k:{' + pe.key.map(([n, v]) => `${goJSONString(n)}:${goJSON(v)}`).join(',') + '}';
-  if ('value' in pe) return 'v:' + goJSON(pe.value);
-  return 'i:' + String(pe.index);
+  if ('index' in pe) return 'i:' + String(pe.index);
+  // key and value elements are immutable once made and serialized many times (list indexing, set
+  // operations, the fieldsV1 encoding): their JSON is kept on the element itself (a symbol, so no
+  // enumeration or JSON sees it; cheaper than a WeakMap for the many short-lived elements)
+  const held = (pe as { [SERIALIZED]?: string })[SERIALIZED];
+  if (held !== undefined) return held;
+  const s = 'key' in pe ? 'k:{' + pe.key.map(([n, v]) => `${goJSONString(n)}:${goJSON(v)}`).join(',') + '}' : 'v:' + goJSON(pe.value);
+  (pe as { [SERIALIZED]?: string })[SERIALIZED] = s;
+  return s;
 }
 
 export class UnknownPathElementType extends Error {}

@@ -10,21 +10,33 @@ interface Node {
   set: FieldSet;
 }
 
-function search<T>(arr: T[], pe: PathElement, get: (t: T) => PathElement): { found: boolean; at: number } {
+// Binary searches without an allocation per call (they run for every path element of every set
+// operation): the index when found, else -(insertion point) - 1.
+function searchMembers(arr: PathElement[], pe: PathElement): number {
   let lo = 0;
   let hi = arr.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    const c = comparePE(get(arr[mid]), pe);
-    if (c === 0) return { found: true, at: mid };
+    const c = comparePE(arr[mid], pe);
+    if (c === 0) return mid;
     if (c < 0) lo = mid + 1;
     else hi = mid;
   }
-  return { found: false, at: lo };
+  return -lo - 1;
 }
 
-const idPE = (p: PathElement) => p;
-const nodePE = (n: Node) => n.pe;
+function searchChildren(arr: Node[], pe: PathElement): number {
+  let lo = 0;
+  let hi = arr.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    const c = comparePE(arr[mid].pe, pe);
+    if (c === 0) return mid;
+    if (c < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return -lo - 1;
+}
 
 export class FieldSet {
   members: PathElement[] = [];
@@ -39,25 +51,25 @@ export class FieldSet {
   // --- membership ---------------------------------------------------------------------------------
 
   hasMember(pe: PathElement): boolean {
-    return search(this.members, pe, idPE).found;
+    return searchMembers(this.members, pe) >= 0;
   }
 
   child(pe: PathElement): FieldSet | undefined {
-    const r = search(this.children, pe, nodePE);
-    return r.found ? this.children[r.at].set : undefined;
+    const at = searchChildren(this.children, pe);
+    return at >= 0 ? this.children[at].set : undefined;
   }
 
   insertMember(pe: PathElement): void {
-    const r = search(this.members, pe, idPE);
-    if (!r.found) this.members.splice(r.at, 0, pe);
+    const at = searchMembers(this.members, pe);
+    if (at < 0) this.members.splice(-at - 1, 0, pe);
   }
 
   /** The child node for `pe`, created when missing (callers must not leave it empty). */
   descend(pe: PathElement): FieldSet {
-    const r = search(this.children, pe, nodePE);
-    if (r.found) return this.children[r.at].set;
+    const at = searchChildren(this.children, pe);
+    if (at >= 0) return this.children[at].set;
     const s = new FieldSet();
-    this.children.splice(r.at, 0, { pe, set: s });
+    this.children.splice(-at - 1, 0, { pe, set: s });
     return s;
   }
 
@@ -121,9 +133,12 @@ export class FieldSet {
 
   intersection(o: FieldSet): FieldSet {
     const out = new FieldSet();
-    out.members = this.members.filter((m) => o.hasMember(m));
-    for (const n of this.children) {
-      const other = o.child(n.pe);
+    // looked up from the smaller side (a manager's whole set against the few paths a write changed)
+    const [small, big] = o.members.length < this.members.length ? [o, this] : [this, o];
+    out.members = small.members.length === 0 ? [] : small.members.filter((m) => big.hasMember(m));
+    const [fewer, more] = o.children.length < this.children.length ? [o, this] : [this, o];
+    for (const n of fewer.children) {
+      const other = more.child(n.pe);
       if (!other) continue;
       const s = n.set.intersection(other);
       if (!s.empty()) out.children.push({ pe: n.pe, set: s });
@@ -252,9 +267,16 @@ function readNode(obj: JsonObject): { children?: FieldSet; isMember: boolean } {
     if (sub.children && !sub.children.empty()) {
       children ??= new FieldSet();
       const node = children.descend(pe);
-      const merged = node.union(sub.children);
-      node.members = merged.members;
-      node.children = merged.children;
+      if (node.members.length === 0 && node.children.length === 0) {
+        // the first key for this element (the rule): take the parsed node as it is
+        node.members = sub.children.members;
+        node.children = sub.children.children;
+      } else {
+        // two spellings of one element (e.g. key fields in another order): their union
+        const merged = node.union(sub.children);
+        node.members = merged.members;
+        node.children = merged.children;
+      }
     }
   }
   return { children, isMember };

@@ -110,15 +110,14 @@ function ignoredSet(opts: ManagedOptions): FieldSet | undefined {
   return FieldSet.of(...opts.resetFields.map((p) => p.map((f) => ({ field: f }))));
 }
 
+/** A deep copy of `o` without managedFields (which are not copied first: they are most of an object's nodes). */
 function withoutManagedFields(o: KubeObject): JsonObject {
-  const c = clone(o) as KubeObject;
-  if (c.metadata && 'managedFields' in c.metadata) delete c.metadata.managedFields;
-  return c as JsonObject;
+  return clone(viewWithoutManagedFields(o));
 }
 
 /** A shallow view of `o` without managedFields (top level and metadata copied), for readers only. */
 function viewWithoutManagedFields(o: KubeObject): JsonObject {
-  if (!o.metadata || !('managedFields' in o.metadata)) return o as JsonObject;
+  if (!isMap(o.metadata) || !('managedFields' in o.metadata)) return o as JsonObject;
   const { managedFields: _, ...metadata } = o.metadata;
   return { ...o, metadata } as JsonObject;
 }
@@ -239,8 +238,7 @@ export function updateManagedFields(type: ObjectType, live: KubeObject | null, n
     }
     managed = decoded && decoded.fields.size > 0 ? decoded : liveManaged();
   }
-  const out = clone(next);
-  if (out.metadata) delete out.metadata.managedFields;
+  const out = withoutManagedFields(next) as KubeObject;
   // An existing object that has no managers is not tracked by updates (skipNonAppliedManager); only an
   // apply starts tracking it again, under before-first-apply.
   if (managed.fields.size === 0 && live && live.metadata?.uid && !reset) return out;
@@ -361,7 +359,7 @@ function applyCore(type: ObjectType, liveObj: JsonObject, cfg: KubeObject, manag
   if (res.object !== undefined) {
     out.times.set(id, opts.time);
     object = dropIntroducedNulls(res.object, liveObj, cfg as JsonObject) as KubeObject;
-  } else object = clone(liveObj) as KubeObject;
+  } else object = liveObj as KubeObject; // the caller's private copy of live, not read after this
   stripFields(out, id);
   return encodeInto(object, out);
 }

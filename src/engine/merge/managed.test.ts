@@ -31,6 +31,17 @@ describe('managedFields entries', () => {
     expect(printManager('raw')).toBe('"raw"');
   });
 
+  test('decoded sets are shared by equal fieldsV1 texts, never across different ones, and a malformed one fails every time', () => {
+    const fieldsV1 = { 'f:spec': { 'f:containers': { 'k:{"name":"web"}': { '.': {}, 'f:image': {} } } } };
+    const a = decodeManagedFields([entry({ fieldsV1 })]);
+    const b = decodeManagedFields([entry({ fieldsV1: structuredClone(fieldsV1) })]);
+    expect([...b.fields.values()][0].set).toBe([...a.fields.values()][0].set);
+    const c = decodeManagedFields([entry({ fieldsV1: { 'f:spec': { 'f:containers': { 'k:{"name":"web"}': { '.': {}, 'f:ports': {} } } } } })]);
+    expect(encodeManagedFields(c)![0].fieldsV1).toEqual({ 'f:spec': { 'f:containers': { 'k:{"name":"web"}': { '.': {}, 'f:ports': {} } } } });
+    expect(encodeManagedFields(a)![0].fieldsV1).toEqual(fieldsV1);
+    for (let i = 0; i < 2; i++) expect(() => decodeManagedFields([entry({ fieldsV1: { 'k:[': {} } })])).toThrow(/error decoding set/);
+  });
+
   test('decoding refuses what the real decoder refuses', () => {
     expect(() => decodeManagedFields([entry({ operation: 'Patch' })])).toThrow('operation must be `Apply` or `Update`');
     expect(() => decodeManagedFields([entry({ apiVersion: '' })])).toThrow('apiVersion must not be empty');

@@ -40,14 +40,22 @@ export function managerIdentifier(info: ManagerInfo): string {
 }
 
 export function parseIdentifier(id: string): ManagerInfo | undefined {
+  // a handful of identifiers, parsed on every write's encoding: kept (bounded); callers only read them
+  const known = identifiers.get(id);
+  if (known !== undefined || identifiers.has(id)) return known;
+  let info: ManagerInfo | undefined;
   try {
     const v = JSON.parse(id) as unknown;
-    if (typeof v === 'object' && v !== null && !Array.isArray(v)) return v as ManagerInfo;
+    if (typeof v === 'object' && v !== null && !Array.isArray(v)) info = Object.freeze(v) as ManagerInfo;
   } catch {
     /* not an identifier (e.g. a raw name) */
   }
-  return undefined;
+  if (identifiers.size >= 256) identifiers.clear();
+  identifiers.set(id, info);
+  return info;
 }
+
+const identifiers = new Map<string, ManagerInfo | undefined>();
 
 /** How a conflict names a manager: `"mgr"`, `"mgr" using apps/v1`, `"mgr" with subresource "status" using v1`. */
 export function printManager(id: string): string {
@@ -61,6 +69,23 @@ export function printManager(id: string): string {
 
 function isPlain(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+// Decoded fieldsV1 by their JSON text. Every write decodes the live object's entries again and most of
+// them have not changed since the last write, so their (immutable) field sets are shared: the text costs
+// a fraction of parsing the keys and building the set. Bounded; emptied when full.
+const decodedSets = new Map<string, FieldSet>();
+const DECODED_SETS_MAX = 256;
+
+function decodeFieldsV1(v: JsonValue): FieldSet {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return FieldSet.fromFieldsV1(v);
+  const text = JSON.stringify(v);
+  let set = decodedSets.get(text);
+  if (set) return set;
+  set = FieldSet.fromFieldsV1(v); // a malformed entry throws and is not kept
+  if (decodedSets.size >= DECODED_SETS_MAX) decodedSets.clear();
+  decodedSets.set(text, set);
+  return set;
 }
 
 /** DecodeManagedFields: throws on an entry the real decoder rejects. */
@@ -80,7 +105,7 @@ export function decodeManagedFields(entries: unknown): Managed {
     const id = managerIdentifier({ manager: e.manager as string | undefined, operation: op, apiVersion: e.apiVersion, subresource: e.subresource as string | undefined });
     let set: FieldSet;
     try {
-      set = FieldSet.fromFieldsV1((e.fieldsV1 ?? {}) as JsonValue);
+      set = decodeFieldsV1((e.fieldsV1 ?? {}) as JsonValue);
     } catch (err) {
       throw new Error(`error decoding versioned set: error decoding set: ${(err as Error).message}`);
     }

@@ -25,11 +25,17 @@ export interface Conflict {
   path: Path;
 }
 
-export class ConflictsError extends Error {
-  constructor(readonly conflicts: Conflict[]) {
-    super('conflicts');
-  }
+/**
+ * Thrown by apply on conflicts and always caught by its one caller (merge/index.ts), which answers 409:
+ * control flow, not a failure, so not an Error (no stack trace captured on every conflicting apply).
+ */
+export class ConflictsError {
+  constructor(readonly conflicts: Conflict[]) {}
 }
+
+// Field sets are immutable and the decoded ones are shared between writes (merge/managed.ts): what the
+// schema makes of each (null: nothing to change) is kept per schema root.
+const reconciled = new WeakMap<TypeRef, WeakMap<FieldSet, FieldSet | null>>();
 
 export class Updater {
   /** `ignored`: paths never tracked (reset fields such as `status` on the main resource). */
@@ -43,9 +49,12 @@ export class Updater {
   }
 
   private reconcile(managers: ManagerSets): ManagerSets {
+    let bySet = reconciled.get(this.root);
+    if (!bySet) reconciled.set(this.root, (bySet = new WeakMap()));
     const out: ManagerSets = new Map();
     for (const [id, vs] of managers) {
-      const r = reconcileFieldSetWithSchema(vs.set, this.root);
+      let r = bySet.get(vs.set);
+      if (r === undefined) bySet.set(vs.set, (r = reconcileFieldSetWithSchema(vs.set, this.root) ?? null));
       out.set(id, r ? { ...vs, set: r } : vs);
     }
     return out;
@@ -57,8 +66,10 @@ export class Updater {
     managers: ManagerSets,
     workflow: string,
     force: boolean,
+    unchanged = false,
   ): Comparison {
-    const cmp = compare(this.root, oldV, newV);
+    // equal values compare to three empty sets: no walk needed (a no-op apply)
+    const cmp = unchanged ? { added: new FieldSet(), modified: new FieldSet(), removed: new FieldSet() } : compare(this.root, oldV, newV);
     cmp.removed = this.filter(cmp.removed);
     cmp.modified = this.filter(cmp.modified);
     cmp.added = this.filter(cmp.added);
@@ -116,19 +127,26 @@ export class Updater {
     const lastSet = managers.get(manager);
     const set = this.filter(toFieldSet(this.root, config));
     managers.set(manager, { set, apiVersion: version, applied: true });
-    merged = this.prune(merged, managers, lastSet);
-    this.doUpdate(live, merged, managers, manager, force);
+    merged = this.prune(merged, managers, lastSet, set);
     const obj = (merged ?? {}) as JsonObject;
-    return { object: valuesEqual(live, obj) ? undefined : obj, managers };
+    const unchanged = valuesEqual(live, obj);
+    this.doUpdate(live, merged, managers, manager, force, unchanged && merged !== null);
+    return { object: unchanged ? undefined : obj, managers };
   }
 
   /**
    * Removes what the applier owned last time and no longer applies, unless another manager owns it;
    * fields the applier never owned stay ("Field management" rule 6).
    */
-  private prune(merged: JsonValue, managers: ManagerSets, lastSet: VersionedSet | undefined): JsonValue {
+  private prune(merged: JsonValue, managers: ManagerSets, lastSet: VersionedSet | undefined, applied: FieldSet): JsonValue {
     if (!lastSet || lastSet.set.empty()) return merged;
     const named = (s: FieldSet) => ensureNamedFieldsAreMembers(s, this.root);
+    // The applier applies again everything it applied last time (a re-apply, a value change): every path
+    // of the last set, and every parent of one, is owned by the new configuration (a set built by
+    // toFieldSet names its list items and map entries, and named() adds the struct fields above them),
+    // so none of the three steps below can remove anything: the result is `merged` as removeItems of
+    // nothing returns it.
+    if (lastSet.set.difference(named(applied)).empty()) return removeItems(this.root, merged, new FieldSet());
     const last = named(lastSet.set);
     let pruned = removeItems(this.root, merged, last);
     // add back what someone (including the applier's new configuration) still owns

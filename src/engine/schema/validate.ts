@@ -236,40 +236,62 @@ function isSkippedDefinition(name: string | undefined): boolean {
   return /(Status|Condition|List|SystemInfo)$/.test(short);
 }
 
-function required(v: unknown, s: Schema | undefined, defs: SchemaRegistry, path: string, refName_: string | undefined, out: FieldError[]): void {
-  if (v === null || v === undefined || !s) return;
+/** What `required` needs of a schema, worked out once per schema object (the walk meets the same ones on every write). */
+interface RequiredFacts {
+  /** The resolved schema; undefined: nothing to check below (missing, or x-kubernetes-preserve-unknown-fields). */
+  r: Schema | undefined;
+  /** Required string fields checked here (none for skipped definitions). */
+  strings: string[];
+}
+
+const requiredFacts = new WeakMap<SchemaRegistry, WeakMap<Schema, RequiredFacts>>();
+
+function factsOf(s: Schema, defs: SchemaRegistry): RequiredFacts {
+  let bySchema = requiredFacts.get(defs);
+  if (!bySchema) requiredFacts.set(defs, (bySchema = new WeakMap()));
+  let f = bySchema.get(s);
+  if (f) return f;
   const ref = refName(s);
   const r = ref ? defs[ref] : (resolve(s, defs) ?? s);
-  if (!r || ext<boolean>(r, 'preserve-unknown-fields') === true) return;
-  const name = ref ?? refName_;
+  f = { r: !r || ext<boolean>(r, 'preserve-unknown-fields') === true ? undefined : r, strings: [] };
+  if (f.r?.properties && !isSkippedDefinition(ref)) {
+    for (const k of f.r.required ?? []) {
+      const ps = f.r.properties[k];
+      const pr = ps ? (refName(ps) ? defs[refName(ps)!] : resolve(ps, defs)) : undefined;
+      // only string fields: absent numbers, booleans, lists and structs are zero values the real
+      // validation reports in its own words (or accepts)
+      if (pr?.type === 'string' && !refName(ps!)) f.strings.push(k);
+    }
+  }
+  bySchema.set(s, f);
+  return f;
+}
+
+function required(v: unknown, s: Schema | undefined, defs: SchemaRegistry, path: string, out: FieldError[]): void {
+  if (v === null || v === undefined || !s) return;
+  const facts = factsOf(s, defs);
+  const r = facts.r;
+  if (!r) return;
   if (r.type === 'array' || Array.isArray(v)) {
-    if (Array.isArray(v)) v.forEach((item, i) => required(item, r.items, defs, `${path}[${i}]`, undefined, out));
+    if (Array.isArray(v)) v.forEach((item, i) => required(item, r.items, defs, `${path}[${i}]`, out));
     return;
   }
   if (!isPlainObject(v)) return;
   if (r.properties) {
-    if (!isSkippedDefinition(name)) {
-      for (const k of r.required ?? []) {
-        const ps = r.properties[k];
-        const pr = ps ? (refName(ps) ? defs[refName(ps)!] : resolve(ps, defs)) : undefined;
-        // only string fields: absent numbers, booleans, lists and structs are zero values the real
-        // validation reports in its own words (or accepts)
-        if ((v[k] === undefined || v[k] === null) && pr?.type === 'string' && !refName(ps!)) out.push(fieldErr.required(path ? `${path}.${k}` : k, ''));
-      }
-    }
-    for (const [k, val] of Object.entries(v)) {
+    for (const k of facts.strings) if (v[k] === undefined || v[k] === null) out.push(fieldErr.required(path ? `${path}.${k}` : k, ''));
+    for (const k of Object.keys(v)) {
       if (!path && (k === 'status' || k === 'metadata')) continue;
       const ps = r.properties[k];
-      if (ps) required(val, ps, defs, path ? `${path}.${k}` : k, undefined, out);
+      if (ps) required(v[k], ps, defs, path ? `${path}.${k}` : k, out);
     }
   } else if (r.additionalProperties && typeof r.additionalProperties === 'object') {
-    for (const [k, val] of Object.entries(v)) required(val, r.additionalProperties, defs, `${path}[${k}]`, undefined, out);
+    for (const k of Object.keys(v)) required(v[k], r.additionalProperties, defs, `${path}[${k}]`, out);
   }
 }
 
 /** field.Required errors for absent fields the schema marks required (see the file comment for the scope). */
 export function checkRequired(obj: unknown, schema: Schema, defs: SchemaRegistry): FieldError[] {
   const out: FieldError[] = [];
-  required(obj, schema, defs, '', undefined, out);
+  required(obj, schema, defs, '', out);
   return out;
 }

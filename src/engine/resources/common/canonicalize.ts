@@ -30,7 +30,9 @@ function walk(v: unknown, s: Schema | undefined, defs: SchemaRegistry, owner: st
   }
   if (!isPlainObject(v)) return v;
   if (target.properties) {
-    for (const [k, ps] of Object.entries(target.properties)) if (k in v) v[k] = walk(v[k], ps, defs, name, depth + 1);
+    // the object's own keys (a few) rather than every property of the schema (PodSpec has dozens)
+    const props = target.properties;
+    for (const k of Object.keys(v)) if (Object.hasOwn(props, k)) v[k] = walk(v[k], props[k], defs, name, depth + 1);
   } else if (target.additionalProperties && typeof target.additionalProperties === 'object') {
     const inner = target.additionalProperties;
     const resourceList = refOf(inner) === QUANTITY && name.startsWith('io.k8s.api.core.v1.');

@@ -5,12 +5,13 @@ import { IS_NEGATIVE, regexError } from '../../util/validation.js';
 import { goIntOrString, invalidRepr } from './go-repr.js';
 
 const PERCENT_FMT = '[0-9]+%';
+const PERCENT_RE = new RegExp(`^${PERCENT_FMT}$`);
 const PERCENT_MSG = "a valid percent string must be a numeric string followed by an ending '%'";
 
 export function validatePositiveIntOrPercent(v: unknown, path: string): FieldError[] {
   if (v === undefined || v === null) return [];
   if (typeof v === 'string') {
-    return new RegExp(`^${PERCENT_FMT}$`).test(v) ? [] : [invalidRepr(path, goIntOrString(v), regexError(PERCENT_MSG, PERCENT_FMT, '1%', '93%'))];
+    return PERCENT_RE.test(v) ? [] : [invalidRepr(path, goIntOrString(v), regexError(PERCENT_MSG, PERCENT_FMT, '1%', '93%'))];
   }
   if (typeof v === 'number' && v < 0) return [invalidRepr(path, goIntOrString(v), IS_NEGATIVE)];
   return [];
