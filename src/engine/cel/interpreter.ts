@@ -9,7 +9,7 @@ import type { CelType } from './types.js';
 import { T } from './types.js';
 import type { CelValue } from './values.js';
 import {
-  appendableLists, CelCostLimitError, CelDuration, CelError, CelMap, CelOpaque, CelOptional, CelTimestamp, CelTypeValue, CelUint,
+  isAppendable, setAppendable, CelCostLimitError, CelDuration, CelError, CelMap, CelOpaque, CelOptional, CelTimestamp, CelTypeValue, CelUint,
   listTypeOf, valueTypeName,
 } from './values.js';
 import { indexValue } from './stdlib.js';
@@ -105,6 +105,12 @@ export class Compiler {
   private scopes: Map<string, number>[] = [];
   /** Root identifiers of attribute chains used as ternary branches (cel-go resolves them uncharged). */
   private readonly freeRoots = new Set<Expr>();
+  /**
+   * Int-typed operands that can answer as a plain JavaScript safe integer without making a bigint: field
+   * chains over JSON ending at an int field, and int literals. A reader charges what its Ev charges when it
+   * answers, and nothing when it answers undefined (then the Ev is evaluated instead).
+   */
+  private readonly intReaders = new Map<Ev, (c: Ctx) => number | undefined>();
   constructor(private readonly info: CompileInfo) {}
 
   compile(e: Expr): Compiled {
@@ -162,7 +168,12 @@ export class Compiler {
     switch (e.kind) {
       case 'literal': {
         const v = e.value;
-        return () => v;
+        const ev: Ev = () => v;
+        if (typeof v === 'bigint' && v >= -9007199254740991n && v <= 9007199254740991n) {
+          const n = Number(v);
+          this.intReaders.set(ev, () => n);
+        }
+        return ev;
       }
       case 'ident':
         return this.ident(e.name, e);
@@ -199,6 +210,10 @@ export class Compiler {
   }
 
   private select(e: Extract<Expr, { kind: 'select' }>): Ev {
+    if (e.testOnly && !e.optional) {
+      const fast = this.jsonHas(e);
+      if (fast) return fast;
+    }
     // qualified identifiers: the longest declared variable prefix wins (a.b.c with variable `a.b`)
     const q = this.qualifiedName(e);
     if (q !== undefined) {
@@ -246,6 +261,69 @@ export class Compiler {
     if (k !== 'string' && k !== 'int' && k !== 'bool' && k !== 'double') return undefined;
     const slot = this.globalSlot(name);
     const cost = (this.freeRoots.has(root) ? 0 : 1) + fields.length;
+    const n = raws.length;
+    if (k === 'int') {
+      const ev = this.jsonChainEv(slot, raws, cost, k, leaf, general);
+      this.intReaders.set(ev, (c) => {
+        const raw = c.raw;
+        let x = raw === undefined ? undefined : raw[slot];
+        if (x === undefined || c.cost + cost > c.limit) return undefined;
+        for (let i = 0; i < n; i++) {
+          if (!isPlainObject(x)) return undefined;
+          x = (x as Record<string, unknown>)[raws[i]];
+        }
+        if (typeof x !== 'number' || !Number.isSafeInteger(x)) return undefined;
+        c.cost += cost;
+        return x;
+      });
+      return ev;
+    }
+    return this.jsonChainEv(slot, raws, cost, k, leaf, general);
+  }
+
+  /**
+   * `has(v.f1...fn.g)` over a variable of a schema object type whose fields f1..fn are objects: with JSON
+   * data the test reads the plain objects; anything unusual takes the general path (same answer, charges
+   * and errors).
+   */
+  private jsonHas(e: Extract<Expr, { kind: 'select' }>): Ev | undefined {
+    const q = this.qualifiedName(e.operand);
+    if (q === undefined || q.startsWith('.') || e.field.includes('__')) return undefined;
+    const parts = q.split('.');
+    const name = parts[0];
+    if (!this.info.variables.has(name) || this.local(name) !== undefined) return undefined;
+    for (let n = 2; n <= parts.length; n++) if (this.info.variables.has(parts.slice(0, n).join('.'))) return undefined;
+    let t = this.info.variableTypes?.[name];
+    const raws = parts.slice(1);
+    for (const f of raws) {
+      if (!t || t.kind !== 'object' || f.includes('__')) return undefined;
+      t = t.field(f);
+    }
+    if (!t || t.kind !== 'object') return undefined;
+    const root = rootIdent(e);
+    const general = this.fieldSel(this.expr(e.operand), e.field, e, true);
+    const slot = this.globalSlot(name);
+    const cost = (root && this.freeRoots.has(root) ? 0 : 1) + raws.length;
+    const n = raws.length;
+    const field = e.field;
+    return (c) => {
+      const raw = c.raw;
+      let x = raw === undefined ? undefined : raw[slot];
+      if (x === undefined || c.cost + cost > c.limit) return general(c);
+      for (let i = 0; i < n; i++) {
+        if (!isPlainObject(x)) return general(c);
+        x = (x as Record<string, unknown>)[raws[i]];
+      }
+      if (!isPlainObject(x)) return general(c);
+      const v = (x as Record<string, unknown>)[field];
+      if (v === undefined || typeof v === 'function') return general(c);
+      c.cost += cost;
+      // object fields set to null are absent
+      return v !== null;
+    };
+  }
+
+  private jsonChainEv(slot: number, raws: string[], cost: number, k: string, leaf: CelType, general: Ev): Ev {
     const n = raws.length;
     return (c) => {
       const raw = c.raw;
@@ -393,7 +471,7 @@ export class Compiler {
       let accu = init(c);
       // an empty list accumulator (map, filter) gets a private array that concatenation may append to
       const appendable = Array.isArray(accu) && accu.length === 0 && !listTypeOf(accu);
-      if (appendable) appendableLists.add((accu = []));
+      if (appendable) setAppendable((accu = []), true);
       c.slots[accuSlot] = accu;
       if (Array.isArray(r)) {
         for (let i = 0; i < r.length; i++) {
@@ -416,8 +494,8 @@ export class Compiler {
       }
       if (appendable) {
         const last = c.slots[accuSlot];
-        if (Array.isArray(last)) appendableLists.delete(last);
-        appendableLists.delete(accu as CelValue[]);
+        if (Array.isArray(last) && isAppendable(last)) setAppendable(last, false);
+        setAppendable(accu as CelValue[], false);
       }
       const out = result(c);
       c.slots[accuSlot] = undefined as unknown as CelValue;
@@ -567,6 +645,8 @@ export class Compiler {
       const o = ovs[0];
       const a0 = args[0];
       const t0 = o.args[0];
+      // the cost function's argument array, reused (cost functions read it and keep nothing)
+      const one: CelValue[] = [null];
       return (c) => {
         const v = a0(c);
         if (!matchesType(v, t0)) throw Object.assign(noOverload(name, [v]), { offset: e.offset, length: e.length });
@@ -577,9 +657,16 @@ export class Compiler {
           setPos(err, e);
           throw err;
         }
-        charge(c, o.cost ? o.cost([v], r) : 1);
+        if (o.cost) {
+          one[0] = v;
+          charge(c, o.cost(one, r));
+        } else charge(c, 1);
         return r;
       };
+    }
+    if (n === 2 && ovs.length === 1 && INT_COMPARE[ovs[0].id] !== undefined) {
+      const rx = this.intReaders.get(args[0]), ry = this.intReaders.get(args[1]);
+      if (rx && ry) return this.intCompare(INT_COMPARE[ovs[0].id], rx, ry, args[0], args[1], ovs[0], e, name);
     }
     if (n === 2 && ovs.length === 1 && ovs[0].args.length === 2) {
       // one overload left after the checker's choice (the common case of checked expressions): no arrays,
@@ -588,6 +675,7 @@ export class Compiler {
       const a0 = args[0], a1 = args[1];
       const t0 = o.args[0], t1 = o.args[1];
       const impl = o.impl, costOf = o.cost;
+      const two: CelValue[] = [null, null];
       return (c) => {
         const x = a0(c);
         const y = a1(c);
@@ -599,7 +687,11 @@ export class Compiler {
           setPos(err, e);
           throw err;
         }
-        c.cost += costOf ? costOf([x, y], r) : 1;
+        if (costOf) {
+          two[0] = x;
+          two[1] = y;
+          c.cost += costOf(two, r);
+        } else c.cost++;
         if (c.cost > c.limit) throw new CelCostLimitError();
         return r;
       };
@@ -616,6 +708,37 @@ export class Compiler {
       const vals = new Array<CelValue>(n);
       for (let i = 0; i < n; i++) vals[i] = args[i](c);
       return this.dispatch(ovs, e, vals, c, name);
+    };
+  }
+
+  /**
+   * An int comparison of two operands that can read plain safe integers (see intReaders): compared as
+   * JavaScript numbers, no bigint made; the same value, cost (1) and errors as the general call.
+   */
+  private intCompare(op: number, rx: (c: Ctx) => number | undefined, ry: (c: Ctx) => number | undefined, a0: Ev, a1: Ev, o: CelOverload, e: CallExpr, name: string): Ev {
+    const slow = (c: Ctx, x: CelValue): CelValue => {
+      const yn = ry(c);
+      const y = yn === undefined ? a1(c) : BigInt(yn);
+      if (!matchesType(x, o.args[0]) || !matchesType(y, o.args[1])) throw Object.assign(noOverload(name, [x, y]), { offset: e.offset, length: e.length });
+      const r = o.impl(x, y);
+      c.cost += o.cost ? o.cost([x, y], r) : 1;
+      if (c.cost > c.limit) throw new CelCostLimitError();
+      return r;
+    };
+    return (c) => {
+      const x = rx(c);
+      if (x === undefined) return slow(c, a0(c));
+      const y = ry(c);
+      if (y === undefined) return slow(c, BigInt(x));
+      if (++c.cost > c.limit) throw new CelCostLimitError();
+      switch (op) {
+        case 0: return x < y;
+        case 1: return x <= y;
+        case 2: return x > y;
+        case 3: return x >= y;
+        case 4: return x === y;
+        default: return x !== y;
+      }
     };
   }
 
@@ -704,6 +827,11 @@ export class Compiler {
     };
   }
 }
+
+/** Overloads whose int operands intCompare may compare as numbers, by id (equality of two ints costs 1). */
+const INT_COMPARE: Record<string, number> = {
+  less_int64: 0, less_equals_int64: 1, greater_int64: 2, greater_equals_int64: 3, equals: 4, not_equals: 5,
+};
 
 /** A variable given as JSON and not converted yet (see Ctx.raw), or the error of an unbound variable. */
 function fromRaw(c: Ctx, s: number, name: string): CelValue {
