@@ -218,6 +218,7 @@ export function createCelEnv(opts: CelEnvOptions = {}): CelEnv {
       const slotNames = [...compiled.slotOf.entries()];
       const slotTypes = new Array<CelType | undefined>(compiled.slotCount);
       for (const [name, slot] of slotNames) slotTypes[slot] = variables[name];
+      for (const [slot, t] of compiled.localTypes) slotTypes[slot] = t;
       const resultType = check?.type ?? T.dyn;
       const run = (activation: Record<string, unknown>, costLimit: number, json: boolean): CelResult | CelRuntimeError => {
         const ctx: Ctx = { slots: new Array(compiled.slotCount), raw: undefined, rawTypes: slotTypes, cost: 0, limit: costLimit };

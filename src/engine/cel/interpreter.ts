@@ -53,6 +53,8 @@ export interface Compiled {
   /** Variable name -> slot. */
   slotOf: Map<string, number>;
   slotCount: number;
+  /** Element types of comprehension variables that may be bound to plain JSON (Ctx.raw), by slot. */
+  localTypes: Map<number, CelType>;
 }
 
 function charge(c: Ctx, n: number): void {
@@ -111,11 +113,17 @@ export class Compiler {
    * answers, and nothing when it answers undefined (then the Ev is evaluated instead).
    */
   private readonly intReaders = new Map<Ev, (c: Ctx) => number | undefined>();
+  /**
+   * Comprehension variables iterating a list read as plain JSON: their element type by slot. In such a loop
+   * the variable's slot is empty and Ctx.raw holds the element; field chains over it read the JSON directly
+   * and loading it whole converts it (fromRaw), as for variables given as JSON.
+   */
+  private readonly localTypes = new Map<number, CelType>();
   constructor(private readonly info: CompileInfo) {}
 
   compile(e: Expr): Compiled {
     const ev = this.expr(e);
-    return { ev, slotOf: this.slotOf, slotCount: this.slots };
+    return { ev, slotOf: this.slotOf, slotCount: this.slots, localTypes: this.localTypes };
   }
 
   private local(name: string): number | undefined {
@@ -211,7 +219,11 @@ export class Compiler {
 
   private select(e: Extract<Expr, { kind: 'select' }>): Ev {
     if (e.testOnly && !e.optional) {
-      const fast = this.jsonHas(e);
+      const fast = this.jsonHas(e) ?? this.localJsonHas(e);
+      if (fast) return fast;
+    }
+    if (!e.testOnly && !e.optional) {
+      const fast = this.localJsonChain(e);
       if (fast) return fast;
     }
     // qualified identifiers: the longest declared variable prefix wins (a.b.c with variable `a.b`)
@@ -245,8 +257,75 @@ export class Compiler {
    * (a field absent or null, data not of the declared shape, the cost limit near) takes the general path,
    * which produces the same value or the same error.
    */
+  /** A field chain rooted at a comprehension variable bound to JSON elements (see localTypes). */
+  private localJsonChain(e: Extract<Expr, { kind: 'select' }>): Ev | undefined {
+    const fields: string[] = [];
+    let r: Expr = e;
+    while (r.kind === 'select' && !r.testOnly && !r.optional) {
+      fields.unshift(r.field);
+      r = r.operand;
+    }
+    if (r.kind !== 'ident' || r.name.startsWith('.')) return undefined;
+    const slot = this.local(r.name);
+    if (slot === undefined || !this.localTypes.has(slot)) return undefined;
+    const general = this.fieldSel(this.expr(e.operand), e.field, e, false);
+    return this.jsonChain(r.name, fields, r, general);
+  }
+
+  /** The slot and declared type of a chain's root: a global variable, or a local bound to JSON elements. */
+  private rawRoot(name: string): { slot: number; type: CelType | undefined } | undefined {
+    const l = this.local(name);
+    if (l !== undefined) return this.localTypes.has(l) ? { slot: l, type: this.localTypes.get(l) } : undefined;
+    if (!this.info.variables.has(name)) return undefined;
+    return { slot: this.globalSlot(name), type: this.info.variableTypes?.[name] };
+  }
+
+  /**
+   * A range `v.f1...fn` whose declared type is a list, over JSON: the plain array (charging what the
+   * chain charges), or undefined (nothing charged) when the data is not of that shape.
+   */
+  private rawList(e: Expr): { read: (c: Ctx) => unknown[] | undefined; elem: CelType } | undefined {
+    const fields: string[] = [];
+    let r: Expr = e;
+    while (r.kind === 'select' && !r.testOnly && !r.optional) {
+      fields.unshift(r.field);
+      r = r.operand;
+    }
+    if (r.kind !== 'ident' || r.name.startsWith('.') || fields.length === 0) return undefined;
+    // a dotted variable name (`a.b`) resolves differently: leave it to the general path
+    for (let n = 1; n <= fields.length; n++) if (this.info.variables.has([r.name, ...fields.slice(0, n)].join('.'))) return undefined;
+    const root = this.rawRoot(r.name);
+    if (!root) return undefined;
+    let t = root.type;
+    for (const f of fields) {
+      if (!t || t.kind !== 'object' || f.includes('__')) return undefined;
+      t = t.field(f);
+    }
+    if (!t || t.kind !== 'list') return undefined;
+    const slot = root.slot;
+    const cost = (this.freeRoots.has(r) ? 0 : 1) + fields.length;
+    const n = fields.length;
+    return {
+      elem: t.elem,
+      read: (c) => {
+        const raw = c.raw;
+        let x = raw === undefined ? undefined : raw[slot];
+        if (x === undefined || c.cost + cost > c.limit) return undefined;
+        for (let i = 0; i < n; i++) {
+          if (!isPlainObject(x)) return undefined;
+          x = (x as Record<string, unknown>)[fields[i]];
+        }
+        if (!Array.isArray(x)) return undefined;
+        c.cost += cost;
+        return x;
+      },
+    };
+  }
+
   private jsonChain(name: string, fields: string[], root: Expr, general: Ev): Ev | undefined {
-    let t = this.info.variableTypes?.[name];
+    const rr = this.rawRoot(name);
+    if (!rr) return undefined;
+    let t = rr.type;
     const raws: string[] = [];
     for (let i = 0; i < fields.length; i++) {
       if (!t || t.kind !== 'object') return undefined;
@@ -259,7 +338,7 @@ export class Compiler {
     const leaf = t;
     const k = leaf.kind;
     if (k !== 'string' && k !== 'int' && k !== 'bool' && k !== 'double') return undefined;
-    const slot = this.globalSlot(name);
+    const slot = rr.slot;
     const cost = (this.freeRoots.has(root) ? 0 : 1) + fields.length;
     const n = raws.length;
     if (k === 'int') {
@@ -293,8 +372,27 @@ export class Compiler {
     const name = parts[0];
     if (!this.info.variables.has(name) || this.local(name) !== undefined) return undefined;
     for (let n = 2; n <= parts.length; n++) if (this.info.variables.has(parts.slice(0, n).join('.'))) return undefined;
-    let t = this.info.variableTypes?.[name];
-    const raws = parts.slice(1);
+    return this.jsonHasAt(e, name, parts.slice(1));
+  }
+
+  /** has() over a chain rooted at a comprehension variable bound to JSON elements. */
+  private localJsonHas(e: Extract<Expr, { kind: 'select' }>): Ev | undefined {
+    const fields: string[] = [];
+    let r: Expr = e.operand;
+    while (r.kind === 'select' && !r.testOnly && !r.optional) {
+      fields.unshift(r.field);
+      r = r.operand;
+    }
+    if (r.kind !== 'ident' || r.name.startsWith('.') || e.field.includes('__')) return undefined;
+    const slot = this.local(r.name);
+    if (slot === undefined || !this.localTypes.has(slot)) return undefined;
+    return this.jsonHasAt(e, r.name, fields);
+  }
+
+  private jsonHasAt(e: Extract<Expr, { kind: 'select' }>, name: string, raws: string[]): Ev | undefined {
+    const rr = this.rawRoot(name);
+    if (!rr) return undefined;
+    let t = rr.type;
     for (const f of raws) {
       if (!t || t.kind !== 'object' || f.includes('__')) return undefined;
       t = t.field(f);
@@ -302,7 +400,7 @@ export class Compiler {
     if (!t || t.kind !== 'object') return undefined;
     const root = rootIdent(e);
     const general = this.fieldSel(this.expr(e.operand), e.field, e, true);
-    const slot = this.globalSlot(name);
+    const slot = rr.slot;
     const cost = (root && this.freeRoots.has(root) ? 0 : 1) + raws.length;
     const n = raws.length;
     const field = e.field;
@@ -435,12 +533,15 @@ export class Compiler {
 
   private comprehension(e: ComprehensionExpr): Ev {
     const range = this.expr(e.iterRange);
+    const rawRange = e.iterVar2 ? undefined : this.rawList(e.iterRange);
     const init = this.expr(e.accuInit);
     const accuSlot = this.slots++;
     const scope = new Map<string, number>([[e.accuVar, accuSlot]]);
     this.scopes.push(scope);
     const iterSlot = this.slots++;
     scope.set(e.iterVar, iterSlot);
+    if (rawRange) this.localTypes.set(iterSlot, rawRange.elem);
+    const readRaw = rawRange?.read;
     let iter2Slot = -1;
     if (e.iterVar2) {
       iter2Slot = this.slots++;
@@ -467,13 +568,26 @@ export class Compiler {
       throw new CelError('no such overload');
     };
     return (c) => {
-      const r = range(c);
+      const rr = readRaw === undefined ? undefined : readRaw(c);
+      const r: CelValue = rr === undefined ? range(c) : (rr as CelValue[]);
       let accu = init(c);
       // an empty list accumulator (map, filter) gets a private array that concatenation may append to
       const appendable = Array.isArray(accu) && accu.length === 0 && !listTypeOf(accu);
       if (appendable) setAppendable((accu = []), true);
       c.slots[accuSlot] = accu;
-      if (Array.isArray(r)) {
+      if (rr !== undefined) {
+        // elements stay JSON: the variable's slot is empty and Ctx.raw holds the element (see localTypes)
+        const raw = c.raw!;
+        for (let i = 0; i < rr.length; i++) {
+          if (!condOk(c)) break;
+          c.slots[iterSlot] = undefined as unknown as CelValue;
+          raw[iterSlot] = rr[i];
+          runStep(c);
+        }
+        raw[iterSlot] = undefined;
+        c.slots[iterSlot] = undefined as unknown as CelValue;
+      } else if (Array.isArray(r)) {
+        if (c.raw !== undefined) c.raw[iterSlot] = undefined;
         for (let i = 0; i < r.length; i++) {
           if (!condOk(c)) break;
           if (two) {
@@ -483,6 +597,7 @@ export class Compiler {
           runStep(c);
         }
       } else if (r instanceof CelMap) {
+        if (c.raw !== undefined) c.raw[iterSlot] = undefined;
         for (const [k, v] of r.entries()) {
           if (!condOk(c)) break;
           c.slots[iterSlot] = k;
@@ -633,7 +748,7 @@ export class Compiler {
     };
   }
 
-  private invoke(name: string, all: CelOverload[], e: CallExpr, argExprs: Expr[]): Ev {
+  private invoke(name: string, all: CelOverload[], e: CallExpr, argExprs: Expr[], general = false): Ev {
     const ids = this.info.overloadsByNode?.get(e.id);
     let ovs = ids ? all.filter((o) => ids.includes(o.id)) : all;
     if (ovs.length === 0) ovs = all;
@@ -641,6 +756,27 @@ export class Compiler {
     ovs = ovs.filter((o) => !!o.member === member);
     const args = argExprs.map((a) => this.expr(a));
     const n = args.length;
+    if (!general && ovs.length === 1 && n === 1 && (ovs[0].id === 'size_list' || ovs[0].id === 'list_size') && !ovs[0].cost) {
+      // the size of a list read as JSON: its length, without converting its elements
+      const rl = this.rawList(argExprs[0]);
+      if (rl) {
+        const slow = this.invoke(name, ovs, e, argExprs, true);
+        const read = rl.read;
+        const ev: Ev = (c) => {
+          const rr = read(c);
+          if (rr === undefined) return slow(c);
+          charge(c, 1);
+          return BigInt(rr.length);
+        };
+        this.intReaders.set(ev, (c) => {
+          const rr = read(c);
+          if (rr === undefined) return undefined;
+          charge(c, 1);
+          return rr.length;
+        });
+        return ev;
+      }
+    }
     if (ovs.length === 1 && n === 1 && ovs[0].args.length === 1) {
       const o = ovs[0];
       const a0 = args[0];
