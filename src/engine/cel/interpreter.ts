@@ -285,6 +285,15 @@ export class Compiler {
    * chain charges), or undefined (nothing charged) when the data is not of that shape.
    */
   private rawList(e: Expr): { read: (c: Ctx) => unknown[] | undefined; elem: CelType } | undefined {
+    const r = this.rawAt(e, 'list');
+    return r && r.type.kind === 'list' ? { read: r.read as (c: Ctx) => unknown[] | undefined, elem: r.type.elem } : undefined;
+  }
+
+  /**
+   * A chain `v.f1...fn` whose declared type is a list (or a map), over JSON: the plain array (or object),
+   * charging what the chain charges, or undefined (nothing charged) when the data is not of that shape.
+   */
+  private rawAt(e: Expr, want: 'list' | 'map'): { read: (c: Ctx) => unknown | undefined; type: CelType } | undefined {
     const fields: string[] = [];
     let r: Expr = e;
     while (r.kind === 'select' && !r.testOnly && !r.optional) {
@@ -301,12 +310,13 @@ export class Compiler {
       if (!t || t.kind !== 'object' || f.includes('__')) return undefined;
       t = t.field(f);
     }
-    if (!t || t.kind !== 'list') return undefined;
+    if (!t || t.kind !== want) return undefined;
     const slot = root.slot;
     const cost = (this.freeRoots.has(r) ? 0 : 1) + fields.length;
     const n = fields.length;
+    const isList = want === 'list';
     return {
-      elem: t.elem,
+      type: t,
       read: (c) => {
         const raw = c.raw;
         let x = raw === undefined ? undefined : raw[slot];
@@ -315,7 +325,7 @@ export class Compiler {
           if (!isPlainObject(x)) return undefined;
           x = (x as Record<string, unknown>)[fields[i]];
         }
-        if (!Array.isArray(x)) return undefined;
+        if (isList ? !Array.isArray(x) : !isPlainObject(x)) return undefined;
         c.cost += cost;
         return x;
       },
@@ -670,6 +680,37 @@ export class Compiler {
       case '_[_]': {
         const t = this.expr(e.args[0]);
         const k = this.expr(e.args[1]);
+        const key = e.args[1].kind === 'literal' ? e.args[1].value : undefined;
+        const rm = typeof key === 'string' && key !== '__proto__' && !e.target ? this.rawAt(e.args[0], 'map') : undefined;
+        if (rm && rm.type.kind === 'map' && typeof key === 'string') {
+          // m['key'] over a map read as JSON: a scalar value is read directly; anything else is converted
+          // and indexed as the general path does (same charges)
+          const read = rm.read, mt = rm.type, vt = rm.type.value, vk = vt.kind;
+          return (c) => {
+            const m = read(c) as Record<string, unknown> | undefined;
+            if (m === undefined) {
+              const v = t(c);
+              charge(c, 1);
+              if (v instanceof CelOptional) return v.hasValue ? optIndex(v.value!, key, e) : v;
+              try {
+                return indexValue(v, key);
+              } catch (err) {
+                setPos(err, e);
+                throw err;
+              }
+            }
+            charge(c, 1);
+            const x = Object.prototype.hasOwnProperty.call(m, key) ? m[key] : undefined;
+            if (typeof x === 'string' && (vk === 'string' || vk === 'dyn')) return x;
+            if (typeof x === 'boolean' && (vk === 'bool' || vk === 'dyn')) return x;
+            try {
+              return indexValue(fromJson(m, mt), key);
+            } catch (err) {
+              setPos(err, e);
+              throw err;
+            }
+          };
+        }
         return (c) => {
           const v = t(c);
           const key = k(c);
@@ -799,6 +840,22 @@ export class Compiler {
         } else charge(c, 1);
         return r;
       };
+    }
+    if (!general && n === 2 && ovs.length === 1 && ovs[0].id === 'in_map' && !ovs[0].cost) {
+      // 'key' in m, m a map read as JSON: an own property of the plain object
+      const a = argExprs[0];
+      const key = a.kind === 'literal' ? a.value : undefined;
+      const rm = typeof key === 'string' && key !== '__proto__' ? this.rawAt(argExprs[1], 'map') : undefined;
+      if (rm && typeof key === 'string') {
+        const slow = this.invoke(name, ovs, e, argExprs, true);
+        const read = rm.read;
+        return (c) => {
+          const m = read(c);
+          if (m === undefined) return slow(c);
+          charge(c, 1);
+          return Object.prototype.hasOwnProperty.call(m, key);
+        };
+      }
     }
     if (n === 2 && ovs.length === 1 && INT_COMPARE[ovs[0].id] !== undefined) {
       const rx = this.intReaders.get(args[0]), ry = this.intReaders.get(args[1]);

@@ -30,6 +30,9 @@ const SCHEMA: Schema = {
         ratio: { type: 'number' },
         containers: { type: 'array', maxItems: 20, items: CONTAINER },
         matrix: { type: 'array', maxItems: 4, items: { type: 'array', maxItems: 4, items: { type: 'integer' } } },
+        labels: { type: 'object', additionalProperties: { type: 'string', maxLength: 63 }, maxProperties: 64 },
+        counts: { type: 'object', additionalProperties: { type: 'integer' }, maxProperties: 64 },
+        flags: { type: 'object', additionalProperties: { type: 'boolean' }, maxProperties: 64 },
       },
     },
   },
@@ -55,6 +58,14 @@ const RULES = [
   'self.spec.matrix.all(r, r.all(x, x >= 0))',
   'self.spec.matrix.map(r, size(r))',
   'self.spec.containers[0].name == "a"',
+  "has(self.spec.labels) && 'app' in self.spec.labels && self.spec.labels['app'].matches('^[a-z][a-z0-9-]*$')",
+  "self.spec.labels['app']",
+  "'__proto__' in self.spec.labels || 'toString' in self.spec.labels",
+  "self.spec.labels['toString']",
+  "self.spec.counts['a'] + 1",
+  "self.spec.flags['on'] == true",
+  "'a__b' in self.spec.labels ? self.spec.labels['a__b'] : 'none'",
+  "self.spec.containers.all(c, c.name in ['a', 'b', 'sidecar'])",
 ];
 
 const DATA: Record<string, unknown>[] = [
@@ -67,8 +78,13 @@ const DATA: Record<string, unknown>[] = [
         { name: 'b', image: 'other/b:1' },
       ],
       matrix: [[1, 2], [3]],
+      labels: { app: 'web', a__b: 'x' }, counts: { a: 2 }, flags: { on: true },
     },
   },
+  { spec: { labels: { app: null, toString: 'x' }, counts: { a: 'two' }, flags: { on: null } } },
+  { spec: { labels: { app: 'Web!' }, counts: { a: 9007199254740993 }, flags: { on: 'yes' } } },
+  { spec: { labels: ['app'], counts: null, flags: {} } },
+  { spec: { labels: { app: 5 } } },
   // nulls, absent fields and data not of the declared shape
   { spec: { replicas: null, maxReplicas: 5, paused: null, containers: [null, { name: 'a', image: 'registry.example/a' }] } },
   { spec: { replicas: 2.5, maxReplicas: 1, containers: { name: 'not-a-list' }, matrix: [[-1], null] } },
