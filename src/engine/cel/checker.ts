@@ -34,6 +34,20 @@ type Subst = Map<string, CelType>;
 
 class CheckError extends Error {}
 
+/** First segments of the dotted variable and type names of an environment (its objects are reused per compile). */
+const dottedRootCache = new WeakMap<object, { tv: Map<string, CelTypeValue>; roots: Set<string> }>();
+function dottedRoots(variables: Record<string, CelType>, typeValues: Map<string, CelTypeValue>): Set<string> {
+  const c = dottedRootCache.get(variables);
+  if (c && c.tv === typeValues) return c.roots;
+  const roots = new Set<string>();
+  for (const n of [...Object.keys(variables), ...typeValues.keys()]) {
+    const i = n.indexOf('.');
+    if (i > 0) roots.add(n.slice(0, i));
+  }
+  dottedRootCache.set(variables, { tv: typeValues, roots });
+  return roots;
+}
+
 export class Checker {
   private subst: Subst = new Map();
   /** Names bound in subst, in order, so that failed unifications can be undone cheaply. */
@@ -329,6 +343,18 @@ export class Checker {
     return this.error(node, `undeclared reference to '${name}' (in container '')`);
   }
 
+  /**
+   * Whether a select chain can name a declared dotted variable or type (`net.IP`): only when its root
+   * identifier is the first segment of such a name. Saves building the qualified name at every level.
+   */
+  private mayBeQualified(e: Extract<Expr, { kind: 'select' }>): boolean {
+    let r: Expr = e.operand;
+    while (r.kind === 'select' && !r.testOnly) r = r.operand;
+    if (r.kind !== 'ident') return false;
+    const name = r.name.startsWith('.') ? r.name.slice(1) : r.name;
+    return dottedRoots(this.opts.variables, this.opts.typeValues).has(name);
+  }
+
   private qualified(e: Expr): string | undefined {
     if (e.kind === 'ident') return this.local(e.name) ? undefined : e.name;
     if (e.kind === 'select' && !e.testOnly) {
@@ -339,7 +365,7 @@ export class Checker {
   }
 
   private select(e: Extract<Expr, { kind: 'select' }>): CelType {
-    const q = e.testOnly ? undefined : this.qualified(e);
+    const q = e.testOnly || !this.mayBeQualified(e) ? undefined : this.qualified(e);
     if (q !== undefined) {
       const name = q.replace(/^\./, '');
       // a declared variable or type with a qualified name

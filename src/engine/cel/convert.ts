@@ -60,8 +60,10 @@ export function fromJson(v: unknown, t?: CelType): CelValue {
     if (t && t.kind === 'list') markUnstructured(out);
     return out;
   }
-  if (isCelValueObject(v)) return v as CelValue;
   const rec = v as Record<string, unknown>;
+  // plain objects (JSON) first: the common case needs no instanceof checks
+  const proto = Object.getPrototypeOf(rec);
+  if (proto !== Object.prototype && proto !== null && isCelValueObject(v)) return v as CelValue;
   if (!t || t.kind === 'object' || t.kind === 'map' || t.kind === 'dyn') return new JsonMap(rec, t);
   // other declared types (e.g. an opaque or primitive type given JSON object data): plain map
   return new JsonMap(rec, undefined);

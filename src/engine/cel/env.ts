@@ -218,11 +218,15 @@ export function createCelEnv(opts: CelEnvOptions = {}): CelEnv {
       const slotNames = [...compiled.slotOf.entries()];
       const slotTypes = new Array<CelType | undefined>(compiled.slotCount);
       for (const [name, slot] of slotNames) slotTypes[slot] = variables[name];
+      for (const [slot, t] of compiled.localTypes) slotTypes[slot] = t;
       const resultType = check?.type ?? T.dyn;
+      const slotVars = slotNames.map(([n]) => n);
+      const slotIdx = slotNames.map(([, i]) => i);
       const run = (activation: Record<string, unknown>, costLimit: number, json: boolean): CelResult | CelRuntimeError => {
         const ctx: Ctx = { slots: new Array(compiled.slotCount), raw: undefined, rawTypes: slotTypes, cost: 0, limit: costLimit };
-        for (let i = 0; i < slotNames.length; i++) {
-          const [name, slot] = slotNames[i];
+        for (let i = 0; i < slotVars.length; i++) {
+          const name = slotVars[i];
+          const slot = slotIdx[i];
           const v = activation[name];
           if (v === undefined) continue;
           if (json) {
@@ -261,11 +265,11 @@ export function createCelEnv(opts: CelEnvOptions = {}): CelEnv {
         expression: expr,
         ast,
         resultType,
-        evaluate(activation = {}, o = {}) {
-          return run(activation, o.costLimit ?? limit, false);
+        evaluate(activation = {}, o) {
+          return run(activation, o?.costLimit ?? limit, false);
         },
-        evaluateJson(activation = {}, o = {}) {
-          return run(activation, o.costLimit ?? limit, true);
+        evaluateJson(activation = {}, o) {
+          return run(activation, o?.costLimit ?? limit, true);
         },
         estimateCost() {
           estimate ??= estimateCost(ast, check, functions);

@@ -9,7 +9,7 @@ import type { CelType } from './types.js';
 import { T } from './types.js';
 import type { CelValue } from './values.js';
 import {
-  appendableLists, CelCostLimitError, CelDuration, CelError, CelMap, CelOpaque, CelOptional, CelTimestamp, CelTypeValue, CelUint,
+  isAppendable, setAppendable, CelCostLimitError, CelDuration, CelError, CelMap, CelOpaque, CelOptional, CelTimestamp, CelTypeValue, CelUint,
   listTypeOf, valueTypeName,
 } from './values.js';
 import { indexValue } from './stdlib.js';
@@ -53,6 +53,8 @@ export interface Compiled {
   /** Variable name -> slot. */
   slotOf: Map<string, number>;
   slotCount: number;
+  /** Element types of comprehension variables that may be bound to plain JSON (Ctx.raw), by slot. */
+  localTypes: Map<number, CelType>;
 }
 
 function charge(c: Ctx, n: number): void {
@@ -105,11 +107,23 @@ export class Compiler {
   private scopes: Map<string, number>[] = [];
   /** Root identifiers of attribute chains used as ternary branches (cel-go resolves them uncharged). */
   private readonly freeRoots = new Set<Expr>();
+  /**
+   * Int-typed operands that can answer as a plain JavaScript safe integer without making a bigint: field
+   * chains over JSON ending at an int field, and int literals. A reader charges what its Ev charges when it
+   * answers, and nothing when it answers undefined (then the Ev is evaluated instead).
+   */
+  private readonly intReaders = new Map<Ev, (c: Ctx) => number | undefined>();
+  /**
+   * Comprehension variables iterating a list read as plain JSON: their element type by slot. In such a loop
+   * the variable's slot is empty and Ctx.raw holds the element; field chains over it read the JSON directly
+   * and loading it whole converts it (fromRaw), as for variables given as JSON.
+   */
+  private readonly localTypes = new Map<number, CelType>();
   constructor(private readonly info: CompileInfo) {}
 
   compile(e: Expr): Compiled {
     const ev = this.expr(e);
-    return { ev, slotOf: this.slotOf, slotCount: this.slots };
+    return { ev, slotOf: this.slotOf, slotCount: this.slots, localTypes: this.localTypes };
   }
 
   private local(name: string): number | undefined {
@@ -162,7 +176,12 @@ export class Compiler {
     switch (e.kind) {
       case 'literal': {
         const v = e.value;
-        return () => v;
+        const ev: Ev = () => v;
+        if (typeof v === 'bigint' && v >= -9007199254740991n && v <= 9007199254740991n) {
+          const n = Number(v);
+          this.intReaders.set(ev, () => n);
+        }
+        return ev;
       }
       case 'ident':
         return this.ident(e.name, e);
@@ -199,6 +218,14 @@ export class Compiler {
   }
 
   private select(e: Extract<Expr, { kind: 'select' }>): Ev {
+    if (e.testOnly && !e.optional) {
+      const fast = this.jsonHas(e) ?? this.localJsonHas(e);
+      if (fast) return fast;
+    }
+    if (!e.testOnly && !e.optional) {
+      const fast = this.localJsonChain(e);
+      if (fast) return fast;
+    }
     // qualified identifiers: the longest declared variable prefix wins (a.b.c with variable `a.b`)
     const q = this.qualifiedName(e);
     if (q !== undefined) {
@@ -230,8 +257,85 @@ export class Compiler {
    * (a field absent or null, data not of the declared shape, the cost limit near) takes the general path,
    * which produces the same value or the same error.
    */
+  /** A field chain rooted at a comprehension variable bound to JSON elements (see localTypes). */
+  private localJsonChain(e: Extract<Expr, { kind: 'select' }>): Ev | undefined {
+    const fields: string[] = [];
+    let r: Expr = e;
+    while (r.kind === 'select' && !r.testOnly && !r.optional) {
+      fields.unshift(r.field);
+      r = r.operand;
+    }
+    if (r.kind !== 'ident' || r.name.startsWith('.')) return undefined;
+    const slot = this.local(r.name);
+    if (slot === undefined || !this.localTypes.has(slot)) return undefined;
+    const general = this.fieldSel(this.expr(e.operand), e.field, e, false);
+    return this.jsonChain(r.name, fields, r, general);
+  }
+
+  /** The slot and declared type of a chain's root: a global variable, or a local bound to JSON elements. */
+  private rawRoot(name: string): { slot: number; type: CelType | undefined } | undefined {
+    const l = this.local(name);
+    if (l !== undefined) return this.localTypes.has(l) ? { slot: l, type: this.localTypes.get(l) } : undefined;
+    if (!this.info.variables.has(name)) return undefined;
+    return { slot: this.globalSlot(name), type: this.info.variableTypes?.[name] };
+  }
+
+  /**
+   * A range `v.f1...fn` whose declared type is a list, over JSON: the plain array (charging what the
+   * chain charges), or undefined (nothing charged) when the data is not of that shape.
+   */
+  private rawList(e: Expr): { read: (c: Ctx) => unknown[] | undefined; elem: CelType } | undefined {
+    const r = this.rawAt(e, 'list');
+    return r && r.type.kind === 'list' ? { read: r.read as (c: Ctx) => unknown[] | undefined, elem: r.type.elem } : undefined;
+  }
+
+  /**
+   * A chain `v.f1...fn` whose declared type is a list (or a map), over JSON: the plain array (or object),
+   * charging what the chain charges, or undefined (nothing charged) when the data is not of that shape.
+   */
+  private rawAt(e: Expr, want: 'list' | 'map'): { read: (c: Ctx) => unknown | undefined; type: CelType } | undefined {
+    const fields: string[] = [];
+    let r: Expr = e;
+    while (r.kind === 'select' && !r.testOnly && !r.optional) {
+      fields.unshift(r.field);
+      r = r.operand;
+    }
+    if (r.kind !== 'ident' || r.name.startsWith('.') || fields.length === 0) return undefined;
+    // a dotted variable name (`a.b`) resolves differently: leave it to the general path
+    for (let n = 1; n <= fields.length; n++) if (this.info.variables.has([r.name, ...fields.slice(0, n)].join('.'))) return undefined;
+    const root = this.rawRoot(r.name);
+    if (!root) return undefined;
+    let t = root.type;
+    for (const f of fields) {
+      if (!t || t.kind !== 'object' || f.includes('__')) return undefined;
+      t = t.field(f);
+    }
+    if (!t || t.kind !== want) return undefined;
+    const slot = root.slot;
+    const cost = (this.freeRoots.has(r) ? 0 : 1) + fields.length;
+    const n = fields.length;
+    const isList = want === 'list';
+    return {
+      type: t,
+      read: (c) => {
+        const raw = c.raw;
+        let x = raw === undefined ? undefined : raw[slot];
+        if (x === undefined || c.cost + cost > c.limit) return undefined;
+        for (let i = 0; i < n; i++) {
+          if (!isPlainObject(x)) return undefined;
+          x = (x as Record<string, unknown>)[fields[i]];
+        }
+        if (isList ? !Array.isArray(x) : !isPlainObject(x)) return undefined;
+        c.cost += cost;
+        return x;
+      },
+    };
+  }
+
   private jsonChain(name: string, fields: string[], root: Expr, general: Ev): Ev | undefined {
-    let t = this.info.variableTypes?.[name];
+    const rr = this.rawRoot(name);
+    if (!rr) return undefined;
+    let t = rr.type;
     const raws: string[] = [];
     for (let i = 0; i < fields.length; i++) {
       if (!t || t.kind !== 'object') return undefined;
@@ -244,8 +348,90 @@ export class Compiler {
     const leaf = t;
     const k = leaf.kind;
     if (k !== 'string' && k !== 'int' && k !== 'bool' && k !== 'double') return undefined;
-    const slot = this.globalSlot(name);
+    const slot = rr.slot;
     const cost = (this.freeRoots.has(root) ? 0 : 1) + fields.length;
+    const n = raws.length;
+    if (k === 'int') {
+      const ev = this.jsonChainEv(slot, raws, cost, k, leaf, general);
+      this.intReaders.set(ev, (c) => {
+        const raw = c.raw;
+        let x = raw === undefined ? undefined : raw[slot];
+        if (x === undefined || c.cost + cost > c.limit) return undefined;
+        for (let i = 0; i < n; i++) {
+          if (!isPlainObject(x)) return undefined;
+          x = (x as Record<string, unknown>)[raws[i]];
+        }
+        if (typeof x !== 'number' || !Number.isSafeInteger(x)) return undefined;
+        c.cost += cost;
+        return x;
+      });
+      return ev;
+    }
+    return this.jsonChainEv(slot, raws, cost, k, leaf, general);
+  }
+
+  /**
+   * `has(v.f1...fn.g)` over a variable of a schema object type whose fields f1..fn are objects: with JSON
+   * data the test reads the plain objects; anything unusual takes the general path (same answer, charges
+   * and errors).
+   */
+  private jsonHas(e: Extract<Expr, { kind: 'select' }>): Ev | undefined {
+    const q = this.qualifiedName(e.operand);
+    if (q === undefined || q.startsWith('.') || e.field.includes('__')) return undefined;
+    const parts = q.split('.');
+    const name = parts[0];
+    if (!this.info.variables.has(name) || this.local(name) !== undefined) return undefined;
+    for (let n = 2; n <= parts.length; n++) if (this.info.variables.has(parts.slice(0, n).join('.'))) return undefined;
+    return this.jsonHasAt(e, name, parts.slice(1));
+  }
+
+  /** has() over a chain rooted at a comprehension variable bound to JSON elements. */
+  private localJsonHas(e: Extract<Expr, { kind: 'select' }>): Ev | undefined {
+    const fields: string[] = [];
+    let r: Expr = e.operand;
+    while (r.kind === 'select' && !r.testOnly && !r.optional) {
+      fields.unshift(r.field);
+      r = r.operand;
+    }
+    if (r.kind !== 'ident' || r.name.startsWith('.') || e.field.includes('__')) return undefined;
+    const slot = this.local(r.name);
+    if (slot === undefined || !this.localTypes.has(slot)) return undefined;
+    return this.jsonHasAt(e, r.name, fields);
+  }
+
+  private jsonHasAt(e: Extract<Expr, { kind: 'select' }>, name: string, raws: string[]): Ev | undefined {
+    const rr = this.rawRoot(name);
+    if (!rr) return undefined;
+    let t = rr.type;
+    for (const f of raws) {
+      if (!t || t.kind !== 'object' || f.includes('__')) return undefined;
+      t = t.field(f);
+    }
+    if (!t || t.kind !== 'object') return undefined;
+    const root = rootIdent(e);
+    const general = this.fieldSel(this.expr(e.operand), e.field, e, true);
+    const slot = rr.slot;
+    const cost = (root && this.freeRoots.has(root) ? 0 : 1) + raws.length;
+    const n = raws.length;
+    const field = e.field;
+    return (c) => {
+      const raw = c.raw;
+      let x = raw === undefined ? undefined : raw[slot];
+      if (x === undefined || c.cost + cost > c.limit) return general(c);
+      for (let i = 0; i < n; i++) {
+        if (!isPlainObject(x)) return general(c);
+        x = (x as Record<string, unknown>)[raws[i]];
+      }
+      if (!isPlainObject(x)) return general(c);
+      const v = (x as Record<string, unknown>)[field];
+      if (v === undefined || typeof v === 'function') return general(c);
+      c.cost += cost;
+      // object fields set to null are absent
+      return v !== null;
+    };
+  }
+
+  private jsonChainEv(slot: number, raws: string[], cost: number, k: string, leaf: CelType, general: Ev): Ev {
     const n = raws.length;
     return (c) => {
       const raw = c.raw;
@@ -357,12 +543,15 @@ export class Compiler {
 
   private comprehension(e: ComprehensionExpr): Ev {
     const range = this.expr(e.iterRange);
+    const rawRange = e.iterVar2 ? undefined : this.rawList(e.iterRange);
     const init = this.expr(e.accuInit);
     const accuSlot = this.slots++;
     const scope = new Map<string, number>([[e.accuVar, accuSlot]]);
     this.scopes.push(scope);
     const iterSlot = this.slots++;
     scope.set(e.iterVar, iterSlot);
+    if (rawRange) this.localTypes.set(iterSlot, rawRange.elem);
+    const readRaw = rawRange?.read;
     let iter2Slot = -1;
     if (e.iterVar2) {
       iter2Slot = this.slots++;
@@ -389,13 +578,26 @@ export class Compiler {
       throw new CelError('no such overload');
     };
     return (c) => {
-      const r = range(c);
+      const rr = readRaw === undefined ? undefined : readRaw(c);
+      const r: CelValue = rr === undefined ? range(c) : (rr as CelValue[]);
       let accu = init(c);
       // an empty list accumulator (map, filter) gets a private array that concatenation may append to
       const appendable = Array.isArray(accu) && accu.length === 0 && !listTypeOf(accu);
-      if (appendable) appendableLists.add((accu = []));
+      if (appendable) setAppendable((accu = []), true);
       c.slots[accuSlot] = accu;
-      if (Array.isArray(r)) {
+      if (rr !== undefined) {
+        // elements stay JSON: the variable's slot is empty and Ctx.raw holds the element (see localTypes)
+        const raw = c.raw!;
+        for (let i = 0; i < rr.length; i++) {
+          if (!condOk(c)) break;
+          c.slots[iterSlot] = undefined as unknown as CelValue;
+          raw[iterSlot] = rr[i];
+          runStep(c);
+        }
+        raw[iterSlot] = undefined;
+        c.slots[iterSlot] = undefined as unknown as CelValue;
+      } else if (Array.isArray(r)) {
+        if (c.raw !== undefined) c.raw[iterSlot] = undefined;
         for (let i = 0; i < r.length; i++) {
           if (!condOk(c)) break;
           if (two) {
@@ -405,6 +607,7 @@ export class Compiler {
           runStep(c);
         }
       } else if (r instanceof CelMap) {
+        if (c.raw !== undefined) c.raw[iterSlot] = undefined;
         for (const [k, v] of r.entries()) {
           if (!condOk(c)) break;
           c.slots[iterSlot] = k;
@@ -416,8 +619,8 @@ export class Compiler {
       }
       if (appendable) {
         const last = c.slots[accuSlot];
-        if (Array.isArray(last)) appendableLists.delete(last);
-        appendableLists.delete(accu as CelValue[]);
+        if (Array.isArray(last) && isAppendable(last)) setAppendable(last, false);
+        setAppendable(accu as CelValue[], false);
       }
       const out = result(c);
       c.slots[accuSlot] = undefined as unknown as CelValue;
@@ -477,6 +680,37 @@ export class Compiler {
       case '_[_]': {
         const t = this.expr(e.args[0]);
         const k = this.expr(e.args[1]);
+        const key = e.args[1].kind === 'literal' ? e.args[1].value : undefined;
+        const rm = typeof key === 'string' && key !== '__proto__' && !e.target ? this.rawAt(e.args[0], 'map') : undefined;
+        if (rm && rm.type.kind === 'map' && typeof key === 'string') {
+          // m['key'] over a map read as JSON: a scalar value is read directly; anything else is converted
+          // and indexed as the general path does (same charges)
+          const read = rm.read, mt = rm.type, vt = rm.type.value, vk = vt.kind;
+          return (c) => {
+            const m = read(c) as Record<string, unknown> | undefined;
+            if (m === undefined) {
+              const v = t(c);
+              charge(c, 1);
+              if (v instanceof CelOptional) return v.hasValue ? optIndex(v.value!, key, e) : v;
+              try {
+                return indexValue(v, key);
+              } catch (err) {
+                setPos(err, e);
+                throw err;
+              }
+            }
+            charge(c, 1);
+            const x = Object.prototype.hasOwnProperty.call(m, key) ? m[key] : undefined;
+            if (typeof x === 'string' && (vk === 'string' || vk === 'dyn')) return x;
+            if (typeof x === 'boolean' && (vk === 'bool' || vk === 'dyn')) return x;
+            try {
+              return indexValue(fromJson(m, mt), key);
+            } catch (err) {
+              setPos(err, e);
+              throw err;
+            }
+          };
+        }
         return (c) => {
           const v = t(c);
           const key = k(c);
@@ -555,7 +789,7 @@ export class Compiler {
     };
   }
 
-  private invoke(name: string, all: CelOverload[], e: CallExpr, argExprs: Expr[]): Ev {
+  private invoke(name: string, all: CelOverload[], e: CallExpr, argExprs: Expr[], general = false): Ev {
     const ids = this.info.overloadsByNode?.get(e.id);
     let ovs = ids ? all.filter((o) => ids.includes(o.id)) : all;
     if (ovs.length === 0) ovs = all;
@@ -563,10 +797,33 @@ export class Compiler {
     ovs = ovs.filter((o) => !!o.member === member);
     const args = argExprs.map((a) => this.expr(a));
     const n = args.length;
+    if (!general && ovs.length === 1 && n === 1 && (ovs[0].id === 'size_list' || ovs[0].id === 'list_size') && !ovs[0].cost) {
+      // the size of a list read as JSON: its length, without converting its elements
+      const rl = this.rawList(argExprs[0]);
+      if (rl) {
+        const slow = this.invoke(name, ovs, e, argExprs, true);
+        const read = rl.read;
+        const ev: Ev = (c) => {
+          const rr = read(c);
+          if (rr === undefined) return slow(c);
+          charge(c, 1);
+          return BigInt(rr.length);
+        };
+        this.intReaders.set(ev, (c) => {
+          const rr = read(c);
+          if (rr === undefined) return undefined;
+          charge(c, 1);
+          return rr.length;
+        });
+        return ev;
+      }
+    }
     if (ovs.length === 1 && n === 1 && ovs[0].args.length === 1) {
       const o = ovs[0];
       const a0 = args[0];
       const t0 = o.args[0];
+      // the cost function's argument array, reused (cost functions read it and keep nothing)
+      const one: CelValue[] = [null];
       return (c) => {
         const v = a0(c);
         if (!matchesType(v, t0)) throw Object.assign(noOverload(name, [v]), { offset: e.offset, length: e.length });
@@ -577,9 +834,32 @@ export class Compiler {
           setPos(err, e);
           throw err;
         }
-        charge(c, o.cost ? o.cost([v], r) : 1);
+        if (o.cost) {
+          one[0] = v;
+          charge(c, o.cost(one, r));
+        } else charge(c, 1);
         return r;
       };
+    }
+    if (!general && n === 2 && ovs.length === 1 && ovs[0].id === 'in_map' && !ovs[0].cost) {
+      // 'key' in m, m a map read as JSON: an own property of the plain object
+      const a = argExprs[0];
+      const key = a.kind === 'literal' ? a.value : undefined;
+      const rm = typeof key === 'string' && key !== '__proto__' ? this.rawAt(argExprs[1], 'map') : undefined;
+      if (rm && typeof key === 'string') {
+        const slow = this.invoke(name, ovs, e, argExprs, true);
+        const read = rm.read;
+        return (c) => {
+          const m = read(c);
+          if (m === undefined) return slow(c);
+          charge(c, 1);
+          return Object.prototype.hasOwnProperty.call(m, key);
+        };
+      }
+    }
+    if (n === 2 && ovs.length === 1 && INT_COMPARE[ovs[0].id] !== undefined) {
+      const rx = this.intReaders.get(args[0]), ry = this.intReaders.get(args[1]);
+      if (rx && ry) return this.intCompare(INT_COMPARE[ovs[0].id], rx, ry, args[0], args[1], ovs[0], e, name);
     }
     if (n === 2 && ovs.length === 1 && ovs[0].args.length === 2) {
       // one overload left after the checker's choice (the common case of checked expressions): no arrays,
@@ -588,6 +868,7 @@ export class Compiler {
       const a0 = args[0], a1 = args[1];
       const t0 = o.args[0], t1 = o.args[1];
       const impl = o.impl, costOf = o.cost;
+      const two: CelValue[] = [null, null];
       return (c) => {
         const x = a0(c);
         const y = a1(c);
@@ -599,7 +880,11 @@ export class Compiler {
           setPos(err, e);
           throw err;
         }
-        c.cost += costOf ? costOf([x, y], r) : 1;
+        if (costOf) {
+          two[0] = x;
+          two[1] = y;
+          c.cost += costOf(two, r);
+        } else c.cost++;
         if (c.cost > c.limit) throw new CelCostLimitError();
         return r;
       };
@@ -616,6 +901,37 @@ export class Compiler {
       const vals = new Array<CelValue>(n);
       for (let i = 0; i < n; i++) vals[i] = args[i](c);
       return this.dispatch(ovs, e, vals, c, name);
+    };
+  }
+
+  /**
+   * An int comparison of two operands that can read plain safe integers (see intReaders): compared as
+   * JavaScript numbers, no bigint made; the same value, cost (1) and errors as the general call.
+   */
+  private intCompare(op: number, rx: (c: Ctx) => number | undefined, ry: (c: Ctx) => number | undefined, a0: Ev, a1: Ev, o: CelOverload, e: CallExpr, name: string): Ev {
+    const slow = (c: Ctx, x: CelValue): CelValue => {
+      const yn = ry(c);
+      const y = yn === undefined ? a1(c) : BigInt(yn);
+      if (!matchesType(x, o.args[0]) || !matchesType(y, o.args[1])) throw Object.assign(noOverload(name, [x, y]), { offset: e.offset, length: e.length });
+      const r = o.impl(x, y);
+      c.cost += o.cost ? o.cost([x, y], r) : 1;
+      if (c.cost > c.limit) throw new CelCostLimitError();
+      return r;
+    };
+    return (c) => {
+      const x = rx(c);
+      if (x === undefined) return slow(c, a0(c));
+      const y = ry(c);
+      if (y === undefined) return slow(c, BigInt(x));
+      if (++c.cost > c.limit) throw new CelCostLimitError();
+      switch (op) {
+        case 0: return x < y;
+        case 1: return x <= y;
+        case 2: return x > y;
+        case 3: return x >= y;
+        case 4: return x === y;
+        default: return x !== y;
+      }
     };
   }
 
@@ -704,6 +1020,11 @@ export class Compiler {
     };
   }
 }
+
+/** Overloads whose int operands intCompare may compare as numbers, by id (equality of two ints costs 1). */
+const INT_COMPARE: Record<string, number> = {
+  less_int64: 0, less_equals_int64: 1, greater_int64: 2, greater_equals_int64: 3, equals: 4, not_equals: 5,
+};
 
 /** A variable given as JSON and not converted yet (see Ctx.raw), or the error of an unbound variable. */
 function fromRaw(c: Ctx, s: number, name: string): CelValue {

@@ -104,6 +104,15 @@ const HIGH_SURROGATE = /[\uD800-\uDBFF]/;
 /** Size of a value as cel-go's cost tracker measures it: code points, bytes, list/map entries; 1 otherwise. */
 export function actualSize(v: CelValue): number {
   if (typeof v === 'string') {
+    // short strings: a loop is cheaper than a regular expression call
+    if (v.length <= 32) {
+      let n = v.length;
+      for (let i = 0; i < v.length; i++) {
+        const c = v.charCodeAt(i);
+        if (c >= 0xd800 && c <= 0xdbff) n--;
+      }
+      return n;
+    }
     // one native scan: strings without surrogate pairs have a code point per UTF-16 unit
     if (!HIGH_SURROGATE.test(v)) return v.length;
     let n = 0;

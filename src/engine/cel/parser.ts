@@ -329,22 +329,28 @@ export const MAX_AST_DEPTH = 500;
 
 /** The first node found deeper than `limit`, walked without recursion (linear in the tree's size). */
 export function nodeBeyondDepth(root: Expr, limit: number): Expr | undefined {
-  const stack: [Expr, number][] = [[root, 1]];
-  while (stack.length) {
-    const [e, d] = stack.pop()!;
+  // an explicit stack (nodes and their depths side by side), no recursion: the tree may be deeper than
+  // the host's stack
+  const nodes: Expr[] = [root];
+  const depths: number[] = [1];
+  while (nodes.length) {
+    const e = nodes.pop()!;
+    const d = depths.pop()!;
     if (d > limit) return e;
-    const push = (c: Expr | undefined) => {
-      if (c) stack.push([c, d + 1]);
-    };
+    const n = nodes.length;
     switch (e.kind) {
-      case 'select': push(e.operand); break;
-      case 'call': push(e.target); e.args.forEach(push); break;
-      case 'list': e.elems.forEach(push); break;
-      case 'map': for (const en of e.entries) push(en.key), push(en.value); break;
-      case 'struct': for (const f of e.fields) push(f.value); break;
-      case 'comprehension': push(e.iterRange); push(e.accuInit); push(e.loopCond); push(e.loopStep); push(e.result); break;
+      case 'select': nodes.push(e.operand); break;
+      case 'call':
+        if (e.target) nodes.push(e.target);
+        for (let i = 0; i < e.args.length; i++) nodes.push(e.args[i]);
+        break;
+      case 'list': for (let i = 0; i < e.elems.length; i++) nodes.push(e.elems[i]); break;
+      case 'map': for (const en of e.entries) nodes.push(en.key, en.value); break;
+      case 'struct': for (const f of e.fields) nodes.push(f.value); break;
+      case 'comprehension': nodes.push(e.iterRange, e.accuInit, e.loopCond, e.loopStep, e.result); break;
       default: break;
     }
+    for (let i = n; i < nodes.length; i++) depths.push(d + 1);
   }
   return undefined;
 }

@@ -7,7 +7,7 @@ import type { CelType } from './types.js';
 import { T, typeName } from './types.js';
 import type { CelValue } from './values.js';
 import {
-  appendableLists, CelDuration, CelError, CelMap, CelOptional, CelTimestamp, CelTypeValue, CelUint, INT64_MAX, INT64_MIN, UINT64_MAX,
+  isAppendable, CelDuration, CelError, CelMap, CelOptional, CelTimestamp, CelTypeValue, CelUint, INT64_MAX, INT64_MIN, UINT64_MAX,
   celEquals, checkInt, checkUint, compareNumeric, isUnstructured, listTypeOf, valueType, valueTypeName, withListType,
 } from './values.js';
 import { compileRe2 } from './regex.js';
@@ -30,6 +30,11 @@ function mem(id: string, args: CelType[], result: CelType, impl: Impl, extra: Pa
 }
 
 const ceilTenth = (n: number) => Math.ceil(n * 0.1);
+/** ceilTenth(actualSize(v)) without counting code points when the string is too short for it to matter. */
+function tenth(v: CelValue): number {
+  if (typeof v === 'string' && v.length <= 10) return v.length === 0 ? 0 : 1;
+  return ceilTenth(actualSize(v));
+}
 const trav = (a: SizeEstimate) => ({ min: ceilTenth(a.min), max: ceilTenth(a.max) });
 
 // ---- arithmetic ------------------------------------------------------------------------------------
@@ -37,7 +42,7 @@ const trav = (a: SizeEstimate) => ({ min: ceilTenth(a.min), max: ceilTenth(a.max
 function addList(a: CelValue, b: CelValue): CelValue {
   const l = a as CelValue[], r = b as CelValue[];
   const lt = listTypeOf(l);
-  if (!lt && appendableLists.has(l)) {
+  if (!lt && isAppendable(l)) {
     for (let i = 0; i < r.length; i++) l.push(r[i]);
     return l;
   }
@@ -133,7 +138,8 @@ function relational(): CelFunctionDecl[] {
 
 // O(min(m, n)) comparisons (strings, bytes, equality) as cel-go's runtime tracker and checker estimator charge them
 function traversalCost(args: CelValue[]): number {
-  return ceilTenth(Math.min(actualSize(args[0]), actualSize(args[1])));
+  // ceilTenth is monotonic: the tenth of the smaller size is the smaller tenth
+  return Math.min(tenth(args[0]), tenth(args[1]));
 }
 function traversalEstimate([a, b]: SizeEstimate[]) {
   const smallestMax = Math.min(a.max, b.max);
@@ -324,7 +330,7 @@ function strings(): CelFunctionDecl[] {
       name: 'contains',
       overloads: [
         mem('contains_string', [T.string, T.string], T.bool, (s, t) => (s as string).includes(t as string), {
-          cost: (args) => ceilTenth(actualSize(args[0])) * ceilTenth(actualSize(args[1])),
+          cost: (args) => tenth(args[0]) * tenth(args[1]),
           estimate: ([s, t]) => ({ min: ceilTenth(s.min) * ceilTenth(t.min), max: ceilTenth(s.max) * ceilTenth(t.max) }),
         }),
       ],
@@ -333,7 +339,7 @@ function strings(): CelFunctionDecl[] {
       name: 'startsWith',
       overloads: [
         mem('starts_with_string', [T.string, T.string], T.bool, (s, t) => (s as string).startsWith(t as string), {
-          cost: (args) => ceilTenth(actualSize(args[0])),
+          cost: (args) => tenth(args[0]),
           estimate: ([, p]) => trav(p),
         }),
       ],
@@ -342,7 +348,7 @@ function strings(): CelFunctionDecl[] {
       name: 'endsWith',
       overloads: [
         mem('ends_with_string', [T.string, T.string], T.bool, (s, t) => (s as string).endsWith(t as string), {
-          cost: (args) => ceilTenth(actualSize(args[0])),
+          cost: (args) => tenth(args[0]),
           estimate: ([, p]) => trav(p),
         }),
       ],
@@ -472,7 +478,7 @@ function conversions(): CelFunctionDecl[] {
             throw new CelError('invalid UTF-8 in bytes, cannot convert to string');
           }
         }, {
-          cost: (args) => ceilTenth(actualSize(args[0])), estimate: ([a]) => trav(a),
+          cost: (args) => tenth(args[0]), estimate: ([a]) => trav(a),
           // at least one code point per 4 bytes, at most one per byte
           resultSize: ([a]) => ({ min: Math.floor(a.min / 4), max: a.max }),
         }),
@@ -485,7 +491,7 @@ function conversions(): CelFunctionDecl[] {
       overloads: [
         ov('bytes_to_bytes', [T.bytes], T.bytes, (a) => a),
         ov('string_to_bytes', [T.string], T.bytes, (a) => utf8Encoder.encode(a as string), {
-          cost: (args) => ceilTenth(actualSize(args[0])), estimate: ([a]) => trav(a),
+          cost: (args) => tenth(args[0]), estimate: ([a]) => trav(a),
           // up to 4 bytes per code point
           resultSize: ([a]) => ({ min: a.min, max: a.max * 4 }),
         }),

@@ -341,7 +341,13 @@ export function listTypeInfo(t: ListType): ListTypeInfo | undefined {
 /**
  * The list accumulators of comprehensions while their loop runs (map and filter build their result with
  * `accu + [x]`). Nothing but the loop can reach them, so list concatenation appends to them in place instead
- * of copying the whole list on every step; the loop removes its accumulator from the set when it ends, before
- * the result can be shared.
+ * of copying the whole list on every step; the loop clears the mark when it ends, before the result can be
+ * shared. (A symbol-keyed property, like UNSTRUCTURED: far cheaper than a WeakSet entry per loop.)
  */
-export const appendableLists = new WeakSet<CelValue[]>();
+const APPENDABLE: unique symbol = Symbol('celAppendable');
+export function setAppendable(l: CelValue[], on: boolean): void {
+  (l as unknown as { [APPENDABLE]?: boolean })[APPENDABLE] = on;
+}
+export function isAppendable(l: CelValue[]): boolean {
+  return (l as unknown as { [APPENDABLE]?: boolean })[APPENDABLE] === true;
+}
