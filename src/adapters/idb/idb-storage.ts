@@ -32,9 +32,15 @@ import {
   type WriteOp,
   type WriteResult,
 } from '../../engine/storage/interface.js';
-import { assertNumberArg, assertValidWrite, planWrite, prefixEnd } from '../memory/write-plan.js';
+import { assertNumberArg, assertValidWrite, deepFreeze, planWrite, prefixEnd } from '../memory/write-plan.js';
 
 export const IDB_STORAGE_VERSION = 2;
+
+/** The items of a fresh array from IndexedDB, deeply frozen; the array itself stays the caller's. */
+function freezeItems<T>(items: T[]): T[] {
+  for (const item of items) deepFreeze(item);
+  return items;
+}
 
 interface HistoryRecord {
   revision: number;
@@ -181,16 +187,18 @@ class IdbStorage implements Storage, RequestJournal {
     return (await this.use().get('meta', 'compactedRevision')) ?? 0;
   }
 
+  // What IndexedDB hands back is a fresh structured clone; it is frozen before it leaves, as the contract
+  // says for every backend, so that a caller that would change it fails here as it does over memory.
   async get(key: StorageKey): Promise<StoredObject | undefined> {
-    return this.use().get('objects', key);
+    return deepFreeze(await this.use().get('objects', key));
   }
 
   async list(prefix: StorageKey): Promise<StoredObject[]> {
     const db = this.use();
-    if (prefix === '') return db.getAll('objects');
+    if (prefix === '') return freezeItems(await db.getAll('objects'));
     const end = prefixEnd(prefix);
     const range = end === undefined ? IDBKeyRange.lowerBound(prefix) : IDBKeyRange.bound(prefix, end, false, true);
-    return db.getAll('objects', range);
+    return freezeItems(await db.getAll('objects', range));
   }
 
   write(ops: WriteOp[], time: number): Promise<WriteResult> {
@@ -242,7 +250,7 @@ class IdbStorage implements Storage, RequestJournal {
       throw err;
     }
     await Promise.all([...requests, done]);
-    // IndexedDB stored structured clones, so the planned events are the caller's to keep.
+    // IndexedDB stored structured clones; the planned events are frozen (write-plan.ts) and the caller's to keep.
     return { ok: true, revision: plan.revision, events: plan.events };
   }
 
@@ -270,7 +278,7 @@ class IdbStorage implements Storage, RequestJournal {
     const c = compacted ?? 0;
     if (after < c) throw new StorageCompactedError(after, c);
     const out: HistoryEvent[] = [];
-    for (const r of records) for (const e of r.events) out.push(e);
+    for (const r of records) for (const e of r.events) out.push(deepFreeze(e));
     return out;
   }
 

@@ -3,8 +3,10 @@
 // serialised. Keys are kept in a sorted array (UTF-16 code-unit order, as IndexedDB orders string keys)
 // so list(prefix) is a binary search plus a scan of the matching run.
 //
-// Ownership: stored objects and history entries are never handed out; every object crossing the
-// boundary (in or out) is copied once with copyJson.
+// Ownership (storage/interface.ts): an object handed in is copied once, deeply frozen (write-plan.ts
+// stamp), and from then on that one frozen copy is the record, its history entries' object, the next
+// entry's prevObject and what get, list, events and write hand out. Nothing can change it, so nobody
+// needs a copy of their own: the engine's cache holds the same objects, not a second set.
 
 import {
   StorageCompactedError,
@@ -15,7 +17,8 @@ import {
   type WriteOp,
   type WriteResult,
 } from '../../engine/storage/interface.js';
-import { assertNumberArg, assertValidWrite, copyJson, planWrite, prefixEnd } from './write-plan.js';
+import { shareHistoryStates } from '../../engine/storage/share-states.js';
+import { assertNumberArg, assertValidWrite, deepFreeze, planWrite, prefixEnd } from './write-plan.js';
 
 export function createMemoryStorage(): Storage {
   return new MemoryStorage();
@@ -31,7 +34,10 @@ export interface MemoryState {
   history: HistoryEvent[];
 }
 
-/** A memory storage with `state` as its content (taken over, not copied), and a view of it for snapshots. */
+/**
+ * A memory storage with `state` as its content (taken over and deeply frozen, not copied), and a view of
+ * it for snapshots.
+ */
 export function memoryStorageFromState(state?: MemoryState): Storage & { exportState(): MemoryState } {
   const m = new MemoryStorage();
   if (state) m.restore(state);
@@ -50,16 +56,6 @@ function lowerBound(arr: readonly string[], s: string): number {
   return lo;
 }
 
-function copyStored(s: StoredObject): StoredObject {
-  return { key: s.key, object: copyJson(s.object), revision: s.revision };
-}
-
-function copyEvent(e: HistoryEvent): HistoryEvent {
-  const out: HistoryEvent = { revision: e.revision, type: e.type, key: e.key, object: copyJson(e.object), time: e.time };
-  if (e.prevObject !== undefined) out.prevObject = copyJson(e.prevObject);
-  return out;
-}
-
 class MemoryStorage implements Storage {
   private readonly records = new Map<StorageKey, StoredObject>();
   /** Keys of `records`, sorted. */
@@ -71,11 +67,15 @@ class MemoryStorage implements Storage {
   private closed = false;
 
   restore(state: MemoryState): void {
-    for (const o of state.objects) this.records.set(o.key, o);
+    for (const o of state.objects) this.records.set(o.key, deepFreeze(o));
     const sorted = [...this.records.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     this.keys.length = 0;
     for (const k of sorted) this.keys.push(k);
-    this.history = state.history.slice();
+    // a snapshot's JSON holds each state once per mention: one object per state again
+    this.history = shareHistoryStates(
+      state.history.map((e) => deepFreeze(e)),
+      (k) => this.records.get(k),
+    );
     this.rev = state.revision;
     this.compacted = state.compacted;
   }
@@ -103,7 +103,7 @@ class MemoryStorage implements Storage {
   async get(key: StorageKey): Promise<StoredObject | undefined> {
     this.check();
     const s = this.records.get(key);
-    return s === undefined ? undefined : copyStored(s);
+    return s;
   }
 
   async list(prefix: StorageKey): Promise<StoredObject[]> {
@@ -114,7 +114,7 @@ class MemoryStorage implements Storage {
     for (let i = lowerBound(keys, prefix); i < keys.length; i++) {
       const k = keys[i];
       if (end !== undefined && k >= end) break;
-      out.push(copyStored(this.records.get(k)!));
+      out.push(this.records.get(k)!);
     }
     return out;
   }
@@ -137,7 +137,7 @@ class MemoryStorage implements Storage {
     }
     this.rev = plan.revision;
     for (const e of plan.events) this.history.push(e);
-    return { ok: true, revision: plan.revision, events: plan.events.map(copyEvent) };
+    return { ok: true, revision: plan.revision, events: plan.events };
   }
 
   async events(after: number): Promise<HistoryEvent[]> {
@@ -153,9 +153,7 @@ class MemoryStorage implements Storage {
       if (h[mid].revision <= after) lo = mid + 1;
       else hi = mid;
     }
-    const out: HistoryEvent[] = new Array(h.length - lo);
-    for (let i = lo; i < h.length; i++) out[i - lo] = copyEvent(h[i]);
-    return out;
+    return h.slice(lo);
   }
 
   async compact(beforeTime: number): Promise<number> {

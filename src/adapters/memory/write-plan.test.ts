@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { copyJson, planWrite, prefixEnd, stamp } from './write-plan.js';
+import { copyJson, deepFreeze, frozenCopy, planWrite, prefixEnd, restamp, stamp } from './write-plan.js';
 
 describe('copyJson', () => {
   it('deep-copies like a JSON round trip', () => {
@@ -28,6 +28,46 @@ describe('stamp', () => {
     expect(obj.metadata.resourceVersion).toBe('7');
     expect(stamp({ kind: 'X' }, 3)).toEqual({ kind: 'X', metadata: { resourceVersion: '3' } });
     expect(() => stamp(null as never, 1)).toThrow('storage: the object of a put must be a JSON object');
+    expect(stamp({ kind: 'X', metadata: 'bad' } as never, 4)).toEqual({ kind: 'X', metadata: { resourceVersion: '4' } });
+    // key order as a JSON round trip plus the stamp: resourceVersion stays where it was, or comes last
+    expect(JSON.stringify(stamp({ metadata: { resourceVersion: '1', name: 'a' }, kind: 'K' }, 2))).toBe('{"metadata":{"resourceVersion":"2","name":"a"},"kind":"K"}');
+    expect(JSON.stringify(stamp({ metadata: { name: 'a', resourceVersion: undefined } }, 2))).toBe('{"metadata":{"name":"a","resourceVersion":"2"}}');
+    const s = stamp(obj, 12);
+    expect(Object.isFrozen(s) && Object.isFrozen(s.metadata)).toBe(true);
+  });
+
+  it('restamp shares everything but the top level and metadata with the stored state', () => {
+    const stored = stamp({ kind: 'Pod', metadata: { name: 'a', labels: { x: 'y' } }, spec: { c: [1] } }, 3);
+    const last = restamp(stored, 9);
+    expect(last).toEqual({ kind: 'Pod', metadata: { name: 'a', labels: { x: 'y' }, resourceVersion: '9' }, spec: { c: [1] } });
+    expect(last.spec).toBe(stored.spec);
+    expect(last.metadata!.labels).toBe(stored.metadata!.labels);
+    expect(stored.metadata!.resourceVersion).toBe('3');
+    expect(Object.isFrozen(last) && Object.isFrozen(last.metadata)).toBe(true);
+  });
+});
+
+describe('frozenCopy', () => {
+  it('is a deeply frozen copy with copyJson\'s rules, empty objects and arrays one shared instance', () => {
+    const src = { a: [1, { b: 'x' }, undefined], c: { d: null, e: undefined }, f: { '.': {}, 'f:x': {} }, g: [], h: [] };
+    const out = frozenCopy(src);
+    expect(out).toEqual(JSON.parse(JSON.stringify(src)));
+    expect(out.a[1]).not.toBe(src.a[1]);
+    for (const v of [out, out.a, out.a[1], out.c, out.f, out.f['.'], out.g]) expect(Object.isFrozen(v)).toBe(true);
+    expect(out.f['.']).toBe(out.f['f:x']);
+    expect(out.g).toBe(out.h);
+    expect(() => ((out.f['.'] as Record<string, unknown>).y = 1)).toThrow(TypeError);
+    const proto = frozenCopy(JSON.parse('{"__proto__": {"polluted": true}}') as Record<string, unknown>);
+    expect(Object.getPrototypeOf(proto)).toBe(Object.prototype);
+    expect(JSON.stringify(proto)).toBe('{"__proto__":{"polluted":true}}');
+  });
+});
+
+describe('deepFreeze', () => {
+  it('freezes in place, all the way down', () => {
+    const o = { a: { b: [{ c: 1 }] } };
+    expect(deepFreeze(o)).toBe(o);
+    expect(Object.isFrozen(o.a.b[0])).toBe(true);
   });
 });
 

@@ -20,7 +20,10 @@ export interface WritePlan {
   puts: StoredObject[];
   /** Keys to remove, in op order. */
   deletes: StorageKey[];
-  /** History entries of this revision, in op order. Their objects are fresh copies owned by the backend. */
+  /**
+   * History entries of this revision, in op order, deeply frozen. Their objects are the records' objects
+   * (object of a put) and the previous records' objects (prevObject), never the caller's.
+   */
   events: HistoryEvent[];
 }
 
@@ -54,19 +57,121 @@ export function copyJson<T>(value: T): T {
   return out as T;
 }
 
-/** A deep copy of `object` whose metadata.resourceVersion is String(revision). */
-export function stamp(object: KubeObject, revision: number): KubeObject {
+/** The one empty object and the one empty array of frozen copies (every `{}` leaf of fieldsV1 is one of these). */
+const EMPTY_OBJECT: Record<string, never> = Object.freeze({}) as Record<string, never>;
+const EMPTY_ARRAY: readonly never[] = Object.freeze([]);
+
+/**
+ * A deeply frozen copy of a JSON-shaped value, with copyJson's rules (undefined properties dropped,
+ * undefined array items null, `__proto__` an own property). Empty objects and arrays become one shared
+ * frozen instance: nothing can be added to them, so sharing is invisible, and a stored object's
+ * managedFields hold many (each leaf of a fieldsV1 set is `{}`).
+ */
+export function frozenCopy<T>(value: T): T {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) {
+    const n = value.length;
+    if (n === 0) return EMPTY_ARRAY as T;
+    const out = new Array(n);
+    for (let i = 0; i < n; i++) {
+      const item = value[i];
+      out[i] = item === undefined ? null : frozenCopy(item);
+    }
+    return Object.freeze(out) as T;
+  }
+  const src = value as Record<string, unknown>;
+  let out: Record<string, unknown> | undefined;
+  for (const k in src) {
+    const v = src[k];
+    if (v === undefined) continue;
+    out ??= {};
+    setOwn(out, k, frozenCopy(v));
+  }
+  return (out === undefined ? EMPTY_OBJECT : Object.freeze(out)) as T;
+}
+
+function setOwn(out: Record<string, unknown>, k: string, v: unknown): void {
+  if (k === '__proto__') Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+  else out[k] = v;
+}
+
+/**
+ * Freezes a JSON-shaped value in place, deeply, and returns it. A frozen node is taken as frozen all the
+ * way down (what frozenCopy and this function make), so already-frozen stored objects cost nothing.
+ */
+export function deepFreeze<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
+  Object.freeze(value);
+  if (Array.isArray(value)) for (const item of value) deepFreeze(item);
+  else for (const k in value as Record<string, unknown>) deepFreeze((value as Record<string, unknown>)[k]);
+  return value;
+}
+
+function assertPutObject(object: KubeObject): void {
   if (typeof object !== 'object' || object === null || Array.isArray(object)) {
     throw new TypeError('storage: the object of a put must be a JSON object');
   }
-  const copy = copyJson(object);
-  const meta = copy.metadata;
-  if (typeof meta === 'object' && meta !== null && !Array.isArray(meta)) {
-    meta.resourceVersion = String(revision);
-  } else {
-    copy.metadata = { resourceVersion: String(revision) };
+}
+
+/**
+ * A deeply frozen copy of `object` (frozenCopy) whose metadata.resourceVersion is String(revision). A
+ * missing or non-object metadata becomes `{resourceVersion}`.
+ */
+export function stamp(object: KubeObject, revision: number): KubeObject {
+  assertPutObject(object);
+  const rv = String(revision);
+  const out: Record<string, unknown> = {};
+  const src = object as Record<string, unknown>;
+  let hasMeta = false;
+  for (const k in src) {
+    const v = src[k];
+    if (v === undefined) continue;
+    if (k === 'metadata') {
+      hasMeta = true;
+      out.metadata = stampedMeta(v, rv, frozenCopy);
+    } else setOwn(out, k, frozenCopy(v));
   }
-  return copy;
+  if (!hasMeta) out.metadata = Object.freeze({ resourceVersion: rv });
+  return Object.freeze(out) as KubeObject;
+}
+
+/**
+ * `stored` (deeply frozen, as this module makes it) with metadata.resourceVersion = String(revision): a new
+ * top level and metadata that share every other value with `stored` (the last state of a DELETED event).
+ */
+export function restamp(stored: KubeObject, revision: number): KubeObject {
+  if (!Object.isFrozen(stored)) return stamp(stored, revision);
+  const rv = String(revision);
+  const out: Record<string, unknown> = {};
+  const src = stored as Record<string, unknown>;
+  let hasMeta = false;
+  for (const k in src) {
+    if (k === 'metadata') {
+      hasMeta = true;
+      out.metadata = stampedMeta(src[k], rv, (v) => v);
+    } else setOwn(out, k, src[k]);
+  }
+  if (!hasMeta) out.metadata = Object.freeze({ resourceVersion: rv });
+  return Object.freeze(out) as KubeObject;
+}
+
+function stampedMeta(meta: unknown, rv: string, copy: (v: unknown) => unknown): Readonly<Record<string, unknown>> {
+  if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) return Object.freeze({ resourceVersion: rv });
+  const out: Record<string, unknown> = {};
+  const src = meta as Record<string, unknown>;
+  let seen = false;
+  for (const k in src) {
+    if (k === 'resourceVersion') {
+      seen = true;
+      out.resourceVersion = rv;
+      continue;
+    }
+    const v = src[k];
+    if (v === undefined) continue;
+    setOwn(out, k, copy(v));
+  }
+  if (!seen) out.resourceVersion = rv;
+  return Object.freeze(out);
 }
 
 /**
@@ -136,23 +241,19 @@ export function planWrite(
     const cur = current[i];
     if (op.kind === 'put') {
       const object = stamp(op.object, revision);
-      puts.push({ key: op.key, object, revision });
+      puts.push(Object.freeze({ key: op.key, object, revision }));
       events.push(
-        cur === undefined
-          ? { revision, type: 'ADDED', key: op.key, object, time }
-          : { revision, type: 'MODIFIED', key: op.key, object, prevObject: cur.object, time },
+        Object.freeze(
+          cur === undefined
+            ? { revision, type: 'ADDED' as const, key: op.key, object, time }
+            : { revision, type: 'MODIFIED' as const, key: op.key, object, prevObject: deepFreeze(cur.object), time },
+        ),
       );
     } else if (op.kind === 'delete') {
       // The last state, stamped with the deletion's revision (what a watch reports for DELETED).
       deletes.push(op.key);
-      events.push({
-        revision,
-        type: 'DELETED',
-        key: op.key,
-        object: stamp(cur!.object, revision),
-        prevObject: cur!.object,
-        time,
-      });
+      const prevObject = deepFreeze(cur!.object);
+      events.push(Object.freeze({ revision, type: 'DELETED' as const, key: op.key, object: restamp(prevObject, revision), prevObject, time }));
     } else {
       throw new TypeError(`storage: unknown op kind ${(op as { kind: unknown }).kind}`);
     }

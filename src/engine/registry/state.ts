@@ -2,6 +2,10 @@
 // storage when the engine starts (docs/design.md 2: the service worker can be stopped at any time), serves every
 // read, keeps the event history for watch resumption and snapshots at older revisions, and funnels every
 // write through one lock so that read-modify-write cycles are atomic within this engine.
+//
+// Every object here is a committed state as the storage handed it out: deeply frozen and possibly shared
+// with the storage's own records (storage/interface.ts). The cache, its history and the storage hold one
+// object per state between them; a reader that needs to change one takes ClusterState.copy first.
 
 import type { KubeObject } from '../object.js';
 import {
@@ -14,6 +18,7 @@ import {
   type WriteResult,
 } from '../storage/interface.js';
 import { isUndecodable } from '../storage/undecodable.js';
+import { shareHistoryStates, sharePrevObject } from '../storage/share-states.js';
 
 /** Keys of one resource, kept sorted so that a namespace is a contiguous range. */
 class SortedIndex {
@@ -95,7 +100,8 @@ export class ClusterState {
       else s.index(resourceOf(item.key)).set(item);
     }
     try {
-      s.history = await storage.events(s.compactedRevision);
+      // backends that persist elsewhere hand out one copy per mention of a state: keep one
+      s.history = shareHistoryStates(await storage.events(s.compactedRevision), (k) => s.get(k) ?? s.undecodable.get(k));
     } catch (e) {
       if (!(e instanceof StorageCompactedError)) throw e;
       s.history = [];
@@ -189,28 +195,31 @@ export class ClusterState {
     const result = await this.storage.write(ops, time);
     if (!result.ok) throw new WriteConflict(result);
     this.revision = result.revision;
-    for (const e of result.events) {
-      const idx = this.index(resourceOf(e.key));
+    const events = result.events;
+    for (let i = 0; i < events.length; i++) {
+      const idx = this.index(resourceOf(events[i].key));
+      // the previous state as the cache held it (the same object over memory; a second copy from IndexedDB)
+      const e = (events[i] = sharePrevObject(events[i], idx.items.get(events[i].key) ?? this.undecodable.get(events[i].key)));
       if (e.type === 'DELETED') {
         idx.delete(e.key);
         this.undecodable.delete(e.key);
       } else if (isUndecodable(e.object)) {
         idx.delete(e.key);
-        this.undecodable.set(e.key, { key: e.key, object: e.object, revision: e.revision });
+        this.undecodable.set(e.key, Object.freeze({ key: e.key, object: e.object, revision: e.revision }));
       } else {
-        idx.set({ key: e.key, object: e.object, revision: e.revision });
+        idx.set(Object.freeze({ key: e.key, object: e.object, revision: e.revision }));
         this.undecodable.delete(e.key);
       }
       this.history.push(e);
     }
     for (const l of [...this.listeners]) {
       try {
-        l(result.events);
+        l(events);
       } catch {
         // a failing watcher must not break the write
       }
     }
-    return result.events;
+    return events;
   }
 
   /** Drops history older than `beforeTime` in storage and in memory. */
@@ -227,7 +236,7 @@ export class ClusterState {
     return this.history.length;
   }
 
-  /** Object as stored, for read paths that must not alias the cache. */
+  /** A mutable deep copy of a state (states in the cache are frozen), for code that changes what it read. */
   static copy(o: KubeObject): KubeObject {
     return JSON.parse(JSON.stringify(o)) as KubeObject;
   }

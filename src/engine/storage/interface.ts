@@ -3,6 +3,15 @@
 // counter and appends the event-history entries, and the object's metadata.resourceVersion is the
 // revision of its last write. Backends (src/adapters/memory, src/adapters/idb) implement it; the engine's
 // registry is the only caller. storage/testing/conformance.ts holds the suite every backend must pass.
+//
+// Ownership: committed states are immutable values. An object handed in (a put) stays the caller's: the
+// backend stores a copy of its own. Everything handed out (get, list, events, the events of write: the
+// StoredObject and HistoryEvent wrappers and their objects, all the way down) is deeply frozen and may be
+// shared: with the backend's own records, between calls, between an entry's object and the next entry's
+// prevObject. A caller that wants to change a state copies it first (registry/state.ts ClusterState.copy);
+// trying to change it in place throws (modules run in strict mode). The arrays returned are the caller's.
+// This is what lets the engine's cache hold the very objects the memory backend stores instead of a
+// second copy of the cluster (docs/architecture.md, "One copy of each state").
 
 import type { KubeObject } from '../object.js';
 
@@ -73,7 +82,7 @@ export class StorageCompactedError extends Error {
   }
 }
 
-/** Helper for backends: stamp the revision into a copy of the object. */
+/** Stamps the revision into a (mutable, deep) copy of the object. */
 export function withResourceVersion(object: KubeObject, revision: number): KubeObject {
   const copy = JSON.parse(JSON.stringify(object)) as KubeObject;
   copy.metadata = { ...(copy.metadata ?? {}), resourceVersion: String(revision) };

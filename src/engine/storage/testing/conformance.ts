@@ -18,7 +18,9 @@
 //   `prevObject`; ADDED entries have none.
 // - list(prefix) is a plain string-prefix match in UTF-16 code-unit order (the order of JS `<` and of
 //   IndexedDB keys); callers end prefixes with `/` to isolate `/core/pods/a/` from `/core/pods/ab/`.
-// - Objects handed in or out are never aliased with what is stored.
+// - Objects handed in are never aliased with what is stored: changing one later changes nothing stored.
+//   Everything handed out (StoredObject and HistoryEvent wrappers, their objects, all the way down) is
+//   deeply frozen, so no caller can change stored state through it; the arrays returned are the caller's.
 // - Compaction boundary: compact(t) drops every entry whose time is < t (strictly; an entry written at
 //   exactly t stays), as one unbroken run of the oldest revisions, and returns the compacted revision C,
 //   the newest revision no longer in history (unchanged when nothing was dropped; it never decreases).
@@ -70,6 +72,24 @@ function at(object: KubeObject, revision: number): KubeObject {
   const copy = JSON.parse(JSON.stringify(object)) as KubeObject;
   copy.metadata = { ...(copy.metadata ?? {}), resourceVersion: String(revision) };
   return copy;
+}
+
+/** Fails unless `value` and everything reachable from it is frozen. */
+function assertDeeplyFrozen(value: unknown, what: string, path = ''): void {
+  if (typeof value !== 'object' || value === null) return;
+  if (!Object.isFrozen(value)) fail(`${what}: ${path || 'the value'} is not frozen`);
+  for (const [k, v] of Object.entries(value)) assertDeeplyFrozen(v, what, `${path}.${k}`);
+}
+
+/** Fails unless `fn` throws a TypeError (a write to a frozen object in strict mode). */
+function assertThrows(fn: () => unknown, what: string): void {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof TypeError) return;
+    fail(`${what}: threw ${String(e)} instead of a TypeError`);
+  }
+  fail(`${what}: succeeded, the object handed out is not frozen`);
 }
 
 async function mustWrite(s: Storage, ops: WriteOp[], time: number): Promise<Extract<WriteResult, { ok: true }>> {
@@ -400,7 +420,7 @@ export function storageConformanceCases(): StorageConformanceCase[] {
         }),
     },
     {
-      name: 'objects handed in and out are copies: mutating them never changes the store',
+      name: 'objects handed in are copied, objects handed out are deeply frozen: no caller can change the store',
       run: (make) =>
         withStorage(make, async (s) => {
           const k = podKey('d', 'a');
@@ -409,33 +429,45 @@ export function storageConformanceCases(): StorageConformanceCase[] {
           const expected1 = at(pod('d', 'a'), 1);
           (input.metadata!.labels as Record<string, string>).app = 'mutated-input';
           (input.spec as { containers: { image: string }[] }).containers[0].image = 'mutated';
-          (r1.events[0].object.metadata!.labels as Record<string, string>).app = 'mutated-event';
-          assertDeepEqual((await s.get(k))?.object, expected1, 'after mutating the input and the returned event');
+          assertDeeplyFrozen(r1.events[0], 'the event returned by write');
+          assertThrows(() => ((r1.events[0].object.metadata!.labels as Record<string, string>).app = 'mutated-event'), 'changing a label of the returned event');
+          assertDeepEqual((await s.get(k))?.object, expected1, 'after mutating the input and trying the returned event');
 
           const got = await s.get(k);
-          got!.object.metadata!.name = 'changed';
-          (got!.object.spec as { containers: unknown[] }).containers.push({ name: 'extra' });
-          got!.revision = 42;
-          assertDeepEqual(await s.get(k), { key: k, object: expected1, revision: 1 }, 'after mutating a get result');
+          assertDeeplyFrozen(got, 'a get result');
+          assertThrows(() => (got!.object.metadata!.name = 'changed'), 'changing the name of a get result');
+          assertThrows(() => (got!.object.spec as { containers: unknown[] }).containers.push({ name: 'extra' }), 'adding a container to a get result');
+          assertThrows(() => (got!.revision = 42), 'changing the revision of a get result');
+          assertThrows(() => delete (got!.object as Record<string, unknown>).spec, 'deleting the spec of a get result');
+          assertDeepEqual(await s.get(k), { key: k, object: expected1, revision: 1 }, 'after trying to change a get result');
 
           const listed = await s.list('/core/pods/');
-          listed[0].object.metadata!.labels = {};
-          assertDeepEqual((await s.list('/core/pods/'))[0].object, expected1, 'after mutating a list result');
+          assertDeeplyFrozen(listed[0], 'a list item');
+          assertThrows(() => (listed[0].object.metadata!.labels = {}), 'replacing the labels of a list item');
+          listed.push(listed[0]); // the array is the caller's
+          assertDeepEqual((await s.list('/core/pods/')).map((i) => i.object), [expected1], 'after changing a list result');
 
           const r2 = await mustWrite(s, [put(k, pod('d', 'a', 'v2'))], T0 + 2);
-          (r2.events[0].prevObject!.spec as { containers: unknown[] }).containers.length = 0;
+          assertDeeplyFrozen(r2.events[0], 'the MODIFIED event returned by write');
+          assertThrows(() => ((r2.events[0].prevObject!.spec as { containers: unknown[] }).containers.length = 0), 'emptying the containers of a prevObject');
           const ev = await s.events(0);
-          (ev[1].prevObject!.metadata!.labels as Record<string, string>).x = 'y';
-          ev[0].object.kind = 'Changed';
-          ev[1].revision = 7;
+          assertDeeplyFrozen(ev[0], 'a history entry');
+          assertDeeplyFrozen(ev[1], 'a history entry with prevObject');
+          assertThrows(() => ((ev[1].prevObject!.metadata!.labels as Record<string, string>).x = 'y'), 'adding a label to a prevObject');
+          assertThrows(() => (ev[0].object.kind = 'Changed'), 'changing the kind of a history object');
+          assertThrows(() => (ev[1].revision = 7), 'changing the revision of a history entry');
+          ev.length = 0; // the array is the caller's
           assertDeepEqual(
             await s.events(0),
             [
               { revision: 1, type: 'ADDED', key: k, object: expected1, time: T0 + 1 },
               { revision: 2, type: 'MODIFIED', key: k, object: at(pod('d', 'a', 'v2'), 2), prevObject: expected1, time: T0 + 2 },
             ],
-            'history after mutating returned events',
+            'history after trying to change returned events',
           );
+          const r3 = await mustWrite(s, [del(k)], T0 + 3);
+          assertDeeplyFrozen(r3.events[0], 'the DELETED event returned by write');
+          assertDeepEqual((await s.events(2))[0].object, at(pod('d', 'a', 'v2'), 3), 'the DELETED entry: last state at the deletion revision');
         }),
     },
     {
