@@ -328,6 +328,7 @@ async function typingAB(dirs: string[], rounds: number): Promise<void> {
           ttis[i].push(t);
           console.log(`round ${r} ${dirs[i]}: first visit ${Math.round(t.cold)} ms, repeat ${Math.round(t.warm)} ms`);
         }
+        if (process.env.TYPING === '0') continue;
         const res = await measureTyping(b, origin, `ab${r}`);
         runs[i].push(res);
         console.log(`round ${r} ${dirs[i]}: event ${res.maxEventMs.toFixed(1)} ms, gap ${res.maxGapMs.toFixed(1)} ms, p99 gap ${res.p99GapMs.toFixed(1)} ms, long tasks ${res.longTasks}`);

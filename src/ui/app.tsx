@@ -186,7 +186,7 @@ function Frame({ connection }: { connection: Promise<ApiConnection> }) {
           {/* the editor comes first in the document (and in the tab order); the grid places the browser on its left */}
           <main className="center" id="editor" tabIndex={-1}>
             <PanelErrorBoundary name="editor">
-              <ManifestEditor />
+              <ManifestEditor after={connection} />
             </PanelErrorBoundary>
           </main>
           <aside className="left" aria-label="Resources" key={`left-${identity}`} tabIndex={-1}>

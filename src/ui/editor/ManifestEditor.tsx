@@ -48,7 +48,8 @@ function useValue<T>(s: { get(): T; subscribe(l: () => void): () => void }): T {
   return useSyncExternalStore(s.subscribe, s.get);
 }
 
-export function ManifestEditor() {
+/** `after`: Monaco loads once it settles (the frame passes its connection); without it, right after the first paint. */
+export function ManifestEditor({ after }: { after?: Promise<unknown> } = {}) {
   const store = usePlaygroundStore();
   const theme = usePlayground((s) => s.theme);
   const editorRequest = usePlayground((s) => s.editorRequest);
@@ -72,14 +73,31 @@ export function ManifestEditor() {
   const [help, setHelp] = useState(false);
   const ids = { manager: useId(), recent: useId(), validation: useId(), patchType: useId(), target: useId(), help: useId() };
 
-  // Monaco (and the actions' module) after the first paint
+  // Monaco (and the actions' module) after the first paint, and once `after` settles (the frame passes its
+  // connection) when the main thread is idle: Monaco's large chunk runs on the main thread as it loads,
+  // and the plain text area (the same text) is usable until it is there
   useEffect(() => {
-    const t = setTimeout(() => {
+    let live = true;
+    let idle: number | undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const start = () => {
+      if (!live) return;
       setWantMonaco(true);
       void actions();
-    }, 0);
-    return () => clearTimeout(t);
-  }, []);
+    };
+    const whenIdle = () => {
+      if (!live) return;
+      if (typeof requestIdleCallback === 'function') idle = requestIdleCallback(start, { timeout: 500 });
+      else timer = setTimeout(start, 0);
+    };
+    if (after) void after.then(whenIdle, whenIdle);
+    else timer = setTimeout(start, 0);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+      if (idle !== undefined) cancelIdleCallback(idle);
+    };
+  }, [after]);
 
   useEffect(() => {
     if (!editorRequest) return;
