@@ -25,6 +25,15 @@ function appBase(): string {
   return appBaseUrl(location.origin, import.meta.env.BASE_URL);
 }
 
+/** A performance mark of the start-up (`kube:<step>`; bench/ui.ts reads them for the time-to-interactive breakdown). */
+export function markStartup(step: string): void {
+  try {
+    performance.mark(`kube:${step}`);
+  } catch {
+    // no User Timing
+  }
+}
+
 /** Resolves when `navigator.serviceWorker.controller` is set, or rejects after `ms`. */
 function waitForController(container: ServiceWorkerContainer, ms: number): Promise<void> {
   if (container.controller) return Promise.resolve();
@@ -48,6 +57,7 @@ async function startServiceWorker(): Promise<void> {
   const container = navigator.serviceWorker;
   const base = import.meta.env.BASE_URL;
   const registration = await container.register(`${base}sw.js`, { scope: base, updateViaCache: 'none' });
+  markStartup('sw-registered');
   if (container.controller) return;
   const controlled = waitForController(container, CONTROL_TIMEOUT_MS);
   // The worker claims every open page when it activates; a page opened without a controller while the
@@ -64,6 +74,7 @@ async function startPageEngine(): Promise<void> {
 }
 
 async function establish(): Promise<ApiConnection> {
+  markStartup('connect');
   const settings = parseSettings(location.search);
   const baseUrl = clusterBaseUrl(appBase(), settings.cluster);
   const common = { cluster: settings.cluster, baseUrl, warnings: settings.warnings };
@@ -75,12 +86,14 @@ async function establish(): Promise<ApiConnection> {
   } else {
     try {
       await startServiceWorker();
+      markStartup('connected');
       return { ...common, mode: 'service-worker' };
     } catch (err) {
       fallbackReason = `service worker unavailable: ${err instanceof Error ? err.message : String(err)}`;
     }
   }
   await startPageEngine();
+  markStartup('connected');
   return { ...common, mode: 'page', fallbackReason };
 }
 

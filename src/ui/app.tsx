@@ -7,13 +7,8 @@ import { lazy, Suspense, useCallback, useEffect, useId, useRef, useState, type C
 import type { ApiConnection } from './api.js';
 import { PlaygroundContext, PlaygroundStore, usePlayground, usePlaygroundStore, type Theme } from './playground.js';
 import { ManifestEditor } from './editor/ManifestEditor.js';
-import { RequestConsole } from './console/RequestConsole.js';
-import { ShareButton, useScenario } from './share/ShareButton.js';
-import { ClusterSettingsButton } from './cluster-settings.js';
-import { toYaml } from './editor/actions.js';
-import { ActingUserSwitcher } from './auth/ActingUser.js';
-import { ClusterMenu } from './clusters/ClusterMenu.js';
-import { DenialsPanel } from './auth/Denials.js';
+import { ShareButton } from './share/ShareButton.js';
+import { useScenario } from './share/use-scenario.js';
 import { ADMIN, actingUserId, loadActingUser } from './auth/identity.js';
 import { listPath, listableResources, resourceId, resourceLabel, shortAge, simulationStatus, type ListableResource } from './settings.js';
 import { announceClusterSettings, readClusterSettings, writeClusterSettings, type ClusterSettings } from '../adapters/idb/cluster-settings.js';
@@ -21,6 +16,25 @@ import { PanelErrorBoundary } from './error-boundary.js';
 import { useRovingFocus } from './a11y/roving.js';
 import { panelShortcut, readPresenter, stepView, writePresenter } from './a11y/presenter.js';
 
+
+// Loaded after the first paint (the store records requests and denials from the start; only these views
+// are late): the request console, the cluster menu, the acting user, cluster settings, refused requests.
+const RequestConsole = lazy(() => import('./console/RequestConsole.js').then((m) => ({ default: m.RequestConsole })));
+const ClusterMenu = lazy(() => import('./clusters/ClusterMenu.js').then((m) => ({ default: m.ClusterMenu })));
+const ActingUserSwitcher = lazy(() => import('./auth/ActingUser.js').then((m) => ({ default: m.ActingUserSwitcher })));
+const ClusterSettingsButton = lazy(() => import('./cluster-settings.js').then((m) => ({ default: m.ClusterSettingsButton })));
+const DenialsView = lazy(() => import('./auth/Denials.js').then((m) => ({ default: m.DenialsPanel })));
+
+/** The refused requests, once there are any (their panel's code is loaded then). */
+function DenialsPanel() {
+  const count = usePlayground((s) => s.denials?.length ?? 0);
+  if (count === 0) return null;
+  return (
+    <Suspense fallback={null}>
+      <DenialsView />
+    </Suspense>
+  );
+}
 
 const panelModules = import.meta.glob<Record<string, unknown>>('./panels/*/index.tsx');
 
@@ -137,9 +151,13 @@ function Frame({ connection }: { connection: Promise<ApiConnection> }) {
       <header className="top" ref={header}>
         <h1>Kubernetes API playground</h1>
         {conn.state === 'ok' ? <ConnectionBar conn={conn.value} /> : <span className="top-fill" />}
-        {conn.state === 'ok' && <ClusterMenu cluster={conn.value.cluster} />}
-        {conn.state === 'ok' && <ActingUserSwitcher cluster={conn.value.cluster} />}
-        {conn.state === 'ok' && <ClusterSettingsButton cluster={conn.value.cluster} />}
+        {conn.state === 'ok' && (
+          <Suspense fallback={null}>
+            <ClusterMenu cluster={conn.value.cluster} />
+            <ActingUserSwitcher cluster={conn.value.cluster} />
+            <ClusterSettingsButton cluster={conn.value.cluster} />
+          </Suspense>
+        )}
         <ThemeToggle />
         <button type="button" aria-pressed={layout.presenter} onClick={layout.togglePresenter} aria-keyshortcuts="Alt+Shift+P" title="Presenter layout: large type, one panel at a time (Alt+Shift+P; Alt+1..9 switch panels)" data-testid="presenter-toggle">
           Presenter
@@ -168,7 +186,7 @@ function Frame({ connection }: { connection: Promise<ApiConnection> }) {
           {/* the editor comes first in the document (and in the tab order); the grid places the browser on its left */}
           <main className="center" id="editor" tabIndex={-1}>
             <PanelErrorBoundary name="editor">
-              <ManifestEditor />
+              <ManifestEditor after={connection} />
             </PanelErrorBoundary>
           </main>
           <aside className="left" aria-label="Resources" key={`left-${identity}`} tabIndex={-1}>
@@ -605,6 +623,7 @@ function ObjectsPanel(props: {
     const obj = await getJson<Record<string, unknown>>(store, `${path}/${encodeURIComponent(name)}`);
     const meta = { ...(obj.metadata as Record<string, unknown>) };
     delete meta.managedFields;
+    const { toYaml } = await import('./editor/actions.js');
     store.openInEditor(toYaml({ ...obj, metadata: meta }));
   };
 

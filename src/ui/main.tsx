@@ -2,7 +2,7 @@
 // frame. Monaco and the panels are loaded later (dynamic imports), never in the first paint.
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { apiFetch, connect } from './api.js';
+import { apiFetch, connect, markStartup } from './api.js';
 import { App, initialTheme } from './app.js';
 import { PlaygroundStore } from './playground.js';
 import { ErrorBoundary } from './error-boundary.js';
@@ -23,6 +23,7 @@ declare global {
   }
 }
 
+markStartup('script');
 const theme = initialTheme();
 document.documentElement.dataset.theme = theme;
 const store = new PlaygroundStore({ theme });

@@ -3,28 +3,20 @@
 // target). Every request goes through the store's logged fetch (source "editor").
 import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { usePlayground, usePlaygroundStore, type LoggedRequest, type PlaygroundStore } from '../playground.js';
-import {
-  formatPatchTarget,
-  jsonOrUndefined,
-  parseAll,
-  planRequest,
-  rememberManager,
-  resolvePatchTarget,
-  splitDocuments,
-  type EditorAction,
-  type FieldValidation,
-  type PatchType,
-} from './actions.js';
-import { changesDiscovery, DiscoveryCache, resolveManifest, type ManifestIdentity } from './discovery.js';
-import { combinedSchema, kindSchemas, openApiDocumentUrls, type JsonSchema } from './schemas.js';
+import type { FieldValidation, PatchType } from './options.js';
+import { rememberManager } from './options.js';
+import type { EditorAction } from './actions.js';
+import { countDocuments } from './documents.js';
+import type { JsonSchema } from './schemas.js';
 import { editorLoaded, editorSettings, editorText, type EditorSettings } from './state.js';
 import type { ShortcutAction } from './monaco-view.js';
-import { conflictResolution, parseConflicts } from '../console/conflicts.js';
-import { confirmDialog } from '../confirm/dialog.js';
-import { editorDeleteImpact } from '../confirm/impact.js';
+import type { ActionResult } from './run.js';
+import { conflictResolution } from '../console/conflicts.js';
 import { useRovingFocus } from '../a11y/roving.js';
 
 const MonacoView = lazy(() => import('./monaco-view.js'));
+/** The actions (YAML parsing, planning, sending): loaded on first use, and early after the first paint. */
+const actions = () => import('./run.js');
 
 const RECENT_KEY = 'kube-playground:recent-managers';
 
@@ -43,133 +35,21 @@ async function fetchJson(store: PlaygroundStore, path: string): Promise<unknown>
   return res.json() as Promise<unknown>;
 }
 
-/** Discovery per store (shared by the editor and the console). */
-const caches = new WeakMap<PlaygroundStore, DiscoveryCache>();
-export function discoveryFor(store: PlaygroundStore): DiscoveryCache {
-  let c = caches.get(store);
-  if (!c) {
-    c = new DiscoveryCache((p) => fetchJson(store, p));
-    caches.set(store, c);
-  }
-  return c;
-}
-
 async function loadSchema(store: PlaygroundStore): Promise<JsonSchema> {
+  const { combinedSchema, kindSchemas, openApiDocumentUrls } = await import('./schemas.js');
   const urls = openApiDocumentUrls(await fetchJson(store, '/openapi/v3'));
   const docs = await Promise.all(urls.map((u) => fetchJson(store, u).catch(() => undefined)));
   return combinedSchema(kindSchemas(docs.filter(Boolean)));
 }
 
-export interface ActionResult {
-  ok: boolean;
-  text: string;
-  /** the logged request that produced it (an apply conflict can be resolved later from the console) */
-  requestId?: number;
-  status?: number;
-  path?: string;
-}
-
-/** One result line; a dry run says so (the server answered as if it wrote, and stored nothing). */
-function statusSummary(res: Response, body: unknown, what: string, dryRun = false): ActionResult {
-  const b = body as { kind?: string; message?: string; metadata?: { name?: string; resourceVersion?: string } } | undefined;
-  const label = dryRun ? 'dry run: ' : '';
-  if (res.ok) {
-    const rv = b?.metadata?.resourceVersion ? ` (resourceVersion ${b.metadata.resourceVersion})` : '';
-    return { ok: true, text: `${label}${res.status} ${what}${rv}${dryRun ? ' (not stored)' : ''}` };
-  }
-  return { ok: false, text: `${label}${res.status} ${what}: ${b?.message ?? res.statusText}` };
-}
-
-/**
- * Before a Delete that is not a dry run: names each object that will go (a namespace with everything in
- * it, a CRD with its custom resources) and asks. False when the user keeps them.
- */
-export async function confirmEditorDelete(store: PlaygroundStore, text: string): Promise<boolean> {
-  const docs = splitDocuments(text)
-    .filter((d) => !d.error && d.value)
-    .map((d) => d.value);
-  if (docs.length === 0) return true; // nothing to delete: the action reports why
-  const index = await discoveryFor(store).get();
-  const fetchCount = async (path: string) => {
-    const res = await store.fetch(path, { headers: { Accept: 'application/json' } }, 'confirm');
-    if (!res.ok) throw new Error(`${res.status} from ${path}`);
-    return res.json() as Promise<unknown>;
-  };
-  const { title, lines } = await editorDeleteImpact(index, docs, fetchCount);
-  if (lines.length === 0) return true; // no document names an object: each request fails on its own
-  return confirmDialog({ title, lines, note: 'This cannot be undone.', confirmLabel: 'Delete' });
-}
-
 const NO_REQUESTS: LoggedRequest[] = [];
-
-const ACTION_VERB: Record<EditorAction, string> = { create: 'created', replace: 'replaced', apply: 'applied', patch: 'patched', delete: 'deleted' };
-
-/** Runs an action over the editor's documents (patch: the whole text is the body). */
-export async function runAction(store: PlaygroundStore, action: EditorAction, text: string, settings: EditorSettings): Promise<ActionResult[]> {
-  const discovery = discoveryFor(store);
-  let index = await discovery.get();
-  const results: ActionResult[] = [];
-  if (action === 'patch') {
-    let body: unknown;
-    try {
-      const docs = parseAll(text);
-      if (docs.length !== 1) return [{ ok: false, text: 'a patch is one document (the patch body)' }];
-      body = docs[0];
-    } catch (e) {
-      return [{ ok: false, text: `YAML: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}` }];
-    }
-    // a body that names its object (apiVersion, kind, name) is the object shown: it wins over the setting
-    const targetText = formatPatchTarget(body) || settings.patchTarget;
-    const t = resolvePatchTarget(index, targetText);
-    if ('error' in t) return [{ ok: false, text: t.error }];
-    const plan = planRequest('patch', { text, value: body }, t.target, settings);
-    if ('error' in plan) return [{ ok: false, text: plan.error }];
-    const res = await store.fetch(plan.path, { method: plan.method, headers: plan.headers, body: plan.body }, 'editor');
-    return [statusSummary(res, jsonOrUndefined(await res.clone().text()), `${t.target.resource.plural}/${t.target.name} ${ACTION_VERB.patch}`, settings.dryRun)];
-  }
-  for (const doc of splitDocuments(text)) {
-    const label = `document ${doc.index + 1}`;
-    if (doc.error) {
-      results.push({ ok: false, text: `${label}: YAML: ${doc.error}` });
-      continue;
-    }
-    const value = doc.value as ManifestIdentity;
-    let r = resolveManifest(index, value);
-    if (!r.ok && typeof value?.kind === 'string') {
-      // a kind created moments ago (a CRD earlier in this text): read discovery again once
-      discovery.invalidate();
-      index = await discovery.get();
-      r = resolveManifest(index, value);
-    }
-    if (!r.ok) {
-      results.push({ ok: false, text: `${label}: ${r.error}` });
-      continue;
-    }
-    const plan = planRequest(action, { text: doc.text, value: doc.value }, r.target, settings);
-    if ('error' in plan) {
-      results.push({ ok: false, text: `${label}: ${plan.error}` });
-      continue;
-    }
-    const id = store.peekNextRequestId();
-    const res = await store.fetch(plan.path, { method: plan.method, headers: plan.headers, body: plan.body }, 'editor');
-    const body = jsonOrUndefined(await res.clone().text());
-    const name = r.target.name ?? (body as { metadata?: { name?: string } } | undefined)?.metadata?.name ?? '';
-    results.push({ ...statusSummary(res, body, `${r.target.resource.plural}/${name} ${ACTION_VERB[action]}`, settings.dryRun), requestId: id, status: res.status, path: plan.path });
-    if (res.ok && !settings.dryRun && changesDiscovery(value)) {
-      discovery.invalidate();
-      store.discoveryChanged();
-    }
-    if (res.status === 409 && parseConflicts(body)) store.focusRequest(id);
-  }
-  if (results.length === 0) results.push({ ok: false, text: 'the editor holds no document' });
-  return results;
-}
 
 function useValue<T>(s: { get(): T; subscribe(l: () => void): () => void }): T {
   return useSyncExternalStore(s.subscribe, s.get);
 }
 
-export function ManifestEditor() {
+/** `after`: Monaco loads once it settles (the frame passes its connection); without it, right after the first paint. */
+export function ManifestEditor({ after }: { after?: Promise<unknown> } = {}) {
   const store = usePlaygroundStore();
   const theme = usePlayground((s) => s.theme);
   const editorRequest = usePlayground((s) => s.editorRequest);
@@ -193,18 +73,43 @@ export function ManifestEditor() {
   const [help, setHelp] = useState(false);
   const ids = { manager: useId(), recent: useId(), validation: useId(), patchType: useId(), target: useId(), help: useId() };
 
-  // Monaco after the first paint
+  // Monaco (and the actions' module) after the first paint, and once `after` settles (the frame passes its
+  // connection) when the main thread is idle: Monaco's large chunk runs on the main thread as it loads,
+  // and the plain text area (the same text) is usable until it is there
   useEffect(() => {
-    const t = setTimeout(() => setWantMonaco(true), 0);
-    return () => clearTimeout(t);
-  }, []);
+    let live = true;
+    let idle: number | undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const start = () => {
+      if (!live) return;
+      setWantMonaco(true);
+      void actions();
+    };
+    const whenIdle = () => {
+      if (!live) return;
+      if (typeof requestIdleCallback === 'function') idle = requestIdleCallback(start, { timeout: 500 });
+      else timer = setTimeout(start, 0);
+    };
+    if (after) void after.then(whenIdle, whenIdle);
+    else timer = setTimeout(start, 0);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+      if (idle !== undefined) cancelIdleCallback(idle);
+    };
+  }, [after]);
 
   useEffect(() => {
     if (!editorRequest) return;
     editorText.set(editorRequest.text);
     // a panel put an object in the editor: Patch now targets that object, never the one shown before
-    const target = formatPatchTarget(splitDocuments(editorRequest.text).find((d) => d.value)?.value);
-    editorSettings.set({ ...editorSettings.get(), patchTarget: target });
+    let live = true;
+    void actions().then(({ patchTargetOf }) => {
+      if (live) editorSettings.set({ ...editorSettings.get(), patchTarget: patchTargetOf(editorRequest.text) });
+    });
+    return () => {
+      live = false;
+    };
   }, [editorRequest]);
 
   useEffect(() => {
@@ -226,6 +131,7 @@ export function ManifestEditor() {
       setBusy(true);
       const current = editorSettings.get();
       try {
+        const { confirmEditorDelete, patchTargetOf, runAction } = await actions();
         if (action === 'delete' && !current.dryRun && !(await confirmEditorDelete(store, editorText.get()))) {
           setResults([{ ok: true, text: 'Delete cancelled: nothing was deleted.' }]);
           return;
@@ -239,8 +145,7 @@ export function ManifestEditor() {
         }
         if (action !== 'patch' && action !== 'delete' && out.some((r) => r.ok)) {
           // the object just written is the one shown: Patch targets it (not an earlier one)
-          const first = splitDocuments(editorText.get()).find((d) => d.value)?.value;
-          const t = formatPatchTarget(first);
+          const t = patchTargetOf(editorText.get());
           if (t) set({ patchTarget: t });
         }
       } catch (e) {
@@ -257,8 +162,7 @@ export function ManifestEditor() {
       if (a === 'help') return setHelp((h) => !h);
       if (a === 'apply') return void run('apply');
       // save: Replace when the manifest carries a resourceVersion (it came from the server), else Create
-      const first = splitDocuments(editorText.get())[0]?.value as { metadata?: { resourceVersion?: unknown } } | undefined;
-      void run(first?.metadata?.resourceVersion ? 'replace' : 'create');
+      void actions().then(({ hasResourceVersion }) => run(hasResourceVersion(editorText.get()) ? 'replace' : 'create'));
     },
     [run],
   );
@@ -291,7 +195,8 @@ export function ManifestEditor() {
     />
   );
 
-  const docCount = useMemo(() => splitDocuments(text).length, [text]);
+  // counted without parsing (this runs on every keystroke)
+  const docCount = useMemo(() => countDocuments(text), [text]);
 
   return (
     <section className="editor" aria-labelledby="editor-heading" onKeyDown={onSectionKey}>
@@ -360,10 +265,12 @@ export function ManifestEditor() {
         <button
           type="button"
           title="Set the patch target from the first document's apiVersion, kind, namespace and name"
-          onClick={() => {
-            const t = formatPatchTarget(splitDocuments(editorText.get()).find((d) => d.value)?.value);
-            if (t) set({ patchTarget: t });
-          }}
+          onClick={() =>
+            void actions().then(({ patchTargetOf }) => {
+              const t = patchTargetOf(editorText.get());
+              if (t) set({ patchTarget: t });
+            })
+          }
         >
           Target from manifest
         </button>

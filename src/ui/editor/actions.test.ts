@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_OPTIONS, findDocument, formatPatchTarget, parsePatchTarget, planRequest, rememberManager, replaceDocument, splitDocuments } from './actions.js';
+import { countDocuments } from './documents.js';
 import type { ResolvedTarget } from './discovery.js';
 
 const target: ResolvedTarget = {
@@ -64,5 +65,11 @@ describe('documents', () => {
     expect(parsePatchTarget('v1')).toEqual({ error: 'patch target: write "apiVersion kind [namespace/]name"' });
     expect(formatPatchTarget(doc.value)).toBe('v1 ConfigMap default/c');
     expect(rememberManager(['a', 'b', 'c'], 'b')).toEqual(['b', 'a', 'c']);
+  });
+  it('counts the documents without parsing them, as many as splitDocuments parses', () => {
+    for (const t of ['', '# only a comment\n', 'a: 1\n', 'a: 1\n---\nb: 2\n', '---\na: 1\n---\n# c\n---\nbad: [\n...\n', '--- x: 1\n---\n\n---   # c\ny: 2\n']) {
+      expect(countDocuments(t)).toBe(splitDocuments(t).length);
+    }
+    expect(countDocuments('a: 1\n---\nb: 2\n---\nbad: [\n')).toBe(3);
   });
 });

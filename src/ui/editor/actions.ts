@@ -3,28 +3,11 @@
 import { dump, load, loadAll } from 'js-yaml';
 import { expansionProblem } from '../yaml-budget.js';
 import { resolveManifest, type DiscoveryIndex, type ManifestIdentity, type ResolvedTarget } from './discovery.js';
+import { documentParts } from './documents.js';
+import type { ActionOptions, PatchType } from './options.js';
 
 export type EditorAction = 'create' | 'replace' | 'apply' | 'patch' | 'delete';
-export type PatchType = 'json' | 'merge' | 'strategic';
-export type FieldValidation = '' | 'Ignore' | 'Warn' | 'Strict';
-
-export interface ActionOptions {
-  dryRun: boolean;
-  /** '' leaves the parameter out (the server's default, Warn). */
-  fieldValidation: FieldValidation;
-  /** Required for apply; sent with the other writes when not empty. */
-  fieldManager: string;
-  force: boolean;
-  patchType: PatchType;
-}
-
-export const DEFAULT_OPTIONS: ActionOptions = {
-  dryRun: false,
-  fieldValidation: '',
-  fieldManager: 'playground',
-  force: false,
-  patchType: 'strategic',
-};
+export { DEFAULT_OPTIONS, rememberManager, type ActionOptions, type FieldValidation, type PatchType } from './options.js';
 
 export const PATCH_CONTENT_TYPES: Record<PatchType, string> = {
   json: 'application/json-patch+json',
@@ -50,22 +33,8 @@ export interface EditorDoc {
 
 /** Splits multi-document YAML on `---` lines (the document texts are kept verbatim) and parses each. */
 export function splitDocuments(text: string): EditorDoc[] {
-  const parts: string[] = [];
-  let current: string[] = [];
-  for (const line of text.split('\n')) {
-    if (/^---(\s|$)/.test(line)) {
-      parts.push(current.join('\n'));
-      current = [];
-      const rest = line.slice(3).trim();
-      if (rest && !rest.startsWith('#')) current.push(rest);
-    } else if (/^\.\.\.\s*$/.test(line)) {
-      // document end marker
-    } else current.push(line);
-  }
-  parts.push(current.join('\n'));
   const docs: EditorDoc[] = [];
-  for (const part of parts) {
-    if (part.split('\n').every((l) => l.trim() === '' || l.trimStart().startsWith('#'))) continue;
+  for (const part of documentParts(text)) {
     const doc: EditorDoc = { index: docs.length, text: part.replace(/\n+$/, '') + '\n' };
     try {
       doc.value = load(part);
@@ -198,12 +167,6 @@ export function resolvePatchTarget(index: DiscoveryIndex, text: string): { targe
   if ('error' in id) return id;
   const r = resolveManifest(index, id);
   return r.ok ? { target: r.target } : { error: r.error };
-}
-
-/** Recent field managers, most recent first, without duplicates, at most `max`. */
-export function rememberManager(recent: string[], manager: string, max = 8): string[] {
-  if (!manager) return recent;
-  return [manager, ...recent.filter((m) => m !== manager)].slice(0, max);
 }
 
 /** Replaces document `index` of `text` with `newDoc` (other documents keep their text). */

@@ -1,6 +1,6 @@
 // The editor's shared state outside React: its text and its settings (the request console edits the
 // text when resolving an apply conflict; share links and the local session read both).
-import { DEFAULT_OPTIONS, type ActionOptions } from './actions.js';
+import { DEFAULT_OPTIONS, type ActionOptions } from './options.js';
 
 export class ValueStore<T> {
   private listeners = new Set<() => void>();

@@ -1,0 +1,90 @@
+// Loading the scenario at start (the share link of the URL fragment, else the last local session) and on
+// hashchange, and saving the session as it changes. The session path needs only ./share.ts; a link loads
+// ./open.ts (lessons, cluster objects, the confirm dialog) on demand, after the first paint.
+import { useEffect, useState } from 'react';
+import { DEFAULT_SETTINGS, DEFAULT_TEXT, editorLoaded, editorSettings, editorText, sanitizeSettings } from '../editor/state.js';
+import { changedSettings, initialScenario, parseSession, SESSION_KEY } from './share.js';
+import { usePlaygroundStore } from '../playground.js';
+import { markStartup } from '../api.js';
+
+function storedSession(): string | null {
+  try {
+    return localStorage.getItem(SESSION_KEY);
+  } catch {
+    return null;
+  }
+}
+
+/** Loads the scenario of the URL fragment (or the local session) into the editor, once and on hashchange. */
+export function useScenario(): string | undefined {
+  const store = usePlaygroundStore();
+  const [warning, setWarning] = useState<string | undefined>();
+  useEffect(() => {
+    let live = true;
+    const abort = new AbortController();
+    const load = async (first: boolean) => {
+      const hash = location.hash;
+      if (!first && !hash) return;
+      const stored = first ? storedSession() : null;
+      const r = await initialScenario(hash, stored, { text: first ? DEFAULT_TEXT : editorText.get(), settings: first ? {} : editorSettings.get() });
+      if (!live) return;
+      if (r.source === 'link') {
+        const current = first ? (parseSession(stored)?.text ?? DEFAULT_TEXT) : editorText.get();
+        const { openWhole } = await import('./open.js');
+        if (!live) return;
+        const outcome = await openWhole(store, r.scenario, hash, current, abort.signal);
+        if (!live) return;
+        if (outcome === 'cancelled') {
+          if (first) {
+            const session = parseSession(stored);
+            editorText.set(session?.text ?? DEFAULT_TEXT);
+            editorSettings.set(sanitizeSettings(session?.settings ?? {}));
+          }
+        }
+        setWarning(outcome === 'cancelled' ? undefined : outcome);
+        editorLoaded.set(true);
+        return;
+      }
+      if (first) {
+        editorText.set(r.scenario.text);
+        editorSettings.set(sanitizeSettings(r.scenario.settings));
+      }
+      setWarning(r.warning);
+      if (first) markStartup('editor-loaded');
+      editorLoaded.set(true);
+    };
+    // a link that fails in an unforeseen way still leaves a usable editor, with the reason shown
+    const safeLoad = (first: boolean) =>
+      load(first).catch((err: unknown) => {
+        if (!live) return;
+        setWarning(`The shared link could not be opened: ${err instanceof Error ? err.message : String(err)}.`);
+        editorLoaded.set(true);
+      });
+    void safeLoad(true);
+    const onHash = () => void safeLoad(false);
+    window.addEventListener('hashchange', onHash);
+    // the session is saved as it changes (debounced)
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const save = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        if (!editorLoaded.get()) return;
+        try {
+          localStorage.setItem(SESSION_KEY, JSON.stringify({ text: editorText.get(), settings: changedSettings(editorSettings.get(), DEFAULT_SETTINGS) }));
+        } catch {
+          // storage full or denied: sessions are a convenience
+        }
+      }, 300);
+    };
+    const subs = [editorText.subscribe(save), editorSettings.subscribe(save)];
+    return () => {
+      live = false;
+      abort.abort();
+      clearTimeout(timer);
+      window.removeEventListener('hashchange', onHash);
+      subs.forEach((u) => u());
+    };
+  }, [store]);
+  return warning;
+}
+
