@@ -3,9 +3,11 @@
 // stops before the editor, the layout at 1280x720 and 800x600, the presenter layout with its keyboard
 // switching (screenshots attached to the report), and the resource browser's object list with 10,000
 // ConfigMaps (virtualised, filtered by name).
+import { randomUUID } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
-import { shellFetch, skipWithoutBrowser } from './helpers';
+import { sessionSaved, shellFetch, skipWithoutBrowser } from './helpers';
 
 skipWithoutBrowser();
 
@@ -27,13 +29,13 @@ async function openFrame(page: Page, cluster: string, query = ''): Promise<void>
   await expect(page.getByTestId('objects-table')).toBeVisible({ timeout: 20_000 });
 }
 
-/** The axe scan of the page as it is now: no serious or critical violation (the message lists them all). */
-async function scan(page: Page, what: string, info: TestInfo): Promise<void> {
+/** The axe scan of the page as it is now: no serious or critical violation (the message lists them all); `soft`: the test goes on to report the rest. */
+async function scan(page: Page, what: string, info: TestInfo, soft = false): Promise<void> {
   const result = await new AxeBuilder({ page }).analyze();
   const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   const text = bad.map((v) => `${v.impact} ${v.id}: ${v.help}\n${v.nodes.map((n) => `  ${n.target.join(' ')} ${n.failureSummary ?? ''}`).join('\n')}`).join('\n');
   if (bad.length) await info.attach(`axe-${what}.txt`, { body: text, contentType: 'text/plain' });
-  expect(bad, `axe, ${what}:\n${text}`).toEqual([]);
+  (soft ? expect.soft : expect)(bad, `axe, ${what}:\n${text}`).toEqual([]);
 }
 
 /** A screenshot kept in the test's output folder (test-results/) and attached to the report. */
@@ -54,6 +56,17 @@ async function show(page: Page, presenter: boolean, label: string): Promise<void
   if (presenter) await page.getByTestId('view-bar').getByRole('button', { name: new RegExp(`^${label}`) }).click();
   else await page.getByRole('tab', { name: label, exact: true }).click();
 }
+
+/** The dock's panels, each with what shows it has rendered. */
+const DOCK_PANELS = [
+  ['Requests', '.console'],
+  ['Watch timeline', '[data-testid="timeline"], .pp'],
+  ['Managed fields', '.pp'],
+  ['History', '*'],
+  ['CEL', '.pp'],
+  ['Terminal', '.pp, .terminal'],
+  ['Lessons', '.pp, .lessons'],
+] as const;
 
 async function scanEverything(page: Page, info: TestInfo, presenter: boolean): Promise<void> {
   const layout = presenter ? 'presenter' : 'normal';
@@ -78,15 +91,7 @@ async function scanEverything(page: Page, info: TestInfo, presenter: boolean): P
   await page.keyboard.press('Escape');
 
   // every panel of the dock
-  for (const [label, ready] of [
-    ['Requests', '.console'],
-    ['Watch timeline', '[data-testid="timeline"], .pp'],
-    ['Managed fields', '.pp'],
-    ['History', '*'],
-    ['CEL', '.pp'],
-    ['Terminal', '.pp, .terminal'],
-    ['Lessons', '.pp, .lessons'],
-  ] as const) {
+  for (const [label, ready] of DOCK_PANELS) {
     await show(page, presenter, label);
     const panel = page.locator('.dock [role="tabpanel"]:not([hidden])');
     await expect(panel.locator(ready).first()).toBeVisible({ timeout: 20_000 });
@@ -160,7 +165,7 @@ test.describe('axe', () => {
       await expect(page.getByTestId('share-status')).toContainText('Share link');
       const url = page.url();
       await setEditor(page, 'local: work\n');
-      await page.waitForTimeout(600);
+      await sessionSaved(page, 'local: work\n');
       const tab = await context.newPage();
       await openShellSlow(tab, url.slice(url.indexOf('/', 8)));
       const dialog = tab.getByRole('dialog', { name: 'Open the shared scenario?' });
@@ -169,6 +174,33 @@ test.describe('axe', () => {
       await dialog.getByRole('button', { name: 'Cancel' }).click();
       await tab.close();
     });
+  }
+});
+
+test('dark theme: the main layout and every dock panel have no serious or critical violation', async ({ page }, info) => {
+  test.setTimeout(300_000);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await openFrame(page, freshCluster('dark'));
+  // an object in the list and in the panels
+  await setEditor(page, cmYaml('a11y-dark'));
+  await page.getByRole('button', { name: 'Apply', exact: true }).click();
+  await expect(page.getByTestId('action-results')).toContainText('configmaps/a11y-dark applied');
+  await page.getByTestId('objects-table').locator('tbody tr', { hasText: 'a11y-dark' }).click();
+  const toggle = page.getByRole('button', { name: 'Dark theme' });
+  await expect(toggle).toHaveAttribute('aria-pressed', 'false');
+  await toggle.click();
+  await expect(toggle).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  // the dark colours are in use (not the light ones)
+  expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(22, 24, 29)');
+  await scan(page, 'dark-main-layout', info, true);
+  await shot(page, info, 'dark-main-layout.png');
+  for (const [label, ready] of DOCK_PANELS) {
+    await page.getByRole('tab', { name: label, exact: true }).click();
+    const panel = page.locator('.dock [role="tabpanel"]:not([hidden])');
+    await expect(panel.locator(ready).first()).toBeVisible({ timeout: 20_000 });
+    if (label === 'Watch timeline') await expect(panel.getByRole('listbox').getByRole('option').first()).toBeVisible({ timeout: 20_000 });
+    await scan(page, `dark-${label}`, info, true);
   }
 });
 
@@ -352,34 +384,66 @@ test('presenter layout: large type, one panel per view, keyboard switching, reme
   await expect(page.getByRole('tab', { name: 'Watch timeline' })).toBeFocused();
 });
 
-test('the object list: 10,000 ConfigMaps, a screenful of rows in the page, the name filter answers within 200 ms', async ({ page }, info) => {
-  // about five minutes go to creating the objects on a busy machine
-  test.setTimeout(600_000);
-  const cluster = freshCluster('bulk');
-  await page.setViewportSize({ width: 1280, height: 720 });
-  await openFrame(page, cluster);
-  expect((await shellFetch(page, '/api/v1/namespaces', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bulk' } }) })).status).toBe(201);
-  // 10,000 ConfigMaps through the API, 25 requests at a time
-  const created = await page.evaluate(async () => {
-    let ok = 0;
-    const next = { i: 0 };
-    const worker = async () => {
-      while (next.i < 10_000) {
-        const i = next.i++;
-        const name = `cm-${String(i).padStart(5, '0')}`;
-        const res = await window.playground.apiFetch('/api/v1/namespaces/bulk/configmaps', {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { i: String(i) } }),
-        });
-        if (res.status === 201) ok++;
-        await res.arrayBuffer();
-      }
+interface BulkClusterFile {
+  revision: number;
+  compactedRevision: number;
+  objects: { key: string; object: Record<string, unknown>; revision: number }[];
+  history: { revision: number; time: number; events: Record<string, unknown>[] }[];
+}
+
+/** `file` (an exported cluster) with `count` ConfigMaps cm-00000... in `namespace`, all written at one new revision. */
+function withConfigMaps(file: BulkClusterFile, namespace: string, count: number): BulkClusterFile {
+  const revision = file.revision + 1;
+  const time = Date.now();
+  const created = new Date(time).toISOString().replace(/\.\d+Z$/, 'Z');
+  const objects = Array.from({ length: count }, (_, i) => {
+    const name = `cm-${String(i).padStart(5, '0')}`;
+    return {
+      key: `/core/configmaps/${namespace}/${name}`,
+      revision,
+      object: {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name, namespace, uid: randomUUID(), resourceVersion: String(revision), creationTimestamp: created },
+        data: { i: String(i) },
+      },
     };
-    await Promise.all(Array.from({ length: 25 }, worker));
-    return ok;
   });
-  expect(created).toBe(10_000);
+  const events = objects.map((o) => ({ revision, type: 'ADDED', key: o.key, object: o.object, time }));
+  return { ...file, revision, objects: [...file.objects, ...objects], history: [...file.history, { revision, time, events }] };
+}
+
+test('the object list: 10,000 ConfigMaps, a screenful of rows in the page, the name filter answers within 200 ms', async ({ page }, info) => {
+  test.setTimeout(180_000);
+  const source = freshCluster('bulk');
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await openFrame(page, source);
+  const t0 = Date.now();
+  // Seeding: creating 10,000 ConfigMaps through the API took minutes on a busy machine, so the cluster is
+  // exported (with a namespace made through the API, and its kube-root-ca.crt), 10,000 ConfigMaps are added
+  // to the file as one more revision, and the file is imported as a new cluster (Clusters > Import).
+  expect((await shellFetch(page, '/api/v1/namespaces', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bulk' } }) })).status).toBe(201);
+  await expect.poll(async () => (await shellFetch(page, '/api/v1/namespaces/bulk/configmaps/kube-root-ca.crt')).status).toBe(200);
+  await page.getByRole('button', { name: 'Clusters' }).click();
+  const menu = page.getByRole('dialog', { name: 'Clusters' });
+  const download = page.waitForEvent('download');
+  await menu.getByRole('button', { name: 'Export cluster', exact: true }).click();
+  const file = JSON.parse(readFileSync(await (await download).path(), 'utf8')) as BulkClusterFile;
+  const path = info.outputPath('bulk.kube-cluster.json');
+  writeFileSync(path, JSON.stringify(withConfigMaps(file, 'bulk', 10_000)));
+  const target = `${source}-10k`;
+  await menu.getByLabel('Import as').fill(target);
+  await menu.getByLabel('Import cluster (or a scenario link file)').setInputFiles(path);
+  await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Import' }).click();
+  await page.waitForURL(`**/?cluster=${target}`);
+  await expect(page.getByTestId('cluster-name')).toHaveText(target, { timeout: 30_000 });
+  await expect(page.locator('[data-testid="monaco"][data-ready="true"]')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('objects-table')).toBeVisible({ timeout: 20_000 });
+  const list = await shellFetch(page, '/api/v1/namespaces/bulk/configmaps?limit=1');
+  expect((list.body as { metadata: { remainingItemCount?: number } }).metadata.remainingItemCount).toBe(10_000);
+  const seedMs = Date.now() - t0;
+  info.annotations.push({ type: 'seed-10k', description: `${seedMs} ms` });
+  console.log(`object list: 10,000 ConfigMaps seeded by a cluster import in ${seedMs} ms`);
 
   const browser = page.getByTestId('resource-browser');
   await browser.getByLabel('Namespace', { exact: true }).selectOption('bulk');

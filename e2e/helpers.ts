@@ -86,3 +86,10 @@ export function names(list: unknown): string[] {
   const items = (list as { items?: { metadata?: { name?: string } }[] } | undefined)?.items ?? [];
   return items.map((i) => i.metadata?.name ?? '').sort();
 }
+
+/** Waits until the editor's local session (saved 300 ms after the last edit) holds `text`. */
+export async function sessionSaved(page: Page, text: string): Promise<void> {
+  await expect
+    .poll(() => page.evaluate(() => (JSON.parse(localStorage.getItem('kube-playground:session') ?? '{}') as { text?: string }).text))
+    .toBe(text);
+}

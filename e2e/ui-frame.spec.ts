@@ -2,7 +2,7 @@
 // through its buttons, apply conflicts and their three resolutions, the request console (Warning headers,
 // raw mode), share links and the theme toggle. Screenshots go to test-results/.
 import { expect, test, type Page } from '@playwright/test';
-import { openShell, shellFetch, skipWithoutBrowser } from './helpers';
+import { openShell, sessionSaved, shellFetch, skipWithoutBrowser } from './helpers';
 
 skipWithoutBrowser();
 
@@ -315,7 +315,7 @@ test('a share link round-trips the editor text and settings; without one the las
   expect(page.url()).toBe(url);
   // change the session, then open the link in another tab: the link wins
   await setEditor(page, 'session: text\n');
-  await page.waitForTimeout(600);
+  await sessionSaved(page, 'session: text\n');
   const tab = await context.newPage();
   // every link asks first and opens in a cluster of its own (e2e/ui-safety.spec.ts covers Cancel)
   await openShell(tab, url.slice(url.indexOf('/', 8)));
@@ -326,7 +326,7 @@ test('a share link round-trips the editor text and settings; without one the las
   await tab.close();
   // no fragment: the last local session (the link's tab saved its text as the session; edit once more)
   await setEditor(page, 'session: text\n# again\n');
-  await page.waitForTimeout(600);
+  await sessionSaved(page, 'session: text\n# again\n');
   const plain = await context.newPage();
   await openFrame(plain, '/');
   await expect.poll(() => editorText(plain)).toBe('session: text\n# again\n');

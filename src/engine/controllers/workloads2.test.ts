@@ -296,6 +296,40 @@ describe('DaemonSet', () => {
     await run(5000);
     expect((await list('/api/v1/namespaces/default/pods')).map((p) => p.spec.containers[0].image)).toEqual(['fluentd:2', 'fluentd:2', 'fluentd:2']);
   });
+
+  it('RollingUpdate with maxSurge 1: the new pod starts beside the old one on its node, the old goes once the new is ready', async () => {
+    await c.req('POST', DS, daemonSet('agent', { updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } } }));
+    await run(3000);
+    const first = await list('/api/v1/namespaces/default/pods');
+    expect(first.filter(ready).map((p) => p.spec.nodeName).sort()).toEqual(['node-1', 'node-2', 'node-3']);
+    const oldHash = first[0].metadata.labels['controller-revision-hash'];
+    await c.req('PATCH', `${DS}/agent`, { spec: { template: { spec: { containers: [{ name: 'c', image: 'fluentd:2' }] } } } }, { 'Content-Type': 'application/strategic-merge-patch+json' });
+    const surged = new Set<string>();
+    let maxAlive = 0;
+    let minReadyNodes = 3;
+    for (let t = 0; t < 15_000; t += 100) {
+      await run(100);
+      const pods = (await list('/api/v1/namespaces/default/pods')).filter((p) => !p.metadata.deletionTimestamp);
+      maxAlive = Math.max(maxAlive, pods.length);
+      minReadyNodes = Math.min(minReadyNodes, new Set(pods.filter(ready).map((p) => p.spec.nodeName)).size);
+      for (const node of ['node-1', 'node-2', 'node-3']) {
+        const here = pods.filter((p) => p.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchFields[0].values[0] === node);
+        const old = here.filter((p) => p.metadata.labels['controller-revision-hash'] === oldHash);
+        const neu = here.filter((p) => p.metadata.labels['controller-revision-hash'] !== oldHash);
+        if (old.length && neu.length) surged.add(node);
+        // the old pod is deleted only after the new one on its node is ready
+        if (neu.length && !old.length) expect(neu.every(ready), `${node}: old pod gone before the new one was ready`).toBe(true);
+      }
+    }
+    // every node was updated by surging (old and new side by side), one node at a time (maxSurge 1)
+    expect([...surged].sort()).toEqual(['node-1', 'node-2', 'node-3']);
+    expect(maxAlive).toBe(4);
+    // maxUnavailable 0: every node kept a ready pod throughout
+    expect(minReadyNodes).toBe(3);
+    const pods = await list('/api/v1/namespaces/default/pods');
+    expect(pods.map((p) => p.spec.containers[0].image)).toEqual(['fluentd:2', 'fluentd:2', 'fluentd:2']);
+    expect((await c.req('GET', `${DS}/agent`)).body.status).toMatchObject({ desiredNumberScheduled: 3, currentNumberScheduled: 3, updatedNumberScheduled: 3, numberAvailable: 3, observedGeneration: 2 });
+  });
 });
 
 describe('cron schedules', () => {
