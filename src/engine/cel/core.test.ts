@@ -238,6 +238,21 @@ describe('evaluator', () => {
     expect(run('has(x.a) && !has(x.z)', { x: { a: 1 } })).toMatchObject({ value: true });
     expect(run('y', {})).toMatchObject({ compileError: "undeclared reference to 'y' (in container '')" });
   });
+
+  it('lists built by map and filter are plain arrays once the loop ends (no loop marks left on them)', () => {
+    const env = createCelEnv({ variables: {} });
+    for (const src of ['[1, 2, 3].map(x, x * 2)', '[1, 2, 3, 4].filter(x, x % 2 == 0)', "['a', 'b'].map(s, s + '!')"]) {
+      const p = env.compile(src);
+      if (isCompileError(p)) throw new Error(p.formatted);
+      const r = p.evaluate({});
+      if (isRuntimeError(r)) throw new Error(r.message);
+      const v = r.value as unknown[];
+      expect(Object.getOwnPropertySymbols(v).map(String)).not.toContain('Symbol(celAppendable)');
+    }
+    const p = env.compile("['a', 'b'].map(s, s + '!')");
+    if (isCompileError(p)) throw new Error(p.formatted);
+    expect((p.evaluate({}) as { value: unknown }).value).toEqual(['a!', 'b!']);
+  });
 });
 
 describe('compatibility versions', () => {

@@ -346,7 +346,9 @@ export function listTypeInfo(t: ListType): ListTypeInfo | undefined {
  */
 const APPENDABLE: unique symbol = Symbol('celAppendable');
 export function setAppendable(l: CelValue[], on: boolean): void {
-  (l as unknown as { [APPENDABLE]?: boolean })[APPENDABLE] = on;
+  // the mark is removed, not set to false, so a finished list carries no trace of the loop
+  if (on) (l as unknown as { [APPENDABLE]?: boolean })[APPENDABLE] = true;
+  else delete (l as unknown as { [APPENDABLE]?: boolean })[APPENDABLE];
 }
 export function isAppendable(l: CelValue[]): boolean {
   return (l as unknown as { [APPENDABLE]?: boolean })[APPENDABLE] === true;
