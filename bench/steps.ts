@@ -1,7 +1,7 @@
 // Where the time goes (issue 17 item 3): each request kind run in a loop under the V8 CPU profiler (the
 // measured loop only, after a warm-up), every sample charged to the innermost engine function that names a
 // step of the request, and each step's share turned into µs per request from the loop's wall time.
-//   npx tsx bench/steps.ts [-v] [--engine other-build.mjs] [create|get|update|patch|apply|apply-change|smp ...]
+//   npx tsx bench/steps.ts [-v] [--engine other-build.mjs] [create|get|update|patch|apply|apply-change|apply-cm|smp ...]
 // Runs the engine bundled as it ships (bench/bundled.ts), over the memory storage, through handle().
 import { Session } from 'node:inspector/promises';
 import { basename, resolve } from 'node:path';
@@ -105,6 +105,7 @@ export const WORKS: Record<string, { label: string; n: number; setup?: (call: Re
   patch: { label: 'merge patch Namespace (label change)', n: 1500, setup: async (call) => void (await call('POST', '/api/v1/namespaces', ns('p'))), run: (call, i) => call('PATCH', '/api/v1/namespaces/p', { metadata: { labels: { p: String(i) } } }, 'application/merge-patch+json') },
   apply: { label: 'apply Deployment (3 containers), no-op', n: 1000, setup: async (call) => void (await call('PATCH', `${DEP}?fieldManager=owner`, deployment('nginx:1'), 'application/apply-patch+yaml')), run: (call) => call('PATCH', `${DEP}?fieldManager=owner`, deployment('nginx:1'), 'application/apply-patch+yaml') },
   'apply-change': { label: 'apply Deployment (3 containers), value change', n: 1000, setup: async (call) => void (await call('PATCH', `${DEP}?fieldManager=owner`, deployment('nginx:1'), 'application/apply-patch+yaml')), run: (call, i) => call('PATCH', `${DEP}?fieldManager=owner`, deployment(`nginx:${2 + (i % 2)}`), 'application/apply-patch+yaml') },
+  'apply-cm': { label: 'apply ConfigMap, label change', n: 1500, setup: async (call) => void (await call('PATCH', '/api/v1/namespaces/default/configmaps/bench?fieldManager=owner', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'bench', labels: { round: 'a' } }, data: { k: 'v' } }, 'application/apply-patch+yaml')), run: (call, i) => call('PATCH', '/api/v1/namespaces/default/configmaps/bench?fieldManager=owner', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'bench', labels: { round: String(i % 2) } }, data: { k: 'v' } }, 'application/apply-patch+yaml') },
   smp: { label: 'strategic merge patch Deployment (image)', n: 1000, setup: async (call) => void (await call('PATCH', `${DEP}?fieldManager=owner`, deployment('nginx:1'), 'application/apply-patch+yaml')), run: (call, i) => call('PATCH', DEP, { spec: { template: { spec: { containers: [{ name: 'web', image: `nginx:${4 + (i % 2)}` }] } } } }, 'application/strategic-merge-patch+json') },
 };
 

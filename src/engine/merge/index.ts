@@ -25,7 +25,7 @@ import {
   printManager,
   type Managed,
 } from './managed.js';
-import { ConflictsError, Updater, type Conflict } from './updater.js';
+import { ConflictsError, Updater, kept, type Conflict } from './updater.js';
 
 export interface ManagedOptions {
   manager: string;
@@ -97,12 +97,13 @@ const STRIP = FieldSet.of(
   ),
 );
 
-function stripFields(m: Managed, id: string): void {
+/** `prev`: the manager's set before this write, kept (same object) when the result equals it. */
+function stripFields(m: Managed, id: string, prev?: FieldSet): void {
   const vs = m.fields.get(id);
   if (!vs) return;
   const s = vs.set.difference(STRIP);
   if (s.empty()) m.fields.delete(id);
-  else m.fields.set(id, { ...vs, set: s });
+  else m.fields.set(id, { ...vs, set: kept(s, prev) });
 }
 
 function ignoredSet(opts: ManagedOptions): FieldSet | undefined {
@@ -186,7 +187,7 @@ function trackUpdate(type: ObjectType, live: JsonObject, next: JsonObject, manag
   if (vs) {
     out.fields.delete(self);
     const prev = out.fields.get(id);
-    out.fields.set(id, prev ? { set: vs.set.union(prev.set), apiVersion: vs.apiVersion, applied: vs.applied } : vs);
+    out.fields.set(id, prev ? { set: kept(vs.set.union(prev.set), prev.set), apiVersion: vs.apiVersion, applied: vs.applied } : vs);
     out.times.set(id, opts.time);
   }
   capUpdateManagers(out);
@@ -360,7 +361,7 @@ function applyCore(type: ObjectType, liveObj: JsonObject, cfg: KubeObject, manag
     out.times.set(id, opts.time);
     object = dropIntroducedNulls(res.object, liveObj, cfg as JsonObject) as KubeObject;
   } else object = liveObj as KubeObject; // the caller's private copy of live, not read after this
-  stripFields(out, id);
+  stripFields(out, id, managed.fields.get(id)?.set);
   return encodeInto(object, out);
 }
 

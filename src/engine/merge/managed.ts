@@ -79,13 +79,40 @@ const DECODED_SETS_MAX = 256;
 
 function decodeFieldsV1(v: JsonValue): FieldSet {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return FieldSet.fromFieldsV1(v);
-  const text = JSON.stringify(v);
-  let set = decodedSets.get(text);
+  // a frozen value cannot change: its set is found by identity (a stored object read again, a 409 retried)
+  const frozen = Object.isFrozen(v);
+  let set = frozen ? setsByValue.get(v) : undefined;
   if (set) return set;
-  set = FieldSet.fromFieldsV1(v); // a malformed entry throws and is not kept
-  if (decodedSets.size >= DECODED_SETS_MAX) decodedSets.clear();
-  decodedSets.set(text, set);
+  const text = JSON.stringify(v);
+  set = decodedSets.get(text);
+  if (!set) {
+    set = FieldSet.fromFieldsV1(v); // a malformed entry throws and is not kept
+    if (decodedSets.size >= DECODED_SETS_MAX) decodedSets.clear();
+    decodedSets.set(text, set);
+  }
+  if (frozen) setsByValue.set(v, set);
   return set;
+}
+
+const setsByValue = new WeakMap<object, FieldSet>();
+
+// Encoded fieldsV1 by (immutable) set: most managers' sets are the same objects from one write to the next
+// (decoded once, see above; an applier or updater whose fields did not change keeps its set, updater.ts),
+// so each is written once. The encoding is deeply frozen: objects share it, as stored objects share theirs.
+const encodedSets = new WeakMap<FieldSet, JsonObject>();
+
+function encodeFieldsV1(set: FieldSet): JsonObject {
+  let v = encodedSets.get(set);
+  if (v) return v;
+  v = freezeDeep(set.toFieldsV1());
+  encodedSets.set(set, v);
+  setsByValue.set(v, set);
+  return v;
+}
+
+function freezeDeep(o: JsonObject): JsonObject {
+  for (const k in o) freezeDeep(o[k] as JsonObject);
+  return Object.freeze(o);
 }
 
 /** DecodeManagedFields: throws on an entry the real decoder rejects. */
@@ -134,7 +161,7 @@ export function encodeManagedFields(m: Managed): ManagedFieldsEntry[] | undefine
     const t = m.times.get(id);
     if (t) e.time = t;
     e.fieldsType = 'FieldsV1';
-    e.fieldsV1 = vs.set.toFieldsV1() as JsonObject;
+    e.fieldsV1 = encodeFieldsV1(vs.set);
     if (info.subresource) e.subresource = info.subresource;
     entries.push(e);
   }

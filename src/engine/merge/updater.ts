@@ -37,6 +37,14 @@ export class ConflictsError {
 // schema makes of each (null: nothing to change) is kept per schema root.
 const reconciled = new WeakMap<TypeRef, WeakMap<FieldSet, FieldSet | null>>();
 
+/**
+ * `prev` itself when `next` equals it: a manager whose fields did not change keeps the same (immutable) set
+ * from write to write, so its encoding is made once (merge/managed.ts).
+ */
+export function kept(next: FieldSet, prev: FieldSet | undefined): FieldSet {
+  return prev !== undefined && next !== prev && next.equals(prev) ? prev : next;
+}
+
 export class Updater {
   /** `ignored`: paths never tracked (reset fields such as `status` on the main resource). */
   constructor(
@@ -93,7 +101,7 @@ export class Updater {
     }
     for (const [id, r] of removed) {
       const vs = managers.get(id)!;
-      managers.set(id, { ...vs, set: vs.set.difference(r) });
+      managers.set(id, { ...vs, set: kept(vs.set.difference(r), vs.set) });
     }
     for (const [id, vs] of [...managers]) if (vs.set.empty()) managers.delete(id);
     return cmp;
@@ -104,7 +112,7 @@ export class Updater {
     const managers = this.reconcile(managersIn);
     const cmp = this.doUpdate(live, next, managers, manager, true);
     const prev = managers.get(manager)?.set ?? new FieldSet();
-    const set = this.filter(prev.difference(cmp.removed).union(cmp.modified).union(cmp.added));
+    const set = kept(this.filter(prev.difference(cmp.removed).union(cmp.modified).union(cmp.added)), prev);
     if (set.empty()) managers.delete(manager);
     else managers.set(manager, { set, apiVersion: version, applied: false });
     return managers;
@@ -125,7 +133,7 @@ export class Updater {
     const managers = this.reconcile(managersIn);
     let merged = merge(this.root, live, config);
     const lastSet = managers.get(manager);
-    const set = this.filter(toFieldSet(this.root, config));
+    const set = kept(this.filter(toFieldSet(this.root, config)), lastSet?.set);
     managers.set(manager, { set, apiVersion: version, applied: true });
     merged = this.prune(merged, managers, lastSet, set);
     const obj = (merged ?? {}) as JsonObject;

@@ -330,12 +330,15 @@ export interface DecodedJsonPatch {
 
 const OP_FIELDS = new Set(['op', 'path', 'from', 'value']);
 
+/** One decoder for every body (decode without `stream` keeps no state); default options, as before. */
+const PATCH_DECODER = new TextDecoder();
+
 /**
  * Decodes an application/json-patch+json body like handlers/patch.go: with fieldValidation Warn or Strict
  * the body is first strictly decoded (`error decoding patch: ...` on failure), then jsonpatch.DecodePatch.
  */
 export function decodeJsonPatchBody(bytes: Uint8Array | string, level: 'Ignore' | 'Warn' | 'Strict'): DecodedJsonPatch {
-  const text = typeof bytes === 'string' ? bytes : new TextDecoder().decode(bytes);
+  const text = typeof bytes === 'string' ? bytes : PATCH_DECODER.decode(bytes);
   const strict = level !== 'Ignore';
   let parsed;
   try {

@@ -79,13 +79,16 @@ export function applyMergePatch(doc: unknown, patch: unknown): unknown {
   throw badRequest('Invalid JSON Patch');
 }
 
+/** One decoder for every body (decode without `stream` keeps no state); default options, as before. */
+const PATCH_DECODER = new TextDecoder();
+
 /**
  * Decodes an application/merge-patch+json body like handlers/patch.go. With fieldValidation Warn or Strict
  * the body is strictly decoded into a map first (`error decoding patch: ...`); duplicated keys are returned
  * for fieldValidationResult. Otherwise a malformed body is "Invalid JSON Patch".
  */
 export function decodeMergePatchBody(bytes: Uint8Array | string, level: 'Ignore' | 'Warn' | 'Strict'): DecodeResult {
-  const text = typeof bytes === 'string' ? bytes : new TextDecoder().decode(bytes);
+  const text = typeof bytes === 'string' ? bytes : PATCH_DECODER.decode(bytes);
   const strict = level !== 'Ignore';
   let parsed;
   try {

@@ -618,13 +618,16 @@ export function applyStrategicMergePatch(doc: unknown, patch: unknown, schema: S
   }
 }
 
+/** One decoder for every body (decode without `stream` keeps no state); default options, as before. */
+const PATCH_DECODER = new TextDecoder();
+
 /**
  * Decodes an application/strategic-merge-patch+json body like handlers/patch.go strategicPatchObject: any
  * decoding failure is a 400 with Go's JSON error text, the body must be an object (or null). Duplicated
  * keys (reported with fieldValidation Warn/Strict) are returned for fieldValidationResult.
  */
 export function decodeStrategicPatchBody(bytes: Uint8Array | string, level: 'Ignore' | 'Warn' | 'Strict'): DecodeResult {
-  const text = typeof bytes === 'string' ? bytes : new TextDecoder().decode(bytes);
+  const text = typeof bytes === 'string' ? bytes : PATCH_DECODER.decode(bytes);
   let parsed;
   try {
     parsed = parseJson(text, { maxDuplicates: 100 });
