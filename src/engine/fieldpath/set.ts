@@ -73,6 +73,16 @@ export class FieldSet {
     return s;
   }
 
+  /**
+   * Adds `sub` (non-empty, built by the caller and not shared) as the child node of `pe`; united with the
+   * child already there, if any.
+   */
+  attach(pe: PathElement, sub: FieldSet): void {
+    const at = searchChildren(this.children, pe);
+    if (at >= 0) this.children[at].set = this.children[at].set.union(sub);
+    else this.children.splice(-at - 1, 0, { pe, set: sub });
+  }
+
   insert(p: Path): void {
     if (p.length === 0) return;
     let cur: FieldSet = this;

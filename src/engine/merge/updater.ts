@@ -154,7 +154,7 @@ export class Updater {
     // toFieldSet names its list items and map entries, and named() adds the struct fields above them),
     // so none of the three steps below can remove anything: the result is `merged` as removeItems of
     // nothing returns it.
-    if (lastSet.set.difference(named(applied)).empty()) return removeItems(this.root, merged, new FieldSet());
+    if (lastSet.set === applied || lastSet.set.difference(named(applied)).empty()) return removeItems(this.root, merged, new FieldSet());
     const last = named(lastSet.set);
     let pruned = removeItems(this.root, merged, last);
     // add back what someone (including the applier's new configuration) still owns

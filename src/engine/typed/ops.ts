@@ -65,7 +65,7 @@ function childType(m: MapType, key: string): TypeRef {
 
 export function validate(ref: TypeRef, v: JsonValue, allowDuplicates: boolean): string[] {
   const errs: string[] = [];
-  walkValidate(ref, v, '', errs, allowDuplicates);
+  walkValidate(ref, v, [], errs, allowDuplicates);
   return errs;
 }
 
@@ -74,58 +74,76 @@ export function validate(ref: TypeRef, v: JsonValue, allowDuplicates: boolean): 
 const vV = (v: JsonValue) => `&{${goV(v)}}`;
 const vSharp = (v: JsonValue) => `&value.valueUnstructured{Value:${goSharpV(v)}}`;
 
-function walkValidate(ref: TypeRef, v: JsonValue, path: string, errs: string[], allowDup: boolean): void {
-  const at = (msg: string) => errs.push(path ? `${path}: ${msg}` : msg);
+/** The walk's position: field names and list elements from the root, printed only for a message. */
+type Segments = (string | PathElement)[];
+
+function printSegments(segs: Segments): string {
+  let out = '';
+  for (const s of segs) out += typeof s === 'string' ? '.' + s : pathToString([s]);
+  return out;
+}
+
+function report(segs: Segments, errs: string[], msg: string): void {
+  const path = printSegments(segs);
+  errs.push(path ? `${path}: ${msg}` : msg);
+}
+
+function walkValidate(ref: TypeRef, v: JsonValue, segs: Segments, errs: string[], allowDup: boolean): void {
   const a = ref.atom;
   const h = dispatch(a, deduce(a, v));
   if (h === 'scalar') {
     if (v === null) return;
     const s = a.scalar!;
-    if (s === 'numeric' && typeof v !== 'number') at(`expected numeric (int or float), got ${goTypeName(v)}`);
-    else if (s === 'string' && typeof v !== 'string') at(`expected string, got ${vSharp(v)}`);
-    else if (s === 'boolean' && typeof v !== 'boolean') at(`expected boolean, got ${vV(v)}`);
-    else if (s === 'untyped' && typeof v === 'object') at(`expected any scalar, got ${vV(v)}`);
+    if (s === 'numeric' && typeof v !== 'number') report(segs, errs, `expected numeric (int or float), got ${goTypeName(v)}`);
+    else if (s === 'string' && typeof v !== 'string') report(segs, errs, `expected string, got ${vSharp(v)}`);
+    else if (s === 'boolean' && typeof v !== 'boolean') report(segs, errs, `expected boolean, got ${vV(v)}`);
+    else if (s === 'untyped' && typeof v === 'object') report(segs, errs, `expected any scalar, got ${vV(v)}`);
     return;
   }
   if (h === 'list') {
     if (v === null) return;
     if (!Array.isArray(v)) {
-      at(`expected list, got ${vV(v)}`);
+      report(segs, errs, `expected list, got ${vV(v)}`);
       return;
     }
     const list = a.list!;
-    const seen = new Set<string>();
+    const seen = list.atomic ? undefined : new Set<string>();
     for (let i = 0; i < v.length; i++) {
       let pe: PathElement = { index: i };
-      if (!list.atomic) {
+      if (seen) {
         try {
           pe = listItemPE(list, v[i]);
         } catch (e) {
-          at(`element ${i}: ${(e as Error).message}`);
+          report(segs, errs, `element ${i}: ${(e as Error).message}`);
           return;
         }
         const k = serializePE(pe);
-        if (seen.has(k) && !allowDup) at(`duplicate entries for key ${pathToString([pe])}`);
+        if (seen.has(k) && !allowDup) report(segs, errs, `duplicate entries for key ${pathToString([pe])}`);
         seen.add(k);
       }
-      walkValidate(list.elem, v[i], path + pathToString([pe]), errs, allowDup);
+      segs.push(pe);
+      walkValidate(list.elem, v[i], segs, errs, allowDup);
+      segs.pop();
     }
     return;
   }
   if (h === 'map') {
     if (v === null) return;
     if (!isMap(v)) {
-      at(`expected map, got ${vV(v)}`);
+      report(segs, errs, `expected map, got ${vV(v)}`);
       return;
     }
     const m = a.map!;
-    for (const [k, val] of Object.entries(v)) {
+    for (const k in v) {
+      if (!Object.hasOwn(v, k)) continue;
       const f = m.fields.get(k);
       if (!f && !m.elem) {
-        errs.push(`${path}.${k}: field not declared in schema`);
+        errs.push(`${printSegments(segs)}.${k}: field not declared in schema`);
         return;
       }
-      walkValidate(f ? f.type : m.elem!, val, `${path}.${k}`, errs, allowDup);
+      segs.push(k);
+      walkValidate(f ? f.type : m.elem!, v[k], segs, errs, allowDup);
+      segs.pop();
     }
   }
 }
@@ -135,23 +153,23 @@ function walkValidate(ref: TypeRef, v: JsonValue, path: string, errs: string[], 
 
 export function toFieldSet(ref: TypeRef, v: JsonValue): FieldSet {
   const set = new FieldSet();
-  tfs(ref, v, [], set);
+  tfs(ref, v, set);
   return set;
 }
 
-function tfs(ref: TypeRef, v: JsonValue, path: Path, set: FieldSet): void {
+// `node` is the set below the path of `v` (its members and children are v's paths, relative); a child's
+// node is built on its own and attached when it holds anything, so no path array is made per value and
+// nothing is inserted from the root down. `leaf` (returned true): `v` itself is a member of its parent
+// (a scalar, an atomic list or map).
+function tfs(ref: TypeRef, v: JsonValue, node: FieldSet): boolean {
   const a = ref.atom;
   switch (dispatch(a, deduce(a, v))) {
     case 'scalar':
-      set.insert(path);
-      return;
+      return true;
     case 'list': {
       const list = a.list!;
-      if (list.atomic) {
-        set.insert(path);
-        return;
-      }
-      if (!Array.isArray(v)) return;
+      if (list.atomic) return true;
+      if (!Array.isArray(v)) return false;
       const pes = v.map((item) => tryPE(list, item));
       const seen = new Set<string>();
       const dups = new Set<string>();
@@ -160,36 +178,46 @@ function tfs(ref: TypeRef, v: JsonValue, path: Path, set: FieldSet): void {
         const k = serializePE(pe);
         if (seen.has(k)) {
           if (!dups.has(k)) {
-            set.insert([...path, pe]);
+            node.insertMember(pe);
             dups.add(k);
           }
         } else seen.add(k);
       });
       v.forEach((item, i) => {
         const pe = pes[i];
-        if (!pe || dups.has(serializePE(pe))) return;
-        const p = [...path, pe];
-        tfs(list.elem, item, p, set);
-        set.insert(p);
+        if (!pe || (dups.size > 0 && dups.has(serializePE(pe)))) return;
+        below(list.elem, item, node, pe);
+        node.insertMember(pe);
       });
-      return;
+      return false;
     }
     case 'map': {
       const m = a.map!;
-      if (m.atomic) {
-        set.insert(path);
-        return;
+      if (m.atomic) return true;
+      if (!isMap(v)) return false;
+      for (const k in v) {
+        if (!Object.hasOwn(v, k)) continue;
+        const val = v[k];
+        const pe = { field: k };
+        if (below(childType(m, k), val, node, pe) || val === null || (isMap(val) && isEmptyMap(val)) || !m.fields.has(k)) node.insertMember(pe);
       }
-      if (!isMap(v)) return;
-      for (const [k, val] of Object.entries(v)) {
-        const p = [...path, { field: k }];
-        tfs(childType(m, k), val, p, set);
-        if (val === null || (isMap(val) && Object.keys(val).length === 0)) set.insert(p);
-        else if (!m.fields.has(k)) set.insert(p);
-      }
-      return;
+      return false;
     }
   }
+  return false;
+}
+
+/** tfs of a child value under `node` at `pe`; true when the child is a leaf (a member of `node`). */
+function below(ref: TypeRef, v: JsonValue, node: FieldSet, pe: PathElement): boolean {
+  const sub = new FieldSet();
+  const leaf = tfs(ref, v, sub);
+  if (sub.members.length > 0 || sub.children.length > 0) node.attach(pe, sub);
+  return leaf;
+}
+
+function isEmptyMap(v: Record<string, unknown>): boolean {
+  for (const k in v) if (Object.hasOwn(v, k)) return false;
+  return true;
 }
 
 // ---------------------------------------------------------------------------------------------------

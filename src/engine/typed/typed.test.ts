@@ -109,6 +109,22 @@ describe('typed operations', () => {
     ]);
   });
 
+  test('toFieldSet: empty maps and nulls are members, empty lists and unnamed values own nothing below', () => {
+    const s = toFieldSet(ref, { items: [], s: {}, m: { k: {}, n: null } });
+    expect(paths(s)).toEqual(['.s', '.m.k', '.m.n']);
+    expect(paths(toFieldSet(ref, { items: [{ name: 'a', v: '1' }], s: { a: 'x' } }))).toEqual([
+      '.items[name="a",proto="TCP"]', '.items[name="a",proto="TCP"].name', '.items[name="a",proto="TCP"].v', '.s.a',
+    ]);
+  });
+
+  test('validate names the place inside list items and nested maps', () => {
+    expect(validate(ref, { items: [{ name: 'a' }, { name: 'b', v: 7 }] }, false)).toEqual([
+      '.items[name="b",proto="TCP"].v: expected string, got &value.valueUnstructured{Value:7}',
+    ]);
+    expect(validate(ref, { m: { k: { y: '1' } } }, false)).toEqual(['.m.k.y: field not declared in schema']);
+    expect(validate(ref, { items: [{ name: 'a', w: '1' }] }, false)).toEqual(['.items[name="a",proto="TCP"].w: field not declared in schema']);
+  });
+
   test('compare reports added, modified and removed leaves and new parents', () => {
     const c = compare(ref, { s: { a: 'x' }, items: [{ name: 'a', v: '1' }] }, { m: { k: {} }, items: [{ name: 'a', v: '2' }] });
     expect(paths(c.added)).toEqual(['.m', '.m.k']);
