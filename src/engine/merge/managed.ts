@@ -115,6 +115,8 @@ function freezeDeep(o: JsonObject): JsonObject {
   return Object.freeze(o);
 }
 
+const idsByEntry = new WeakMap<object, string>();
+
 /** DecodeManagedFields: throws on an entry the real decoder rejects. */
 export function decodeManagedFields(entries: unknown): Managed {
   const out = emptyManaged();
@@ -129,7 +131,12 @@ export function decodeManagedFields(entries: unknown): Managed {
     if (e.fieldsType !== 'FieldsV1') throw new Error(`invalid fieldsType ${JSON.stringify(e.fieldsType)} in managed fields entry ${i}`);
     if (e.manager !== undefined && typeof e.manager !== 'string') throw new Error(`invalid manager in managed fields entry ${i}`);
     if (e.subresource !== undefined && typeof e.subresource !== 'string') throw new Error(`invalid subresource in managed fields entry ${i}`);
-    const id = managerIdentifier({ manager: e.manager as string | undefined, operation: op, apiVersion: e.apiVersion, subresource: e.subresource as string | undefined });
+    // a frozen entry (of a stored object) cannot change: its identifier is worked out once
+    let id = idsByEntry.get(e);
+    if (id === undefined) {
+      id = managerIdentifier({ manager: e.manager as string | undefined, operation: op, apiVersion: e.apiVersion, subresource: e.subresource as string | undefined });
+      if (Object.isFrozen(e)) idsByEntry.set(e, id);
+    }
     let set: FieldSet;
     try {
       set = decodeFieldsV1((e.fieldsV1 ?? {}) as JsonValue);
