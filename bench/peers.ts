@@ -165,14 +165,14 @@ async function apiTable(): Promise<PeerTable> {
 // CEL: the same rules and data in three evaluators. Rules written here in the shapes real CRDs and admission
 // policies use (our own expressions, not copied from any project).
 
-interface Rule {
+export interface Rule {
   name: string;
   expr: string;
   /** The variable the rule reads ('self' for CRD rules, 'object' for policies). */
   variable: 'self' | 'object';
 }
 
-const RULES: Rule[] = [
+export const RULES: Rule[] = [
   { name: 'replicas within bound', variable: 'self', expr: 'self.spec.replicas <= self.spec.maxReplicas' },
   { name: 'every image from the registry', variable: 'self', expr: "self.spec.containers.all(c, c.image.startsWith('registry.example/'))" },
   { name: 'unique container names', variable: 'self', expr: 'self.spec.containers.all(c, self.spec.containers.exists_one(d, d.name == c.name))' },
@@ -196,7 +196,7 @@ const CONTAINER_SCHEMA: Schema = {
   },
 };
 
-const SCHEMA: Schema = {
+export const SCHEMA: Schema = {
   type: 'object',
   properties: {
     metadata: { type: 'object', properties: { name: { type: 'string' }, labels: { type: 'object', additionalProperties: { type: 'string', maxLength: 63 }, maxProperties: 64 } } },
@@ -215,7 +215,7 @@ const SCHEMA: Schema = {
   },
 };
 
-const DATA = {
+export const DATA = {
   metadata: { name: 'web', labels: { app: 'web-frontend', tier: 'frontend' } },
   spec: {
     replicas: 3,

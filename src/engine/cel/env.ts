@@ -157,6 +157,8 @@ export function createCelEnv(opts: CelEnvOptions = {}): CelEnv {
     for (const t of lib.types ?? []) typeValues.set(typeName(t), new CelTypeValue(typeName(t), t));
     for (const c of lib.constants ?? []) constants.set(c.name, c.value);
   }
+  // the declared names, once per environment (not per compile)
+  const varNames = new Set(Object.keys(variables));
   const limit = opts.costLimit ?? PER_CALL_LIMIT;
   const optionalSyntax = versionAtLeast(version, '1.29');
   const parseOpts = { optionalSyntax, twoVarComprehensions: versionAtLeast(version, '1.33'), identEscapeSyntax: !!opts.identEscapeSyntax };
@@ -213,7 +215,6 @@ export function createCelEnv(opts: CelEnvOptions = {}): CelEnv {
       if (isCompileError(r)) return r;
       const { ast, check } = r;
       const source = new Source(expr);
-      const varNames = new Set(Object.keys(variables));
       const compiled = new Compiler({ variables: varNames, typeValues, functions, overloadsByNode: check?.overloads, constants, variableTypes: check ? variables : undefined }).compile(ast);
       const slotNames = [...compiled.slotOf.entries()];
       const slotTypes = new Array<CelType | undefined>(compiled.slotCount);

@@ -229,9 +229,11 @@ export class Compiler {
     // qualified identifiers: the longest declared variable prefix wins (a.b.c with variable `a.b`)
     const q = this.qualifiedName(e);
     if (q !== undefined) {
-      const parts = q.replace(/^\./, '').split('.');
-      for (let n = parts.length; n >= 1; n--) {
-        const name = parts.slice(0, n).join('.');
+      const qn = q.startsWith('.') ? q.slice(1) : q;
+      const parts = qn.split('.');
+      // the prefixes of n parts, longest first: qn up to its n-th dot
+      for (let n = parts.length, end = qn.length; n >= 1; n--, end = qn.lastIndexOf('.', end - 1)) {
+        const name = n === parts.length ? qn : qn.slice(0, end);
         const isVar = this.info.variables.has(name) || (n === 1 && this.local(name) !== undefined);
         const tv = n === parts.length ? this.info.typeValues.get(name) : undefined;
         if (isVar) {

@@ -390,7 +390,9 @@ export class Parser {
       }
       if (lexErrors.length) throw lexErrors[0];
       const maxAst = this.opts.maxAstDepth ?? MAX_AST_DEPTH;
-      const deep = nodeBeyondDepth(e, maxAst);
+      // every node has its own id and a path from the root visits distinct nodes: a tree of at most maxAst
+      // nodes cannot be deeper than maxAst (saves the walk for ordinary expressions)
+      const deep = this.id - 1 <= maxAst ? undefined : nodeBeyondDepth(e, maxAst);
       if (deep) throw new ParseError(deep.offset, deep.length, `expression nesting limit exceeded: ${maxAst}`);
       return { expr: e, errors: [], source: this.src, nextId: this.id };
     } catch (e) {
@@ -729,7 +731,8 @@ export class Parser {
     if (name === 'has' && args.length === 1) {
       const a = args[0];
       if (a.kind !== 'select' || a.testOnly) throw new ParseError(a.offset, a.length, 'invalid argument to has() macro');
-      return { ...a, id: this.nid(), testOnly: true, offset };
+      // the parser makes select nodes without testOnly or optional (`.?` is a call)
+      return { kind: 'select', id: this.nid(), offset, length: a.length, operand: a.operand, field: a.field, testOnly: true };
     }
     void nameOffset;
     return this.call(name, offset, args);
