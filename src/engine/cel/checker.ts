@@ -67,8 +67,12 @@ export class Checker {
     } catch (err) {
       if (!(err instanceof CheckError)) throw err;
     }
-    const types = new Map<number, CelType>();
-    for (const [id, ty] of this.types) types.set(id, this.finalize(ty));
+    // final types in place (a type without parameters stays as it is)
+    const types = this.types;
+    for (const [id, ty] of types) {
+      const f = this.finalize(ty);
+      if (f !== ty) types.set(id, f);
+    }
     // cel-go reports issues ordered by source location
     this.issues.sort((a, b) => a.position.offset - b.position.offset);
     return { type: this.finalize(t), issues: this.issues, types, overloads: this.overloads };

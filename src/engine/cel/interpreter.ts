@@ -94,6 +94,20 @@ export function matchesType(v: CelValue, t: CelType): boolean {
   }
 }
 
+/** First segments of the dotted variable and type names of an environment (its sets are reused per compile). */
+const dottedRootCache = new WeakMap<Set<string>, { tv: Map<string, CelTypeValue>; roots: Set<string> }>();
+function dottedRoots(variables: Set<string>, typeValues: Map<string, CelTypeValue>): Set<string> {
+  const c = dottedRootCache.get(variables);
+  if (c && c.tv === typeValues) return c.roots;
+  const roots = new Set<string>();
+  for (const n of [...variables, ...typeValues.keys()]) {
+    const i = n.indexOf('.');
+    if (i > 0) roots.add(n.slice(0, i));
+  }
+  dottedRootCache.set(variables, { tv: typeValues, roots });
+  return roots;
+}
+
 function setPos(e: unknown, node: Expr): void {
   if (e instanceof CelError && e.offset === undefined) {
     e.offset = node.offset;
@@ -231,8 +245,10 @@ export class Compiler {
     if (q !== undefined) {
       const qn = q.startsWith('.') ? q.slice(1) : q;
       const parts = qn.split('.');
-      // the prefixes of n parts, longest first: qn up to its n-th dot
-      for (let n = parts.length, end = qn.length; n >= 1; n--, end = qn.lastIndexOf('.', end - 1)) {
+      // the prefixes of n parts, longest first: qn up to its n-th dot; only the root itself when no dotted
+      // variable or type name starts with it
+      const rootOnly = !dottedRoots(this.info.variables, this.info.typeValues).has(parts[0]);
+      for (let n = rootOnly ? 1 : parts.length, end = rootOnly ? parts[0].length : qn.length; n >= 1; n--, end = qn.lastIndexOf('.', end - 1)) {
         const name = n === parts.length ? qn : qn.slice(0, end);
         const isVar = this.info.variables.has(name) || (n === 1 && this.local(name) !== undefined);
         const tv = n === parts.length ? this.info.typeValues.get(name) : undefined;
@@ -261,15 +277,13 @@ export class Compiler {
    */
   /** A field chain rooted at a comprehension variable bound to JSON elements (see localTypes). */
   private localJsonChain(e: Extract<Expr, { kind: 'select' }>): Ev | undefined {
-    const fields: string[] = [];
     let r: Expr = e;
-    while (r.kind === 'select' && !r.testOnly && !r.optional) {
-      fields.unshift(r.field);
-      r = r.operand;
-    }
+    while (r.kind === 'select' && !r.testOnly && !r.optional) r = r.operand;
     if (r.kind !== 'ident' || r.name.startsWith('.')) return undefined;
     const slot = this.local(r.name);
     if (slot === undefined || !this.localTypes.has(slot)) return undefined;
+    const fields: string[] = [];
+    for (let x: Expr = e; x !== r; x = (x as Extract<Expr, { kind: 'select' }>).operand) fields.unshift((x as Extract<Expr, { kind: 'select' }>).field);
     const general = this.fieldSel(this.expr(e.operand), e.field, e, false);
     return this.jsonChain(r.name, fields, r, general);
   }

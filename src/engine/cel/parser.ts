@@ -65,6 +65,11 @@ function isIdentStart(c: string): boolean {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c === '_';
 }
 
+/** [A-Za-z0-9_] by UTF-16 code unit. */
+function isIdentCode(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
+}
+
 function lex(text: string, lexErrors: ParseError[]): Token[] {
   const toks: Token[] = [];
   let i = 0;
@@ -157,7 +162,7 @@ function lex(text: string, lexErrors: ParseError[]): Token[] {
       continue;
     }
     if (isIdentStart(c)) {
-      while (i < n && (isIdentStart(text[i]) || isDigit(text[i]))) i++;
+      while (i < n && isIdentCode(text.charCodeAt(i))) i++;
       toks.push({ kind: 'ident', text: text.slice(start, i), offset: start, end: i });
       continue;
     }
@@ -171,7 +176,8 @@ function lex(text: string, lexErrors: ParseError[]): Token[] {
       continue;
     }
     let op: string | undefined;
-    const two = text.substr(i, 2);
+    // a two-character operator starts with one of = ! < > & | . [
+    const two = '=!<>&|.['.includes(c) ? text.substr(i, 2) : '';
     if (TWO_CHAR_OPS.has(two)) op = two;
     else if (ONE_CHAR_OPS.has(c)) op = c;
     if (!op) {
