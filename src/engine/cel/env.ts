@@ -216,13 +216,16 @@ export function createCelEnv(opts: CelEnvOptions = {}): CelEnv {
       const { ast, check } = r;
       const source = new Source(expr);
       const compiled = new Compiler({ variables: varNames, typeValues, functions, overloadsByNode: check?.overloads, constants, variableTypes: check ? variables : undefined }).compile(ast);
-      const slotNames = [...compiled.slotOf.entries()];
       const slotTypes = new Array<CelType | undefined>(compiled.slotCount);
-      for (const [name, slot] of slotNames) slotTypes[slot] = variables[name];
+      const slotVars: string[] = [];
+      const slotIdx: number[] = [];
+      for (const [name, slot] of compiled.slotOf) {
+        slotTypes[slot] = variables[name];
+        slotVars.push(name);
+        slotIdx.push(slot);
+      }
       for (const [slot, t] of compiled.localTypes) slotTypes[slot] = t;
       const resultType = check?.type ?? T.dyn;
-      const slotVars = slotNames.map(([n]) => n);
-      const slotIdx = slotNames.map(([, i]) => i);
       const run = (activation: Record<string, unknown>, costLimit: number, json: boolean): CelResult | CelRuntimeError => {
         const ctx: Ctx = { slots: new Array(compiled.slotCount), raw: undefined, rawTypes: slotTypes, cost: 0, limit: costLimit };
         for (let i = 0; i < slotVars.length; i++) {

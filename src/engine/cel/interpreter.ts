@@ -240,6 +240,8 @@ export class Compiler {
       const fast = this.localJsonChain(e);
       if (fast) return fast;
     }
+    const direct = this.plainChain(e);
+    if (direct) return direct;
     // qualified identifiers: the longest declared variable prefix wins (a.b.c with variable `a.b`)
     const q = this.qualifiedName(e);
     if (q !== undefined) {
@@ -266,6 +268,34 @@ export class Compiler {
     }
     const operand = this.expr(e.operand);
     return this.fieldSel(operand, e.field, e, !!e.testOnly);
+  }
+
+  /**
+   * The common case of the qualified-name resolution below, without building the name: a chain of plain
+   * selects from a root identifier that is not a local and starts no dotted variable or type name, with
+   * no dot in a field name. Its only candidate is the root itself; undefined when the case does not apply
+   * or the root is not a variable (the general resolution then answers as before).
+   */
+  private plainChain(e: Extract<Expr, { kind: 'select' }>): Ev | undefined {
+    const fields: string[] = [];
+    let r: Expr = e;
+    while (r.kind === 'select' && !r.testOnly && !r.optional) {
+      if (r.field.includes('.')) return undefined;
+      fields.push(r.field);
+      r = r.operand;
+    }
+    if (r.kind !== 'ident' || fields.length === 0 || this.local(r.name) !== undefined) return undefined;
+    const name = r.name.startsWith('.') ? r.name.slice(1) : r.name;
+    if (name.includes('.') || dottedRoots(this.info.variables, this.info.typeValues).has(name)) return undefined;
+    if (!(this.info.variables.has(name) || this.local(name) !== undefined)) return undefined;
+    fields.reverse();
+    let ev = this.ident(name, r);
+    for (const f of fields) ev = this.fieldSel(ev, f, e, false);
+    if (this.local(name) === undefined && this.info.variables.has(name)) {
+      const direct = this.jsonChain(name, fields, r, ev);
+      if (direct) return direct;
+    }
+    return ev;
   }
 
   /**

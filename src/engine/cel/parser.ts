@@ -237,6 +237,8 @@ function utf8(s: string): Uint8Array {
 }
 
 function unescape(body: string, bytes: boolean, at: number): string | Uint8Array {
+  // a string without escapes is its own value (the loop below would rebuild it code point by code point)
+  if (!bytes && !body.includes('\\')) return body;
   const out: number[] = []; // code points (string) or bytes
   const pushCp = (cp: number) => {
     if (bytes) {
