@@ -569,10 +569,18 @@ export class Checker {
     const argTypes = args.map((a, i) => (i === 0 && firstType ? firstType : this.expr(a)));
     const matched: string[] = [];
     let result: CelType | undefined;
+    // the first argument's type, when it is not a parameter: bindings made below cannot change it
+    const first = argTypes.length ? this.resolve(argTypes[0]) : undefined;
+    const quick = first !== undefined && first.kind !== 'param' && first.kind !== 'dyn' && first.kind !== 'error' && first.kind !== 'null_type';
     for (const o of all) {
       if (!!o.member !== member || o.args.length !== argTypes.length) continue;
       // instantiate type parameters freshly per overload (an overload without any is used as declared)
       const generic = isGeneric(o);
+      if (quick && !generic) {
+        // what assign() answers without binding anything: a concrete first parameter of another kind
+        const t = o.args[0];
+        if (t !== first && t.kind !== first.kind && t.kind !== 'dyn' && t.kind !== 'error') continue;
+      }
       const m = generic ? new Map<string, CelType>() : undefined;
       const inst = (t: CelType): CelType => {
         if (!m) return t;
