@@ -67,8 +67,12 @@ export class Checker {
     } catch (err) {
       if (!(err instanceof CheckError)) throw err;
     }
-    const types = new Map<number, CelType>();
-    for (const [id, ty] of this.types) types.set(id, this.finalize(ty));
+    // final types in place (a type without parameters stays as it is)
+    const types = this.types;
+    for (const [id, ty] of types) {
+      const f = this.finalize(ty);
+      if (f !== ty) types.set(id, f);
+    }
     // cel-go reports issues ordered by source location
     this.issues.sort((a, b) => a.position.offset - b.position.offset);
     return { type: this.finalize(t), issues: this.issues, types, overloads: this.overloads };
@@ -125,16 +129,30 @@ export class Checker {
     switch (r.kind) {
       case 'param':
         return T.dyn;
-      case 'list':
-        return { ...r, elem: this.finalize(r.elem, depth + 1) };
-      case 'map':
-        return { ...r, key: this.finalize(r.key, depth + 1), value: this.finalize(r.value, depth + 1) };
-      case 'optional':
-        return T.optional(this.finalize(r.param, depth + 1));
-      case 'type':
-        return r.param ? T.typeOf(this.finalize(r.param, depth + 1)) : r;
-      case 'opaque':
-        return r.params && r.params.length ? { ...r, params: r.params.map((p) => this.finalize(p, depth + 1)) } : r;
+      // a type without parameters is its own final type (no copy)
+      case 'list': {
+        const elem = this.finalize(r.elem, depth + 1);
+        return elem === r.elem ? r : { ...r, elem };
+      }
+      case 'map': {
+        const key = this.finalize(r.key, depth + 1);
+        const value = this.finalize(r.value, depth + 1);
+        return key === r.key && value === r.value ? r : { ...r, key, value };
+      }
+      case 'optional': {
+        const p = this.finalize(r.param, depth + 1);
+        return p === r.param ? r : T.optional(p);
+      }
+      case 'type': {
+        if (!r.param) return r;
+        const p = this.finalize(r.param, depth + 1);
+        return p === r.param ? r : T.typeOf(p);
+      }
+      case 'opaque': {
+        if (!r.params || !r.params.length) return r;
+        const ps = r.params.map((p) => this.finalize(p, depth + 1));
+        return ps.every((p, i) => p === r.params![i]) ? r : { ...r, params: ps };
+      }
       default:
         return r;
     }
@@ -538,7 +556,7 @@ export class Checker {
       }
       return this.resolveCall(e, e.fn, ovs, [e.target, ...e.args], true);
     }
-    const name = e.fn.replace(/^\./, '');
+    const name = e.fn.startsWith('.') ? e.fn.slice(1) : e.fn;
     const ovs = this.opts.functions.global.get(name);
     if (!ovs) {
       e.args.forEach((a) => this.expr(a));
@@ -551,15 +569,25 @@ export class Checker {
     const argTypes = args.map((a, i) => (i === 0 && firstType ? firstType : this.expr(a)));
     const matched: string[] = [];
     let result: CelType | undefined;
+    // the first argument's type, when it is not a parameter: bindings made below cannot change it
+    const first = argTypes.length ? this.resolve(argTypes[0]) : undefined;
+    const quick = first !== undefined && first.kind !== 'param' && first.kind !== 'dyn' && first.kind !== 'error' && first.kind !== 'null_type';
     for (const o of all) {
       if (!!o.member !== member || o.args.length !== argTypes.length) continue;
-      // instantiate type parameters freshly per overload
-      const m = new Map<string, CelType>();
+      // instantiate type parameters freshly per overload (an overload without any is used as declared)
+      const generic = isGeneric(o);
+      if (quick && !generic) {
+        // what assign() answers without binding anything: a concrete first parameter of another kind
+        const t = o.args[0];
+        if (t !== first && t.kind !== first.kind && t.kind !== 'dyn' && t.kind !== 'error') continue;
+      }
+      const m = generic ? new Map<string, CelType>() : undefined;
       const inst = (t: CelType): CelType => {
+        if (!m) return t;
         for (const n of paramNames(t)) if (!m.has(n)) m.set(n, this.newParam());
         return this.substituteParams(t, m);
       };
-      const params = o.args.map(inst);
+      const params = generic ? o.args.map(inst) : o.args;
       const mark = this.trail.length;
       let ok = true;
       for (let i = 0; i < params.length && ok; i++) ok = this.assign(params[i], argTypes[i]);
@@ -597,6 +625,18 @@ function literalType(v: unknown): CelType {
   if (v instanceof CelUint) return T.uint;
   if (v instanceof Uint8Array) return T.bytes;
   return T.dyn;
+}
+
+/** Whether an overload's signature has type parameters (overloads are immutable: cached per overload). */
+const genericOverloads = new WeakMap<CelOverload, boolean>();
+function isGeneric(o: CelOverload): boolean {
+  let g = genericOverloads.get(o);
+  if (g === undefined) {
+    const names: string[] = paramNames(o.result);
+    for (const a of o.args) paramNames(a, names);
+    genericOverloads.set(o, (g = names.length > 0));
+  }
+  return g;
 }
 
 function paramNames(t: CelType, out: string[] = []): string[] {

@@ -157,6 +157,8 @@ export function createCelEnv(opts: CelEnvOptions = {}): CelEnv {
     for (const t of lib.types ?? []) typeValues.set(typeName(t), new CelTypeValue(typeName(t), t));
     for (const c of lib.constants ?? []) constants.set(c.name, c.value);
   }
+  // the declared names, once per environment (not per compile)
+  const varNames = new Set(Object.keys(variables));
   const limit = opts.costLimit ?? PER_CALL_LIMIT;
   const optionalSyntax = versionAtLeast(version, '1.29');
   const parseOpts = { optionalSyntax, twoVarComprehensions: versionAtLeast(version, '1.33'), identEscapeSyntax: !!opts.identEscapeSyntax };
@@ -213,15 +215,17 @@ export function createCelEnv(opts: CelEnvOptions = {}): CelEnv {
       if (isCompileError(r)) return r;
       const { ast, check } = r;
       const source = new Source(expr);
-      const varNames = new Set(Object.keys(variables));
       const compiled = new Compiler({ variables: varNames, typeValues, functions, overloadsByNode: check?.overloads, constants, variableTypes: check ? variables : undefined }).compile(ast);
-      const slotNames = [...compiled.slotOf.entries()];
       const slotTypes = new Array<CelType | undefined>(compiled.slotCount);
-      for (const [name, slot] of slotNames) slotTypes[slot] = variables[name];
+      const slotVars: string[] = [];
+      const slotIdx: number[] = [];
+      for (const [name, slot] of compiled.slotOf) {
+        slotTypes[slot] = variables[name];
+        slotVars.push(name);
+        slotIdx.push(slot);
+      }
       for (const [slot, t] of compiled.localTypes) slotTypes[slot] = t;
       const resultType = check?.type ?? T.dyn;
-      const slotVars = slotNames.map(([n]) => n);
-      const slotIdx = slotNames.map(([, i]) => i);
       const run = (activation: Record<string, unknown>, costLimit: number, json: boolean): CelResult | CelRuntimeError => {
         const ctx: Ctx = { slots: new Array(compiled.slotCount), raw: undefined, rawTypes: slotTypes, cost: 0, limit: costLimit };
         for (let i = 0; i < slotVars.length; i++) {

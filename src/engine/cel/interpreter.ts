@@ -94,6 +94,20 @@ export function matchesType(v: CelValue, t: CelType): boolean {
   }
 }
 
+/** First segments of the dotted variable and type names of an environment (its sets are reused per compile). */
+const dottedRootCache = new WeakMap<Set<string>, { tv: Map<string, CelTypeValue>; roots: Set<string> }>();
+function dottedRoots(variables: Set<string>, typeValues: Map<string, CelTypeValue>): Set<string> {
+  const c = dottedRootCache.get(variables);
+  if (c && c.tv === typeValues) return c.roots;
+  const roots = new Set<string>();
+  for (const n of [...variables, ...typeValues.keys()]) {
+    const i = n.indexOf('.');
+    if (i > 0) roots.add(n.slice(0, i));
+  }
+  dottedRootCache.set(variables, { tv: typeValues, roots });
+  return roots;
+}
+
 function setPos(e: unknown, node: Expr): void {
   if (e instanceof CelError && e.offset === undefined) {
     e.offset = node.offset;
@@ -226,12 +240,18 @@ export class Compiler {
       const fast = this.localJsonChain(e);
       if (fast) return fast;
     }
+    const direct = this.plainChain(e);
+    if (direct) return direct;
     // qualified identifiers: the longest declared variable prefix wins (a.b.c with variable `a.b`)
     const q = this.qualifiedName(e);
     if (q !== undefined) {
-      const parts = q.replace(/^\./, '').split('.');
-      for (let n = parts.length; n >= 1; n--) {
-        const name = parts.slice(0, n).join('.');
+      const qn = q.startsWith('.') ? q.slice(1) : q;
+      const parts = qn.split('.');
+      // the prefixes of n parts, longest first: qn up to its n-th dot; only the root itself when no dotted
+      // variable or type name starts with it
+      const rootOnly = !dottedRoots(this.info.variables, this.info.typeValues).has(parts[0]);
+      for (let n = rootOnly ? 1 : parts.length, end = rootOnly ? parts[0].length : qn.length; n >= 1; n--, end = qn.lastIndexOf('.', end - 1)) {
+        const name = n === parts.length ? qn : qn.slice(0, end);
         const isVar = this.info.variables.has(name) || (n === 1 && this.local(name) !== undefined);
         const tv = n === parts.length ? this.info.typeValues.get(name) : undefined;
         if (isVar) {
@@ -251,6 +271,34 @@ export class Compiler {
   }
 
   /**
+   * The common case of the qualified-name resolution below, without building the name: a chain of plain
+   * selects from a root identifier that is not a local and starts no dotted variable or type name, with
+   * no dot in a field name. Its only candidate is the root itself; undefined when the case does not apply
+   * or the root is not a variable (the general resolution then answers as before).
+   */
+  private plainChain(e: Extract<Expr, { kind: 'select' }>): Ev | undefined {
+    const fields: string[] = [];
+    let r: Expr = e;
+    while (r.kind === 'select' && !r.testOnly && !r.optional) {
+      if (r.field.includes('.')) return undefined;
+      fields.push(r.field);
+      r = r.operand;
+    }
+    if (r.kind !== 'ident' || fields.length === 0 || this.local(r.name) !== undefined) return undefined;
+    const name = r.name.startsWith('.') ? r.name.slice(1) : r.name;
+    if (name.includes('.') || dottedRoots(this.info.variables, this.info.typeValues).has(name)) return undefined;
+    if (!(this.info.variables.has(name) || this.local(name) !== undefined)) return undefined;
+    fields.reverse();
+    let ev = this.ident(name, r);
+    for (const f of fields) ev = this.fieldSel(ev, f, e, false);
+    if (this.local(name) === undefined && this.info.variables.has(name)) {
+      const direct = this.jsonChain(name, fields, r, ev);
+      if (direct) return direct;
+    }
+    return ev;
+  }
+
+  /**
    * `v.f1.f2...fn` over a variable of a schema object type whose fields f1..fn-1 are objects and fn a
    * scalar: when the variable came as JSON (evaluateJson) the chain reads the plain objects directly and
    * converts only the scalar at its end, charging what the step-by-step path charges. Anything unusual
@@ -259,15 +307,13 @@ export class Compiler {
    */
   /** A field chain rooted at a comprehension variable bound to JSON elements (see localTypes). */
   private localJsonChain(e: Extract<Expr, { kind: 'select' }>): Ev | undefined {
-    const fields: string[] = [];
     let r: Expr = e;
-    while (r.kind === 'select' && !r.testOnly && !r.optional) {
-      fields.unshift(r.field);
-      r = r.operand;
-    }
+    while (r.kind === 'select' && !r.testOnly && !r.optional) r = r.operand;
     if (r.kind !== 'ident' || r.name.startsWith('.')) return undefined;
     const slot = this.local(r.name);
     if (slot === undefined || !this.localTypes.has(slot)) return undefined;
+    const fields: string[] = [];
+    for (let x: Expr = e; x !== r; x = (x as Extract<Expr, { kind: 'select' }>).operand) fields.unshift((x as Extract<Expr, { kind: 'select' }>).field);
     const general = this.fieldSel(this.expr(e.operand), e.field, e, false);
     return this.jsonChain(r.name, fields, r, general);
   }

@@ -65,6 +65,11 @@ function isIdentStart(c: string): boolean {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c === '_';
 }
 
+/** [A-Za-z0-9_] by UTF-16 code unit. */
+function isIdentCode(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
+}
+
 function lex(text: string, lexErrors: ParseError[]): Token[] {
   const toks: Token[] = [];
   let i = 0;
@@ -157,7 +162,7 @@ function lex(text: string, lexErrors: ParseError[]): Token[] {
       continue;
     }
     if (isIdentStart(c)) {
-      while (i < n && (isIdentStart(text[i]) || isDigit(text[i]))) i++;
+      while (i < n && isIdentCode(text.charCodeAt(i))) i++;
       toks.push({ kind: 'ident', text: text.slice(start, i), offset: start, end: i });
       continue;
     }
@@ -171,7 +176,8 @@ function lex(text: string, lexErrors: ParseError[]): Token[] {
       continue;
     }
     let op: string | undefined;
-    const two = text.substr(i, 2);
+    // a two-character operator starts with one of = ! < > & | . [
+    const two = '=!<>&|.['.includes(c) ? text.substr(i, 2) : '';
     if (TWO_CHAR_OPS.has(two)) op = two;
     else if (ONE_CHAR_OPS.has(c)) op = c;
     if (!op) {
@@ -231,6 +237,8 @@ function utf8(s: string): Uint8Array {
 }
 
 function unescape(body: string, bytes: boolean, at: number): string | Uint8Array {
+  // a string without escapes is its own value (the loop below would rebuild it code point by code point)
+  if (!bytes && !body.includes('\\')) return body;
   const out: number[] = []; // code points (string) or bytes
   const pushCp = (cp: number) => {
     if (bytes) {
@@ -390,7 +398,9 @@ export class Parser {
       }
       if (lexErrors.length) throw lexErrors[0];
       const maxAst = this.opts.maxAstDepth ?? MAX_AST_DEPTH;
-      const deep = nodeBeyondDepth(e, maxAst);
+      // every node has its own id and a path from the root visits distinct nodes: a tree of at most maxAst
+      // nodes cannot be deeper than maxAst (saves the walk for ordinary expressions)
+      const deep = this.id - 1 <= maxAst ? undefined : nodeBeyondDepth(e, maxAst);
       if (deep) throw new ParseError(deep.offset, deep.length, `expression nesting limit exceeded: ${maxAst}`);
       return { expr: e, errors: [], source: this.src, nextId: this.id };
     } catch (e) {
@@ -729,7 +739,8 @@ export class Parser {
     if (name === 'has' && args.length === 1) {
       const a = args[0];
       if (a.kind !== 'select' || a.testOnly) throw new ParseError(a.offset, a.length, 'invalid argument to has() macro');
-      return { ...a, id: this.nid(), testOnly: true, offset };
+      // the parser makes select nodes without testOnly or optional (`.?` is a call)
+      return { kind: 'select', id: this.nid(), offset, length: a.length, operand: a.operand, field: a.field, testOnly: true };
     }
     void nameOffset;
     return this.call(name, offset, args);
