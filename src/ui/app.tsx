@@ -11,7 +11,7 @@ import { ShareButton } from './share/ShareButton.js';
 import { useScenario } from './share/use-scenario.js';
 import { ADMIN, actingUserId, loadActingUser } from './auth/identity.js';
 import { listPath, listableResources, resourceId, resourceLabel, shortAge, simulationStatus, type ListableResource } from './settings.js';
-import { announceClusterSettings, readClusterSettings, writeClusterSettings, type ClusterSettings } from '../adapters/idb/cluster-settings.js';
+import { announceClusterSettings, readClusterSettings, SETTINGS_CHANGED_HEADER, writeClusterSettings, type ClusterSettings } from '../adapters/idb/cluster-settings.js';
 import { PanelErrorBoundary } from './error-boundary.js';
 import { useRovingFocus } from './a11y/roving.js';
 import { panelShortcut, readPresenter, stepView, writePresenter } from './a11y/presenter.js';
@@ -390,6 +390,7 @@ function ConnectionBar({ conn }: { conn: ApiConnection }) {
  * of the simulated controllers run is chosen in the Cluster settings dialog.
  */
 function SimulationSwitch({ cluster }: { cluster: string }) {
+  const store = usePlaygroundStore();
   const [settings, setSettings] = useState<ClusterSettings | undefined>(undefined);
   useEffect(() => {
     let live = true;
@@ -402,6 +403,8 @@ function SimulationSwitch({ cluster }: { cluster: string }) {
     setSettings(next);
     await writeClusterSettings(cluster, next);
     announceClusterSettings(cluster);
+    // and in band, so this page's next request is served by an engine started with the new settings
+    await store.fetch('/x-playground/settings', { headers: { Accept: 'application/json', [SETTINGS_CHANGED_HEADER]: 'true' } }, 'settings').catch(() => undefined);
   };
   if (settings === undefined) return null;
   return (

@@ -3,7 +3,7 @@
 // browser hosts restart it right after saving). The engine checks them with the Node host's messages. The
 // audit policy (an audit.k8s.io/v1 Policy) is kept with them and applies at once, without a restart.
 import { useEffect, useId, useRef, useState } from 'react';
-import { announceClusterSettings, readClusterSettings, writeClusterSettings, type ClusterSettings } from '../adapters/idb/cluster-settings.js';
+import { announceClusterSettings, readClusterSettings, SETTINGS_CHANGED_HEADER, writeClusterSettings, type ClusterSettings } from '../adapters/idb/cluster-settings.js';
 import { WORKLOAD_CONTROLLER_NAMES, type WorkloadControllerName } from '../engine/controllers/names.js';
 import { usePlaygroundStore } from './playground.js';
 
@@ -90,6 +90,7 @@ function ClusterSettingsDialog({ cluster, onClose }: { cluster: string; onClose:
     setError(undefined);
     setNotice([]);
     try {
+      let hostSettingsChanged = false;
       if (sim) {
         const list = WORKLOAD_CONTROLLER_NAMES.filter((n) => controllers.has(n));
         const next: ClusterSettings = { ...sim, controllers: list.length === WORKLOAD_CONTROLLER_NAMES.length ? undefined : list };
@@ -97,11 +98,15 @@ function ClusterSettingsDialog({ cluster, onClose }: { cluster: string; onClose:
           await writeClusterSettings(cluster, next);
           setSim(next);
           announceClusterSettings(cluster);
+          hostSettingsChanged = true;
         }
       }
+      // the header restarts this page's engine in band, before the PUT (the announcement may come later)
+      const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json' };
+      if (hostSettingsChanged) headers[SETTINGS_CHANGED_HEADER] = 'true';
       const res = await store.fetch(
         '/x-playground/settings',
-        { method: 'PUT', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify({ featureGates: gates, runtimeConfig: rc, auditPolicy }) },
+        { method: 'PUT', headers, body: JSON.stringify({ featureGates: gates, runtimeConfig: rc, auditPolicy }) },
         SOURCE,
       );
       const body = (await res.json()) as { message?: string; restartRequired?: boolean };

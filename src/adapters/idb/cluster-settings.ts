@@ -65,6 +65,13 @@ export async function deleteClusterSettings(cluster: string): Promise<void> {
  * hosts' BroadcastChannel, ENGINES_CHANNEL of src/hosts/sw/clusters.ts, named here so the UI does not load
  * the engine). Without BroadcastChannel the settings apply when the engine next starts.
  */
+/**
+ * Request header by which a page tells its own browser host, in band, that the cluster's settings changed:
+ * the host restarts the cluster's engine before it serves that request. The BroadcastChannel announcement
+ * below reaches the other tabs' hosts too, but a service worker may get it after the page's next request.
+ */
+export const SETTINGS_CHANGED_HEADER = 'X-Playground-Settings-Changed';
+
 export function announceClusterSettings(cluster: string): void {
   try {
     const channel = new BroadcastChannel('kube-engines');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryStorage } from '../../adapters/memory/memory-storage.js';
 import type { Storage } from '../../engine/storage/interface.js';
+import { SETTINGS_CHANGED_HEADER } from '../../adapters/idb/cluster-settings.js';
 import { clusterDatabaseName, createClusterEngines, routeCluster } from './clusters.js';
 
 describe('routeCluster', () => {
@@ -245,5 +246,55 @@ describe('cluster settings (PUT /x-playground/settings)', () => {
     expect((await engines.handle(route, new Request(url('/apis/batch/v1')))).status).toBe(404);
     expect(opens).toBe(2);
     await engines.closeAll();
+  });
+});
+
+describe('cluster settings changed by the page (the in-band header)', () => {
+  it('a request that carries it is served by an engine started with the new settings; one without it is not', async () => {
+    const shared = createMemoryStorage();
+    let opens = 0;
+    let simulated = false;
+    const seen: boolean[] = [];
+    const engines = createClusterEngines({
+      host: 'page',
+      channel: null,
+      simulated: async () => {
+        seen.push(simulated);
+        return simulated;
+      },
+      openStorage: () => {
+        opens++;
+        const keep: Storage = {
+          revision: () => shared.revision(),
+          compactedRevision: () => shared.compactedRevision(),
+          get: (k) => shared.get(k),
+          list: (p) => shared.list(p),
+          write: (ops, t) => shared.write(ops, t),
+          events: (a) => shared.events(a),
+          compact: (t) => shared.compact(t),
+          close: async () => undefined,
+        };
+        return keep;
+      },
+    });
+    const route = { cluster: 'default', basePath: '/clusters/default' };
+    const url = (path: string) => `http://localhost/clusters/default${path}`;
+    try {
+      expect((await engines.handle(route, new Request(url('/version')))).status).toBe(200);
+      expect(seen).toEqual([false]);
+      simulated = true;
+      // without the header the running engine keeps serving (its settings are read once, at start)
+      expect((await engines.handle(route, new Request(url('/version')))).status).toBe(200);
+      expect(opens).toBe(1);
+      const res = await engines.handle(route, new Request(url('/x-playground/settings'), { headers: { [SETTINGS_CHANGED_HEADER]: 'true' } }));
+      expect(res.status).toBe(200);
+      expect(opens).toBe(2);
+      expect(seen).toEqual([false, true]);
+      // and the new engine stays for later requests
+      expect((await engines.handle(route, new Request(url('/version')))).status).toBe(200);
+      expect(opens).toBe(2);
+    } finally {
+      await engines.closeAll();
+    }
   });
 });

@@ -17,7 +17,7 @@ import { createApiServer, type ApiServer } from '../../engine/server.js';
 import { badRequest, internalError, type StatusError } from '../../engine/errors.js';
 import { systemEnv } from '../../adapters/system-env.js';
 import { isRequestJournal, openIdbStorage, type RequestJournal } from '../../adapters/idb/idb-storage.js';
-import { readClusterSettings } from '../../adapters/idb/cluster-settings.js';
+import { readClusterSettings, SETTINGS_CHANGED_HEADER } from '../../adapters/idb/cluster-settings.js';
 import { idempotentWrite, isWriteMethod, recordable, replay, writeMatches, type IdempotentWrite } from './idempotency.js';
 
 /** Cluster names are DNS labels, so they are safe in URLs and database names. */
@@ -323,6 +323,12 @@ export function createClusterEngines(options: ClusterEnginesOptions): ClusterEng
     let run: Running;
     try {
       run = await current(route);
+      // the page changed this cluster's settings (simulation, controllers): this request, and every later
+      // one, goes to an engine started with them
+      if (request.headers.get(SETTINGS_CHANGED_HEADER) === 'true') {
+        retire(route.cluster, run);
+        run = await current(route);
+      }
     } catch (err) {
       return statusResponse(internalError(`cluster "${route.cluster}" could not be started: ${messageOf(err)}`));
     }
