@@ -211,6 +211,20 @@ describe('several engines over one database', () => {
   });
 });
 
+/** The same database each time it is opened: a restarted engine reads what the last one stored. */
+function reopenable(shared: Storage): Storage {
+  return {
+    revision: () => shared.revision(),
+    compactedRevision: () => shared.compactedRevision(),
+    get: (k) => shared.get(k),
+    list: (p) => shared.list(p),
+    write: (ops, t) => shared.write(ops, t),
+    events: (a) => shared.events(a),
+    compact: (t) => shared.compact(t),
+    close: async () => undefined,
+  };
+}
+
 describe('cluster settings (PUT /x-playground/settings)', () => {
   it('a stored change restarts the cluster\'s engine, so the next request runs with the new settings', async () => {
     const shared = createMemoryStorage();
@@ -221,17 +235,7 @@ describe('cluster settings (PUT /x-playground/settings)', () => {
       // the same database each time (a restarted engine reads what the last one stored)
       openStorage: () => {
         opens++;
-        const keep: Storage = {
-          revision: () => shared.revision(),
-          compactedRevision: () => shared.compactedRevision(),
-          get: (k) => shared.get(k),
-          list: (p) => shared.list(p),
-          write: (ops, t) => shared.write(ops, t),
-          events: (a) => shared.events(a),
-          compact: (t) => shared.compact(t),
-          close: async () => undefined,
-        };
-        return keep;
+        return reopenable(shared);
       },
     });
     const route = { cluster: 'default', basePath: '/clusters/default' };
@@ -264,17 +268,7 @@ describe('cluster settings changed by the page (the in-band header)', () => {
       },
       openStorage: () => {
         opens++;
-        const keep: Storage = {
-          revision: () => shared.revision(),
-          compactedRevision: () => shared.compactedRevision(),
-          get: (k) => shared.get(k),
-          list: (p) => shared.list(p),
-          write: (ops, t) => shared.write(ops, t),
-          events: (a) => shared.events(a),
-          compact: (t) => shared.compact(t),
-          close: async () => undefined,
-        };
-        return keep;
+        return reopenable(shared);
       },
     });
     const route = { cluster: 'default', basePath: '/clusters/default' };
