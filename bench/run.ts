@@ -3,6 +3,8 @@
 //   npm run bench -- --only node      (or: browser, cel, writes, reads, ui, scale, growth, peers)
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { createMemoryStorage } from '../src/adapters/memory/memory-storage.js';
@@ -180,4 +182,5 @@ async function main(): Promise<void> {
   else process.stderr.write('(--only: BENCHMARKS.md not rewritten)\n');
 }
 
-void main().then(() => process.exit(0));
+// only when run (`npm run bench`): other benches import median() and Row from here
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) void main().then(() => process.exit(0));
