@@ -8,11 +8,14 @@
 //     the managers, the apply should stay near constant, linear at most;
 //   - CEL rules on one CRD (1..16): a create of its custom resource: linear in the rules at most.
 // A factor above 2 (worse than linear) is a defect to fix or to explain in BENCHMARKS.md.
+// The sizes of a series are all set up first, then timed in rounds taken in turn (bench/alternate.ts), so
+// load that comes and goes moves every size alike; a factor is the median of the rounds' factors.
 //   npm run bench -- --only growth
 import { createMemoryStorage } from '../src/adapters/memory/memory-storage.js';
 import { systemEnv } from '../src/adapters/system-env.js';
 import { createApiServer } from '../src/engine/server.js';
 import type { Row } from './run.js';
+import { alternate, median, perRoundRatios, spread } from './alternate.js';
 
 export interface GrowthOptions {
   /** The first size of each series (doubled `doublings` times). */
@@ -27,20 +30,16 @@ export interface Series {
   /** What doubles, and its sizes. */
   axis: string;
   sizes: number[];
-  /** p50 in ms, one per size. */
+  /** p50 in ms, one per size: the median of the per-round p50s. */
   p50Ms: number[];
-  /** The geometric mean of the per-doubling factors: (last / first) ^ (1 / doublings). */
+  /** The geometric mean of the per-doubling factors, (last / first) ^ (1 / doublings), taken round by round: the median of the rounds'. */
   factor: number;
-  /** The largest single doubling's factor. */
+  /** The smallest and the largest of the rounds' factors. */
+  factorSpread: string;
+  /** The largest single doubling's factor (each the median of its per-round ratios). */
   worst: number;
   /** The factor a cost of this kind may reach: 1 (constant) or 2 (linear). */
   allowed: 1 | 2;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
 type Api = ReturnType<typeof createApiServer>;
@@ -63,47 +62,53 @@ function caller(api: Api) {
   };
 }
 
-async function timed(n: number, fn: (i: number) => Promise<unknown>): Promise<number> {
-  for (let i = 0; i < Math.min(20, n); i++) await fn(-1 - i); // warm-up
-  const xs: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const t = performance.now();
-    await fn(i);
-    xs.push(performance.now() - t);
-  }
-  return median(xs);
+/**
+ * `samples` calls of `run(k, n)` at every size k (index into the sizes), the sizes timed in rounds taken in
+ * turn (bench/alternate.ts: at most 10 rounds, one more to warm up); `n` counts the calls at that size.
+ * Returns the p50s per size, per round.
+ */
+async function timedBySize(sizes: number[], samples: number, run: (k: number, n: number) => Promise<unknown>): Promise<number[][]> {
+  const sides = sizes.map((_, k) => String(k));
+  const rounds = Math.min(10, samples);
+  const p50s = await alternate(sides, { rounds, perRound: Math.ceil(samples / rounds) }, (side, n) => run(Number(side), n));
+  return sides.map((s) => p50s[s]);
 }
 
-function series(cost: string, axis: string, sizes: number[], p50Ms: number[], allowed: 1 | 2): Series {
+/** A series from the per-round p50s at each size (`perRound[k][r]`: size k, round r). */
+export function series(cost: string, axis: string, sizes: number[], perRound: number[][], allowed: 1 | 2): Series {
   const steps = sizes.length - 1;
-  const factor = steps > 0 ? (p50Ms[steps] / p50Ms[0]) ** (1 / steps) : 1;
+  const p50Ms = perRound.map(median);
+  // factors round by round (every size of a round ran in the same stretch of time), then their median
+  const factors = perRound[0].map((first, r) => (steps > 0 ? (perRound[steps][r] / first) ** (1 / steps) : 1));
   let worst = 0;
-  for (let i = 1; i < sizes.length; i++) worst = Math.max(worst, p50Ms[i] / p50Ms[i - 1]);
-  return { cost, axis, sizes, p50Ms, factor, worst, allowed };
+  for (let k = 1; k < sizes.length; k++) worst = Math.max(worst, median(perRoundRatios(perRound[k - 1], perRound[k])));
+  return { cost, axis, sizes, p50Ms, factor: median(factors), factorSpread: spread(factors), worst, allowed };
 }
 
 const cmName = (i: number) => `cm-${String(i).padStart(6, '0')}`;
 
 /** get, chunk and write against the number of objects in one namespace. */
 async function objectSeries(sizes: number[], samples: number): Promise<Series[]> {
-  const get: number[] = [];
-  const chunk: number[] = [];
-  const write: number[] = [];
+  const calls: ReturnType<typeof caller>[] = [];
+  const apis: Api[] = [];
+  const tokens: string[] = [];
   for (const n of sizes) {
     const api = await newApi();
     const call = caller(api);
     for (let i = 0; i < n; i++) {
       await call('POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: cmName(i), labels: { app: `app-${i % 20}` } }, data: { key: `value-${i}`, other: 'x'.repeat(100) } });
     }
-    const path = (i: number) => `/api/v1/namespaces/default/configmaps/${cmName(((i < 0 ? -i : i) * 7919) % n)}`;
-    get.push(await timed(samples, (i) => call('GET', path(i))));
     // a chunk of 500 (or what is left) from the middle of the list: the token of a first page of n/2
     const first = JSON.parse(await call('GET', `/api/v1/namespaces/default/configmaps?limit=${Math.max(1, n >> 1)}`)) as { metadata: { continue?: string } };
-    const token = encodeURIComponent(first.metadata.continue ?? '');
-    chunk.push(await timed(Math.max(5, samples >> 3), () => call('GET', `/api/v1/namespaces/default/configmaps?limit=500&continue=${token}`)));
-    write.push(await timed(samples, (i) => call('PATCH', path(i), { metadata: { labels: { touched: `t${i < 0 ? 'w' : ''}${Math.abs(i)}` } } }, 'application/merge-patch+json')));
-    await api.close();
+    tokens.push(encodeURIComponent(first.metadata.continue ?? ''));
+    apis.push(api);
+    calls.push(call);
   }
+  const path = (k: number, n: number) => `/api/v1/namespaces/default/configmaps/${cmName((n * 7919) % sizes[k])}`;
+  const get = await timedBySize(sizes, samples, (k, n) => calls[k]('GET', path(k, n)));
+  const chunk = await timedBySize(sizes, Math.max(5, samples >> 3), (k) => calls[k]('GET', `/api/v1/namespaces/default/configmaps?limit=500&continue=${tokens[k]}`));
+  const write = await timedBySize(sizes, samples, (k, n) => calls[k]('PATCH', path(k, n), { metadata: { labels: { touched: `t${n}` } } }, 'application/merge-patch+json'));
+  for (const api of apis) await api.close();
   return [
     series('get', 'objects', sizes, get, 1),
     series('limit=500 chunk from the middle of the list', 'objects', sizes, chunk, 1),
@@ -113,7 +118,7 @@ async function objectSeries(sizes: number[], samples: number): Promise<Series[]>
 
 /** A write to its delivery at the last of `n` watchers of the collection. */
 async function watcherSeries(sizes: number[], samples: number): Promise<Series> {
-  const out: number[] = [];
+  const sides: { api: Api; call: ReturnType<typeof caller>; controllers: AbortController[]; readers: ReadableStreamDefaultReader<Uint8Array>[] }[] = [];
   for (const n of sizes) {
     const api = await newApi();
     const call = caller(api);
@@ -126,38 +131,43 @@ async function watcherSeries(sizes: number[], samples: number): Promise<Series> 
       controllers.push(ac);
       readers.push(res.body!.getReader());
     }
-    out.push(
-      await timed(samples, async (i) => {
-        const delivered = Promise.all(readers.map((r) => r.read()));
-        await call('POST', '/api/v1/namespaces/default/configmaps', { metadata: { name: `w-${i < 0 ? `warm${-i}` : i}` }, data: { i: String(i) } });
-        for (const r of await delivered) if (r.done) throw new Error('growth bench: a watch ended');
-      }),
-    );
-    for (const ac of controllers) ac.abort();
-    await api.close();
+    sides.push({ api, call, controllers, readers });
+  }
+  const out = await timedBySize(sizes, samples, async (k, n) => {
+    const { call, readers } = sides[k];
+    const delivered = Promise.all(readers.map((r) => r.read()));
+    await call('POST', '/api/v1/namespaces/default/configmaps', { metadata: { name: `w-${n}` }, data: { i: String(n) } });
+    for (const r of await delivered) if (r.done) throw new Error('growth bench: a watch ended');
+  });
+  for (const s of sides) {
+    for (const ac of s.controllers) ac.abort();
+    await s.api.close();
   }
   return series('write to delivery at the last watcher', 'watchers', sizes, out, 2);
 }
 
 /** One manager's apply (a value change) on an object whose fields `n` managers share out. */
 async function managerSeries(sizes: number[], samples: number): Promise<Series> {
-  const out: number[] = [];
   const APPLY = 'application/apply-patch+yaml';
   const path = '/api/v1/namespaces/default/configmaps/shared';
   const body = (m: number, v: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'shared', labels: { [`owner-${m}`]: 'yes' } }, data: { [`key-${m}`]: v } });
+  const apis: Api[] = [];
   for (const n of sizes) {
     const api = await newApi();
     const call = caller(api);
     for (let m = 0; m < n; m++) await call('PATCH', `${path}?fieldManager=manager-${m}`, body(m, 'v'), APPLY);
-    out.push(await timed(samples, (i) => call('PATCH', `${path}?fieldManager=manager-0`, body(0, `v${i & 1}`), APPLY)));
-    await api.close();
+    apis.push(api);
   }
+  const calls = apis.map(caller);
+  const out = await timedBySize(sizes, samples, (k, n) => calls[k]('PATCH', `${path}?fieldManager=manager-0`, body(0, `v${n & 1}`), APPLY));
+  for (const api of apis) await api.close();
   return series('apply (value change) by one of the managers', 'field managers on the object', sizes, out, 2);
 }
 
 /** A create of a custom resource whose CRD carries `n` CEL rules. */
 async function celRuleSeries(sizes: number[], samples: number): Promise<Series> {
-  const out: number[] = [];
+  const apis: Api[] = [];
+  const specs: Record<string, number>[] = [];
   for (const n of sizes) {
     const api = await newApi();
     const call = caller(api);
@@ -181,13 +191,14 @@ async function celRuleSeries(sizes: number[], samples: number): Promise<Series> 
     });
     const spec: Record<string, number> = { limit: 500 };
     for (let j = 0; j < n; j++) spec[`f${j}`] = 2 * j;
-    out.push(
-      await timed(samples, (i) =>
-        call('POST', '/apis/bench.example.com/v1/namespaces/default/widgets', { apiVersion: 'bench.example.com/v1', kind: 'Widget', metadata: { name: `w-${i < 0 ? `warm${-i}` : i}` }, spec }, 'application/json', 201),
-      ),
-    );
-    await api.close();
+    apis.push(api);
+    specs.push(spec);
   }
+  const calls = apis.map(caller);
+  const out = await timedBySize(sizes, samples, (k, n) =>
+    calls[k]('POST', '/apis/bench.example.com/v1/namespaces/default/widgets', { apiVersion: 'bench.example.com/v1', kind: 'Widget', metadata: { name: `w-${n}` }, spec: specs[k] }, 'application/json', 201),
+  );
+  for (const api of apis) await api.close();
   return series('create of the custom resource', 'CEL rules on the CRD', sizes, out, 2);
 }
 
@@ -213,7 +224,7 @@ export function growthRows(all: Series[]): Row[] {
     target: s.allowed === 1 ? 'constant (factor ~1 per doubling)' : 'linear at most (<= 2 per doubling)',
     // a constant cost may wobble with the machine; more than 1.25 per doubling is a step linear in the size
     met: s.factor <= (s.allowed === 1 ? 1.25 : 2),
-    note: `factor per doubling ${s.factor.toFixed(2)} (largest single doubling ${s.worst.toFixed(2)}); p50 ${s.p50Ms.map(fmtMs).join(' / ')} ms`,
+    note: `factor per doubling ${s.factor.toFixed(2)} (per round ${s.factorSpread}; largest single doubling ${s.worst.toFixed(2)}); p50 ${s.p50Ms.map(fmtMs).join(' / ')} ms`,
   }));
 }
 
