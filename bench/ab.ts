@@ -176,12 +176,17 @@ export const SUITES: Record<string, Suite> = {
   },
 };
 
-/** One suite's rows, `before` against `after`; `opts` overrides the suite's round counts. */
-export async function abSuite(suite: string, before: Entry, after: Entry, opts: Partial<RoundOptions> = {}, only?: string): Promise<AbRow[]> {
+/** One suite's rows as they are measured, `before` against `after`; `opts` overrides the suite's round counts. */
+export function abRows(suite: string, before: Entry, after: Entry, opts: Partial<RoundOptions> = {}, only?: string): AsyncGenerator<AbRow> {
   const s = SUITES[suite];
   if (!s) throw new Error(`no suite ${suite} (suites: ${Object.keys(SUITES).join(', ')})`);
+  return s.run(before, after, { ...s.defaults, ...opts }, (name) => !only || name.includes(only));
+}
+
+/** One suite's rows (see abRows). */
+export async function abSuite(suite: string, before: Entry, after: Entry, opts: Partial<RoundOptions> = {}, only?: string): Promise<AbRow[]> {
   const rows: AbRow[] = [];
-  for await (const r of s.run(before, after, { ...s.defaults, ...opts }, (name) => !only || name.includes(only))) rows.push(r);
+  for await (const r of abRows(suite, before, after, opts, only)) rows.push(r);
   return rows;
 }
 
@@ -226,9 +231,7 @@ async function main(argv: string[]): Promise<void> {
   console.log(`before: ${beforeFile}${ref !== undefined ? ` (${ref})` : ''}; after: ${flags.get('--after') ?? 'this tree'}`);
   for (const suite of positional.length ? positional : Object.keys(SUITES)) {
     const ratios: number[] = [];
-    const s = SUITES[suite];
-    if (!s) throw new Error(`no suite ${suite} (suites: ${Object.keys(SUITES).join(', ')})`);
-    for await (const r of s.run(before, after, { ...s.defaults, ...opts }, (name) => !flags.has('--only') || name.includes(flags.get('--only')!))) {
+    for await (const r of abRows(suite, before, after, opts, flags.get('--only'))) {
       console.log(formatRow(r));
       ratios.push(r.ratio);
     }
