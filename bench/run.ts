@@ -12,6 +12,7 @@ import { openIdbStorage } from '../src/adapters/idb/idb-storage.js';
 import { systemEnv } from '../src/adapters/system-env.js';
 import { createApiServer } from '../src/engine/server.js';
 import type { Storage } from '../src/engine/storage/interface.js';
+import { median } from './alternate.js';
 
 export interface Row {
   name: string;
@@ -23,11 +24,8 @@ export interface Row {
   note?: string;
 }
 
-export function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
+// the benches that import median() from here get the measurement core's
+export { median };
 
 function configMap(i: number, size = 2048): Record<string, unknown> {
   const name = `cm-${String(i).padStart(6, '0')}`;
