@@ -48,7 +48,7 @@ async function cluster(n: number) {
 export interface ScaleOptions {
   small?: number;
   large?: number;
-  /** Rounds kept per cost (one more warms up), and calls per cluster and round: by default 15 rounds of 2
+  /** Rounds kept per cost (one more warms up, three for chunks), and calls per cluster and round: by default 15 rounds of 2
    *  chunks and 10 rounds of 40 gets and of 40 writes (the sample counts the rows' names give). */
   chunkRounds?: number;
   chunksPerRound?: number;
@@ -89,13 +89,14 @@ export async function scale(opts: ScaleOptions = {}): Promise<ScaleResult> {
     return { smallMs: median(p50s.small), largeMs: median(p50s.large), ratio: median(ratios), middle: middleHalf(ratios), spread: spread(ratios), rounds: ratios.length };
   };
   // a chunk of 500 from the middle of the cluster-wide list: the continue token of a first page of 250 or
-  // 500, asked for (untimed) just before each chunk, as a client paging does
+  // 500, asked for (untimed) just before each chunk, as a client paging does; nothing before has listed,
+  // so three rounds warm the list path up
   let token = '';
   const firstPage = async (s: string, n: number) => {
     const first = JSON.parse(await clusters[s as 'small' | 'large'].call('GET', `/api/v1/configmaps?limit=${n % 2 ? 500 : 250}`)) as { metadata: { continue?: string } };
     token = encodeURIComponent(first.metadata.continue ?? '');
   };
-  const chunk = cost(await alternate(SIDES, { rounds: opts.chunkRounds ?? 15, perRound: opts.chunksPerRound ?? 2, untimed: firstPage }, (s) => clusters[s].call('GET', `/api/v1/configmaps?limit=500&continue=${token}`)));
+  const chunk = cost(await alternate(SIDES, { rounds: opts.chunkRounds ?? 15, perRound: opts.chunksPerRound ?? 2, warmupRounds: 3, untimed: firstPage }, (s) => clusters[s].call('GET', `/api/v1/configmaps?limit=500&continue=${token}`)));
   const path = (s: 'small' | 'large', n: number) => {
     const i = (n * 7919) % clusters[s].n;
     return `/api/v1/namespaces/ns-${i % NAMESPACES}/configmaps/cm-${String(i).padStart(6, '0')}`;
