@@ -348,7 +348,9 @@ export class Compiler {
     }
     if (r.kind !== 'ident' || r.name.startsWith('.') || fields.length === 0) return undefined;
     // a dotted variable name (`a.b`) resolves differently: leave it to the general path
-    for (let n = 1; n <= fields.length; n++) if (this.info.variables.has([r.name, ...fields.slice(0, n)].join('.'))) return undefined;
+    if (r.name.includes('.') || dottedRoots(this.info.variables, this.info.typeValues).has(r.name)) {
+      for (let n = 1; n <= fields.length; n++) if (this.info.variables.has([r.name, ...fields.slice(0, n)].join('.'))) return undefined;
+    }
     const root = this.rawRoot(r.name);
     if (!root) return undefined;
     let t = root.type;
