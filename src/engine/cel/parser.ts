@@ -20,6 +20,7 @@ const RESERVED = new Set([
   'namespace', 'return', 'var', 'void', 'while',
 ]);
 
+const TWO_CHAR_OPS = new Set(['==', '!=', '<=', '>=', '&&', '||', '.?', '[?']);
 const ONE_CHAR_OPS = new Set(['<', '>', '!', '+', '-', '*', '/', '%', '?', ':', '.', ',', '(', ')', '[', ']', '{', '}']);
 
 export interface ParseOptions {
@@ -176,36 +177,11 @@ function lex(text: string, lexErrors: ParseError[]): Token[] {
       continue;
     }
     let op: string | undefined;
-    // a two-character operator starts with one of = ! < > & | . [
+    // a two-character operator ends with one of = & | ?
     const c2 = text.charCodeAt(i + 1);
-    switch (cc) {
-      case 61: // =
-        if (c2 === 61) op = '==';
-        break;
-      case 38: // &
-        if (c2 === 38) op = '&&';
-        break;
-      case 124: // |
-        if (c2 === 124) op = '||';
-        break;
-      case 33: // !
-        op = c2 === 61 ? '!=' : '!';
-        break;
-      case 60: // <
-        op = c2 === 61 ? '<=' : '<';
-        break;
-      case 62: // >
-        op = c2 === 61 ? '>=' : '>';
-        break;
-      case 46: // .
-        op = c2 === 63 ? '.?' : '.';
-        break;
-      case 91: // [
-        op = c2 === 63 ? '[?' : '[';
-        break;
-      default:
-        if (ONE_CHAR_OPS.has(c)) op = c;
-    }
+    const two = c2 === 61 || c2 === 38 || c2 === 124 || c2 === 63 ? text.substr(i, 2) : '';
+    if (TWO_CHAR_OPS.has(two)) op = two;
+    else if (ONE_CHAR_OPS.has(c)) op = c;
     if (!op) {
       // ANTLR consumes one more character when the first could start a two-character operator (`| `, `= `);
       // the lexer error is reported in source order with parse errors (ANTLR lexes lazily), so it is recorded
