@@ -572,15 +572,8 @@ export class Checker {
     // the first argument's type, when it is not a parameter: bindings made below cannot change it
     const first = argTypes.length ? this.resolve(argTypes[0]) : undefined;
     const quick = first !== undefined && first.kind !== 'param' && first.kind !== 'dyn' && first.kind !== 'error' && first.kind !== 'null_type';
-    for (const o of all) {
-      if (!!o.member !== member || o.args.length !== argTypes.length) continue;
+    for (const { o, generic } of candidates(all, member, argTypes.length, quick ? first.kind : undefined)) {
       // instantiate type parameters freshly per overload (an overload without any is used as declared)
-      const generic = isGeneric(o);
-      if (quick && !generic) {
-        // what assign() answers without binding anything: a concrete first parameter of another kind
-        const t = o.args[0];
-        if (t !== first && t.kind !== first.kind && t.kind !== 'dyn' && t.kind !== 'error') continue;
-      }
       const m = generic ? new Map<string, CelType>() : undefined;
       const inst = (t: CelType): CelType => {
         if (!m) return t;
@@ -625,6 +618,36 @@ function literalType(v: unknown): CelType {
   if (v instanceof CelUint) return T.uint;
   if (v instanceof Uint8Array) return T.bytes;
   return T.dyn;
+}
+
+/**
+ * The overloads of `all` that resolveCall tries for a call of that form (member or global, arity), in
+ * declaration order, each with whether it has type parameters. With `firstKind` (the first argument's kind,
+ * when concrete) a non-generic overload whose first parameter is of another concrete kind is left out: what
+ * assign() answers for it without binding anything. Overload lists are immutable per function table, so
+ * the selection is cached per list and form.
+ */
+type Candidate = { o: CelOverload; generic: boolean };
+const candidateCache = new WeakMap<CelOverload[], Map<string, Candidate[]>>();
+function candidates(all: CelOverload[], member: boolean, arity: number, firstKind: string | undefined): Candidate[] {
+  let byForm = candidateCache.get(all);
+  if (!byForm) candidateCache.set(all, (byForm = new Map()));
+  const key = `${member ? 'm' : 'g'}${arity}:${firstKind ?? ''}`;
+  let list = byForm.get(key);
+  if (!list) {
+    list = [];
+    for (const o of all) {
+      if (!!o.member !== member || o.args.length !== arity) continue;
+      const generic = isGeneric(o);
+      if (firstKind !== undefined && !generic) {
+        const k = o.args[0].kind;
+        if (k !== firstKind && k !== 'dyn' && k !== 'error') continue;
+      }
+      list.push({ o, generic });
+    }
+    byForm.set(key, list);
+  }
+  return list;
 }
 
 /** Whether an overload's signature has type parameters (overloads are immutable: cached per overload). */

@@ -348,7 +348,9 @@ export class Compiler {
     }
     if (r.kind !== 'ident' || r.name.startsWith('.') || fields.length === 0) return undefined;
     // a dotted variable name (`a.b`) resolves differently: leave it to the general path
-    for (let n = 1; n <= fields.length; n++) if (this.info.variables.has([r.name, ...fields.slice(0, n)].join('.'))) return undefined;
+    if (r.name.includes('.') || dottedRoots(this.info.variables, this.info.typeValues).has(r.name)) {
+      for (let n = 1; n <= fields.length; n++) if (this.info.variables.has([r.name, ...fields.slice(0, n)].join('.'))) return undefined;
+    }
     const root = this.rawRoot(r.name);
     if (!root) return undefined;
     let t = root.type;
@@ -359,18 +361,11 @@ export class Compiler {
     if (!t || t.kind !== want) return undefined;
     const slot = root.slot;
     const cost = (this.freeRoots.has(r) ? 0 : 1) + fields.length;
-    const n = fields.length;
     const isList = want === 'list';
     return {
       type: t,
       read: (c) => {
-        const raw = c.raw;
-        let x = raw === undefined ? undefined : raw[slot];
-        if (x === undefined || c.cost + cost > c.limit) return undefined;
-        for (let i = 0; i < n; i++) {
-          if (!isPlainObject(x)) return undefined;
-          x = (x as Record<string, unknown>)[fields[i]];
-        }
+        const x = rawWalk(c, slot, fields, cost);
         if (isList ? !Array.isArray(x) : !isPlainObject(x)) return undefined;
         c.cost += cost;
         return x;
@@ -400,6 +395,7 @@ export class Compiler {
     if (k === 'int') {
       const ev = this.jsonChainEv(slot, raws, cost, k, leaf, general);
       this.intReaders.set(ev, (c) => {
+        // the walk of rawWalk, inline: this reader is the hottest (int comparisons in comprehensions)
         const raw = c.raw;
         let x = raw === undefined ? undefined : raw[slot];
         if (x === undefined || c.cost + cost > c.limit) return undefined;
@@ -458,16 +454,9 @@ export class Compiler {
     const general = this.fieldSel(this.expr(e.operand), e.field, e, true);
     const slot = rr.slot;
     const cost = (root && this.freeRoots.has(root) ? 0 : 1) + raws.length;
-    const n = raws.length;
     const field = e.field;
     return (c) => {
-      const raw = c.raw;
-      let x = raw === undefined ? undefined : raw[slot];
-      if (x === undefined || c.cost + cost > c.limit) return general(c);
-      for (let i = 0; i < n; i++) {
-        if (!isPlainObject(x)) return general(c);
-        x = (x as Record<string, unknown>)[raws[i]];
-      }
+      const x = rawWalk(c, slot, raws, cost);
       if (!isPlainObject(x)) return general(c);
       const v = (x as Record<string, unknown>)[field];
       if (v === undefined || typeof v === 'function') return general(c);
@@ -478,15 +467,8 @@ export class Compiler {
   }
 
   private jsonChainEv(slot: number, raws: string[], cost: number, k: string, leaf: CelType, general: Ev): Ev {
-    const n = raws.length;
     return (c) => {
-      const raw = c.raw;
-      let x = raw === undefined ? undefined : raw[slot];
-      if (x === undefined || c.cost + cost > c.limit) return general(c);
-      for (let i = 0; i < n; i++) {
-        if (!isPlainObject(x)) return general(c);
-        x = (x as Record<string, unknown>)[raws[i]];
-      }
+      const x = rawWalk(c, slot, raws, cost);
       switch (typeof x) {
         case 'string':
           if (k !== 'string') return general(c);
@@ -1079,6 +1061,23 @@ function fromRaw(c: Ctx, s: number, name: string): CelValue {
   const v = fromJson(r, c.rawTypes![s]);
   c.slots[s] = v;
   return v;
+}
+
+/**
+ * The JSON value at the end of the field chain `raws` from a slot's raw (not yet converted) value, when the
+ * chain's cost still fits under the limit; undefined when the slot holds no raw value, the limit is near,
+ * a step is not a plain object or a field is absent (the callers then take their general path, or answer
+ * undefined, before charging anything). Charges nothing.
+ */
+function rawWalk(c: Ctx, slot: number, raws: string[], cost: number): unknown {
+  const raw = c.raw;
+  let x = raw === undefined ? undefined : raw[slot];
+  if (x === undefined || c.cost + cost > c.limit) return undefined;
+  for (let i = 0; i < raws.length; i++) {
+    if (!isPlainObject(x)) return undefined;
+    x = (x as Record<string, unknown>)[raws[i]];
+  }
+  return x;
 }
 
 function isPlainObject(x: unknown): boolean {

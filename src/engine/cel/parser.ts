@@ -61,9 +61,6 @@ function isDigit(c: string): boolean {
 function isHex(c: string): boolean {
   return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
-function isIdentStart(c: string): boolean {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c === '_';
-}
 
 /** [A-Za-z0-9_] by UTF-16 code unit. */
 function isIdentCode(c: number): boolean {
@@ -75,11 +72,20 @@ function lex(text: string, lexErrors: ParseError[]): Token[] {
   let i = 0;
   const n = text.length;
   while (i < n) {
-    const c = text[i];
-    if (c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\f') {
+    const cc = text.charCodeAt(i);
+    if (cc === 32 || cc === 9 || cc === 10 || cc === 13 || cc === 12) {
       i++;
       continue;
     }
+    // identifiers first (the most common token): a letter or '_' that does not start a string literal
+    // (r"...", b'...') starts no comment, number or other token either
+    if (((cc >= 97 && cc <= 122) || (cc >= 65 && cc <= 90) || cc === 95) && !((cc === 114 || cc === 82 || cc === 98 || cc === 66) && isStrStart(text, i))) {
+      const start = i++;
+      while (i < n && isIdentCode(text.charCodeAt(i))) i++;
+      toks.push({ kind: 'ident', text: text.slice(start, i), value: undefined, offset: start, end: i });
+      continue;
+    }
+    const c = text[i];
     if (c === '/' && text[i + 1] === '/') {
       while (i < n && text[i] !== '\n') i++;
       continue;
@@ -161,11 +167,6 @@ function lex(text: string, lexErrors: ParseError[]): Token[] {
       } else toks.push({ kind: 'int', text: t, value: BigInt(t), offset: start, end: i });
       continue;
     }
-    if (isIdentStart(c)) {
-      while (i < n && isIdentCode(text.charCodeAt(i))) i++;
-      toks.push({ kind: 'ident', text: text.slice(start, i), offset: start, end: i });
-      continue;
-    }
     if (c === '`') {
       // backtick-quoted identifiers (field names with special characters, cel-go >= 0.22)
       i++;
@@ -176,8 +177,9 @@ function lex(text: string, lexErrors: ParseError[]): Token[] {
       continue;
     }
     let op: string | undefined;
-    // a two-character operator starts with one of = ! < > & | . [
-    const two = '=!<>&|.['.includes(c) ? text.substr(i, 2) : '';
+    // a two-character operator ends with one of = & | ?
+    const c2 = text.charCodeAt(i + 1);
+    const two = c2 === 61 || c2 === 38 || c2 === 124 || c2 === 63 ? text.substr(i, 2) : '';
     if (TWO_CHAR_OPS.has(two)) op = two;
     else if (ONE_CHAR_OPS.has(c)) op = c;
     if (!op) {
@@ -190,9 +192,9 @@ function lex(text: string, lexErrors: ParseError[]): Token[] {
       continue;
     }
     i += op.length;
-    toks.push({ kind: 'op', text: op, offset: start, end: i });
+    toks.push({ kind: 'op', text: op, value: undefined, offset: start, end: i });
   }
-  toks.push({ kind: 'eof', text: '<EOF>', offset: n, end: n });
+  toks.push({ kind: 'eof', text: '<EOF>', value: undefined, offset: n, end: n });
   return toks;
 }
 
