@@ -1,6 +1,7 @@
 // The engine as it ships: bundled by esbuild without the name-keeping wrappers that tsx adds to every
 // function when it runs TypeScript directly (those wrappers cost a property definition per closure made,
 // which shipped code never pays). Benchmarks that compare us with precompiled peers load the engine from here.
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -13,7 +14,9 @@ export function importBundled<T>(entry: string): Promise<T> {
   let p = cache.get(entry);
   if (!p) {
     p = (async () => {
-      const dir = resolve('node_modules/.cache/bench-bundled');
+      // one folder per working tree: worktrees that share node_modules must never import each other's build
+      const tree = createHash('sha256').update(process.cwd()).digest('hex').slice(0, 12);
+      const dir = resolve('node_modules/.cache/bench-bundled', tree);
       mkdirSync(dir, { recursive: true });
       const outfile = resolve(dir, entry.replace(/[^a-zA-Z0-9]+/g, '_') + '.mjs');
       await build({ entryPoints: [resolve(entry)], bundle: true, format: 'esm', platform: 'node', target: 'es2022', outfile, logLevel: 'silent', packages: 'external' });
