@@ -19,7 +19,7 @@ import { closeSync, fsyncSync, openSync } from 'node:fs';
 import { mkdir, open, readFile, readdir, rename, unlink, writeFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
-import type { HistoryEvent, Storage, StorageKey, StoredObject, WriteOp, WriteResult } from '../../engine/storage/interface.js';
+import type { HistoryEvent, Storage, StorageContents, StorageKey, StoredObject, WriteOp, WriteResult } from '../../engine/storage/interface.js';
 import { memoryStorageFromState, type MemoryState } from '../memory/memory-storage.js';
 import { assertValidWrite, planWrite } from '../memory/write-plan.js';
 
@@ -226,6 +226,11 @@ class FileStorage implements Storage {
   async events(after: number): Promise<HistoryEvent[]> {
     this.check();
     return this.mem.events(after);
+  }
+
+  async readAll(): Promise<StorageContents> {
+    this.check();
+    return this.mem.readAll!();
   }
 
   write(ops: WriteOp[], time: number): Promise<WriteResult> {

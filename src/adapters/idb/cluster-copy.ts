@@ -5,9 +5,12 @@
 // still watch from a resourceVersion of the window the snapshot holds.
 //
 // The schema is the one openIdbStorage creates (it is opened through it first); the idempotency records of
-// past requests are not carried (they belong to the clients of the old name).
+// past requests are not carried (they belong to the clients of the old name). A dump holds every history
+// event whole (the format export files have always had); the restore stores them as the storage does
+// (history-records.ts: each state once), keeping whole any event whose state would not read back the same.
 import type { HistoryEvent, StoredObject } from '../../engine/storage/interface.js';
 import { openIdbStorage } from './idb-storage.js';
+import { compactRecords, wholeRecords, type HistoryRecord } from './history-records.js';
 
 export interface HistoryRecordDump {
   revision: number;
@@ -82,12 +85,13 @@ export async function dumpClusterDatabase(name: string, idb?: IDBFactory): Promi
     const finished = done(tx);
     const [objects, history, revision, compacted] = await Promise.all([
       req(tx.objectStore('objects').getAll() as IDBRequest<StoredObject[]>),
-      req(tx.objectStore('history').getAll() as IDBRequest<HistoryRecordDump[]>),
+      req(tx.objectStore('history').getAll() as IDBRequest<HistoryRecord[]>),
       req(tx.objectStore('meta').get('revision') as IDBRequest<number | undefined>),
       req(tx.objectStore('meta').get('compactedRevision') as IDBRequest<number | undefined>),
     ]);
     await finished;
-    return { revision: revision ?? 0, compactedRevision: compacted ?? 0, objects, history };
+    const byKey = new Map(objects.map((o) => [o.key, o]));
+    return { revision: revision ?? 0, compactedRevision: compacted ?? 0, objects, history: wholeRecords(history, (k) => byKey.get(k)) };
   } finally {
     db.close();
   }
@@ -126,8 +130,9 @@ export async function restoreClusterDatabase(name: string, dump: ClusterDump, id
     const objects = tx.objectStore('objects');
     const history = tx.objectStore('history');
     const meta = tx.objectStore('meta');
+    const byKey = new Map(dump.objects.map((o) => [o.key, o]));
     for (const o of dump.objects) objects.put(o);
-    for (const h of dump.history) history.put(h);
+    for (const h of compactRecords(dump.history, (k) => byKey.get(k))) history.put(h);
     meta.put(dump.revision, 'revision');
     meta.put(dump.compactedRevision, 'compactedRevision');
     await finished;

@@ -1,7 +1,9 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
-import type { Storage } from '../../engine/storage/interface.js';
+import type { HistoryEvent, Storage } from '../../engine/storage/interface.js';
+import { testClient, type TestClient } from '../../engine/testing/harness.js';
+import { memoryStorageFromState, type MemoryState } from '../memory/memory-storage.js';
 import { storageConformanceCases } from '../../engine/storage/testing/index.js';
 import { IDB_STORAGE_VERSION, openIdbStorage } from './idb-storage.js';
 
@@ -177,6 +179,188 @@ describe('openIdbStorage: request journal (version 2)', () => {
     expect(await s.requestRecord('req-x')).toBeUndefined();
     await s.recordResponse('req-x', { status: 201, headers: [], body: '' }); // nothing to complete: stays absent
     expect(await s.requestRecord('req-x')).toBeUndefined();
+    await s.close();
+  });
+});
+
+describe('openIdbStorage: history layout 3 (each state stored once)', () => {
+  const cmKey = (name: string) => `/core/configmaps/team/${name}`;
+
+  /** The raw records of the history store. */
+  async function rawHistory(name: string): Promise<{ revision: number; events: Record<string, unknown>[] }[]> {
+    const r = indexedDB.open(name);
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      r.onsuccess = () => resolve(r.result);
+      r.onerror = () => reject(r.error);
+    });
+    try {
+      const all = db.transaction('history').objectStore('history').getAll();
+      return await new Promise((resolve, reject) => {
+        all.onsuccess = () => resolve(all.result);
+        all.onerror = () => reject(all.error);
+      });
+    } finally {
+      db.close();
+    }
+  }
+
+  /** A watch from `rv` read until `n` events have come: type, name, resourceVersion and data of each. */
+  async function watchFrom(c: TestClient, rv: string, n: number): Promise<unknown[]> {
+    const w = await c.raw('GET', `/api/v1/namespaces/team/configmaps?watch=1&resourceVersion=${rv}`);
+    if (w.status !== 200) throw new Error(`watch from ${rv}: ${w.status} ${await w.text()}`);
+    const reader = w.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    while (text.split('\n').length <= n) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+    await reader.cancel();
+    return text
+      .split('\n')
+      .slice(0, n)
+      .map((l) => JSON.parse(l) as { type: string; object: { metadata: { name: string; resourceVersion: string }; data?: unknown } })
+      .map((e) => ({ type: e.type, name: e.object.metadata.name, rv: e.object.metadata.resourceVersion, data: e.object.data }));
+  }
+
+  /** A cluster made through the API over memory storage: creates, updates, a delete, a re-create. */
+  async function memoryCluster(): Promise<{ storage: ReturnType<typeof memoryStorageFromState>; rvs: string[] }> {
+    const storage = memoryStorageFromState();
+    const c = await testClient(storage, { controllers: [] });
+    const rvs: string[] = [];
+    const rv = (r: { body: { metadata: { resourceVersion: string } } }) => rvs.push(r.body.metadata.resourceVersion);
+    expect((await c.req('POST', '/api/v1/namespaces', { metadata: { name: 'team' } })).status).toBe(201);
+    for (const n of ['a', 'b', 'c']) rv(await c.req('POST', '/api/v1/namespaces/team/configmaps', { metadata: { name: n }, data: { v: '1' } }));
+    rv(await c.req('PATCH', '/api/v1/namespaces/team/configmaps/a', { data: { v: '2' } }, { 'Content-Type': 'application/merge-patch+json' }));
+    expect((await c.req('DELETE', '/api/v1/namespaces/team/configmaps/b')).status).toBe(200);
+    await c.env.advance(60_000);
+    rv(await c.req('POST', '/api/v1/namespaces/team/configmaps', { metadata: { name: 'b' }, data: { v: 'again' } }));
+    rv(await c.req('PATCH', '/api/v1/namespaces/team/configmaps/a', { data: { v: '3' } }, { 'Content-Type': 'application/merge-patch+json' }));
+    rv(await c.req('PATCH', '/api/v1/namespaces/team/configmaps/b', { data: { v: '4' } }, { 'Content-Type': 'application/merge-patch+json' }));
+    const state = storage.exportState();
+    await c.server.close(); // closes the storage: the content goes on in a new one
+    return { storage: memoryStorageFromState(state), rvs };
+  }
+
+  /** Writes a memory storage's content as a version 2 database (history events whole, as version 2 stored them). */
+  async function writeVersion2(name: string, state: MemoryState): Promise<void> {
+    const open = indexedDB.open(name, 2);
+    open.onupgradeneeded = () => {
+      const db = open.result;
+      db.createObjectStore('objects', { keyPath: 'key' });
+      db.createObjectStore('history', { keyPath: 'revision' }).createIndex('time', 'time');
+      db.createObjectStore('meta');
+      db.createObjectStore('requests', { keyPath: 'id' }).createIndex('time', 'time');
+    };
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      open.onsuccess = () => resolve(open.result);
+      open.onerror = () => reject(open.error);
+    });
+    const tx = db.transaction(['objects', 'history', 'meta'], 'readwrite');
+    for (const o of state.objects) tx.objectStore('objects').put(o);
+    const records = new Map<number, { revision: number; time: number; events: HistoryEvent[] }>();
+    for (const e of state.history) {
+      const r = records.get(e.revision) ?? { revision: e.revision, time: e.time, events: [] };
+      r.events.push(e);
+      records.set(e.revision, r);
+    }
+    for (const r of records.values()) tx.objectStore('history').put(r);
+    tx.objectStore('meta').put(state.revision, 'revision');
+    tx.objectStore('meta').put(state.compacted, 'compactedRevision');
+    await new Promise<void>((resolve, reject) => {
+      tx.oncomplete = () => resolve();
+      tx.onerror = () => reject(tx.error);
+    });
+    db.close();
+  }
+
+  it('a write stores its events without their new states: ADDED holds its key only, MODIFIED and DELETED the state before', async () => {
+    const s = await openIdbStorage({ name: 'layout-3' });
+    const cm = (v: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', namespace: 'team' }, data: { v } });
+    await s.write([{ kind: 'put', key: cmKey('a'), object: cm('1') }], 1);
+    await s.write([{ kind: 'put', key: cmKey('a'), object: cm('2') }], 2);
+    await s.write([{ kind: 'delete', key: cmKey('a') }], 3);
+    const events = await s.events(0);
+    await s.close();
+    expect(await rawHistory('layout-3')).toEqual([
+      { revision: 1, time: 1, events: [{ type: 'ADDED', key: cmKey('a') }] },
+      { revision: 2, time: 2, events: [{ type: 'MODIFIED', key: cmKey('a'), prevObject: events[0].object }] },
+      { revision: 3, time: 3, events: [{ type: 'DELETED', key: cmKey('a'), prevObject: events[1].object }] },
+    ]);
+    expect(events.map((e) => [e.type, e.object.data, e.object.metadata?.resourceVersion])).toEqual([
+      ['ADDED', { v: '1' }, '1'],
+      ['MODIFIED', { v: '2' }, '2'],
+      ['DELETED', { v: '2' }, '3'],
+    ]);
+    // one object per state: an event's new state is the next event's previous one
+    expect(events[1].prevObject).toBe(events[0].object);
+    expect(events[2].prevObject).toBe(events[1].object);
+  });
+
+  it('a version 2 database (whole events) opens with the same objects and history; watches from old revisions see the same events', async () => {
+    const { storage: mem, rvs } = await memoryCluster();
+    await writeVersion2('from-v2-history', mem.exportState());
+    const s = await openIdbStorage({ name: 'from-v2-history' });
+    expect(await s.list('')).toEqual(await mem.list(''));
+    expect(await s.events(0)).toEqual(await mem.events(0));
+    expect(await s.readAll!()).toEqual(await mem.readAll!());
+
+    const viaIdb = await testClient(s, { controllers: [] });
+    const memAfter = memoryStorageFromState(mem.exportState());
+    const viaMemory = await testClient(memAfter, { controllers: [] });
+    const eventsAfter = async (rv: string) => (await mem.events(Number(rv))).filter((e) => e.key.startsWith('/core/configmaps/team/')).length;
+    for (const rv of rvs.slice(0, -1)) {
+      const n = await eventsAfter(rv);
+      const want = await watchFrom(viaMemory, rv, n);
+      expect(want).toHaveLength(n);
+      expect(await watchFrom(viaIdb, rv, n)).toEqual(want);
+    }
+    // new writes on top of the old records (both layouts in one database), then compaction of the old ones
+    for (const c of [viaIdb, viaMemory]) {
+      expect((await c.req('PATCH', '/api/v1/namespaces/team/configmaps/c', { data: { v: '5' } }, { 'Content-Type': 'application/merge-patch+json' })).status).toBe(200);
+      expect((await c.req('DELETE', '/api/v1/namespaces/team/configmaps/a')).status).toBe(200);
+    }
+    expect(await viaIdb.server.engine.store.state.eventsAfter(Number(rvs[0]))).toEqual(await viaMemory.server.engine.store.state.eventsAfter(Number(rvs[0])));
+    const n0 = (await eventsAfter(rvs[0])) + 2;
+    expect(await watchFrom(viaIdb, rvs[0], n0)).toEqual(await watchFrom(viaMemory, rvs[0], n0));
+    const raw = await rawHistory('from-v2-history');
+    expect(raw.slice(-2).flatMap((r) => r.events.map((e) => 'object' in e))).toEqual([false, false]);
+    expect(raw[0].events.every((e) => 'object' in e)).toBe(true);
+    const state = memAfter.exportState();
+    await viaIdb.server.close(); // closes the storages
+    await viaMemory.server.close();
+
+    // compaction up to the re-created ConfigMap b: the old records go, the states of the rest stay
+    const compactAt = state.history.find((e) => e.key === cmKey('b') && e.type === 'ADDED' && e.revision > Number(rvs[2]))!.time;
+    const other = memoryStorageFromState(state);
+    const reopened = await openIdbStorage({ name: 'from-v2-history' });
+    expect(await reopened.compact(compactAt)).toBe(await other.compact(compactAt));
+    expect(await reopened.compactedRevision()).toBeGreaterThan(Number(rvs[2]));
+    expect(await reopened.events(await reopened.compactedRevision())).toEqual(await other.events(await other.compactedRevision()));
+    await reopened.close();
+    const again = await openIdbStorage({ name: 'from-v2-history' });
+    expect(await again.events(await again.compactedRevision())).toEqual(await other.events(await other.compactedRevision()));
+    await again.close();
+  });
+
+  it('compaction of layout-3 records keeps the states of the events after it', async () => {
+    const s = await openIdbStorage({ name: 'layout-3-compaction' });
+    const mem = memoryStorageFromState();
+    const cm = (v: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', namespace: 'team' }, data: { v } });
+    for (const st of [s, mem]) {
+      await st.write([{ kind: 'put', key: cmKey('a'), object: cm('1') }], 1);
+      await st.write([{ kind: 'put', key: cmKey('a'), object: cm('2') }, { kind: 'put', key: cmKey('b'), object: cm('b') }], 2);
+      await st.write([{ kind: 'put', key: cmKey('a'), object: cm('3') }], 3);
+      await st.write([{ kind: 'delete', key: cmKey('b') }], 4);
+      await st.write([{ kind: 'put', key: cmKey('b'), object: cm('b2') }], 5);
+    }
+    for (const t of [2, 3, 5, 6]) {
+      expect(await s.compact(t)).toBe(await mem.compact(t));
+      const c = await s.compactedRevision();
+      expect(await s.events(c)).toEqual(await mem.events(c));
+      expect(await s.readAll!()).toEqual(await mem.readAll!());
+    }
     await s.close();
   });
 });

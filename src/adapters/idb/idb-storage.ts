@@ -1,9 +1,13 @@
 // IndexedDB Storage backend (service worker, page, and Node with fake-indexeddb). The only module of the
 // project that imports `idb`.
 //
-// Database layout (version 2):
+// Database layout (version 3):
 //   objects   keyPath 'key'        StoredObject {key, object, revision}
-//   history   keyPath 'revision'   one record per committed revision {revision, time, events}; index 'time'
+//   history   keyPath 'revision'   one record per committed revision {revision, time, events}; index 'time'.
+//                                  (v3) An event holds its type, key and the state before it (prevObject),
+//                                  not its new state: each state is stored once, and the events' states are
+//                                  derived when read (history-records.ts). Records written by version 2
+//                                  (whole events) are read as they are.
 //   meta      out-of-line keys     'revision' -> number, 'compactedRevision' -> number
 //   requests  keyPath 'id'         (v2) client writes already applied, by the client's request id
 //                                  {id, request, revision, time, events, response?}; index 'time'
@@ -20,32 +24,30 @@
 // after another in creation order, which is what serialises concurrent writers (also across tabs and the
 // service worker). Nothing is cached in memory, so several connections to one database stay coherent.
 //
-// Invariant: history holds exactly the revisions compactedRevision+1 .. revision, one record each.
+// Invariant: history holds exactly the revisions compactedRevision+1 .. revision, one record each; the
+// new state of each event is the prevObject of the key's next event or, for its newest one, the stored object.
 
 import { wrap, type DBSchema, type IDBPDatabase } from 'idb';
 import {
   StorageCompactedError,
   type HistoryEvent,
   type Storage,
+  type StorageContents,
   type StorageKey,
   type StoredObject,
   type WriteOp,
   type WriteResult,
 } from '../../engine/storage/interface.js';
 import { assertNumberArg, assertValidWrite, deepFreeze, planWrite, prefixEnd } from '../memory/write-plan.js';
+import { eventsOf, keysWithCurrentState, recordOf, type HistoryRecord } from './history-records.js';
 
-export const IDB_STORAGE_VERSION = 2;
+/** 3: history events without their new state (history-records.ts); an app of version 2 must not read them. */
+export const IDB_STORAGE_VERSION = 3;
 
 /** The items of a fresh array from IndexedDB, deeply frozen; the array itself stays the caller's. */
 function freezeItems<T>(items: T[]): T[] {
   for (const item of items) deepFreeze(item);
   return items;
-}
-
-interface HistoryRecord {
-  revision: number;
-  time: number;
-  events: HistoryEvent[];
 }
 
 /** The response a client was given for a recorded request (what a repeated delivery is answered with). */
@@ -125,6 +127,8 @@ export async function openIdbStorage(opts: IdbStorageOptions): Promise<Storage &
     if (ev.oldVersion < 2) {
       db.createObjectStore('requests', { keyPath: 'id' }).createIndex('time', 'time');
     }
+    // 3: new history records leave out the events' new states; the older records are read as they are
+    // (history-records.ts), so nothing is rewritten here.
   });
   request.addEventListener('blocked', () => opts.onBlocked?.());
   let db: IDBPDatabase<StorageDB>;
@@ -236,7 +240,7 @@ class IdbStorage implements Storage, RequestJournal {
     try {
       for (const p of plan.puts) requests.push(objects.put(p));
       for (const k of plan.deletes) requests.push(objects.delete(k));
-      requests.push(tx.objectStore('history').put({ revision: plan.revision, time, events: plan.events }));
+      requests.push(tx.objectStore('history').put(recordOf(plan.revision, time, plan.events)));
       requests.push(meta.put(plan.revision, 'revision'));
       if (request) {
         const record: RequestRecord = { id: request.id, request: request.request, revision: plan.revision, time, events: plan.events };
@@ -269,17 +273,48 @@ class IdbStorage implements Storage, RequestJournal {
   async events(after: number): Promise<HistoryEvent[]> {
     const db = this.use();
     assertNumberArg('events(after)', after);
-    const tx = db.transaction(['history', 'meta'], 'readonly');
+    const tx = db.transaction(['history', 'meta', 'objects'], 'readonly');
+    const done = tx.done;
+    done.catch(() => {});
     const [compacted, records] = await Promise.all([
       tx.objectStore('meta').get('compactedRevision'),
       tx.objectStore('history').getAll(IDBKeyRange.lowerBound(after, true)),
-      tx.done,
     ]);
     const c = compacted ?? 0;
-    if (after < c) throw new StorageCompactedError(after, c);
-    const out: HistoryEvent[] = [];
-    for (const r of records) for (const e of r.events) out.push(deepFreeze(e));
-    return out;
+    if (after < c) {
+      await done;
+      throw new StorageCompactedError(after, c);
+    }
+    // the newest state of each key the records name is the stored object: read those in the same transaction
+    const keys = keysWithCurrentState(records);
+    const objects = tx.objectStore('objects');
+    const current = new Map<StorageKey, StoredObject>();
+    for (const o of await Promise.all(keys.map((k) => objects.get(k)))) if (o) current.set(o.key, deepFreeze(o));
+    await done;
+    return eventsOf(freezeItems(records), (k) => current.get(k));
+  }
+
+  async readAll(): Promise<StorageContents> {
+    const db = this.use();
+    const tx = db.transaction(['objects', 'history', 'meta'], 'readonly');
+    const meta = tx.objectStore('meta');
+    // one transaction: history holds exactly the revisions after the compacted one
+    const [revision, compacted, objects, records] = await Promise.all([
+      meta.get('revision'),
+      meta.get('compactedRevision'),
+      tx.objectStore('objects').getAll(),
+      tx.objectStore('history').getAll(),
+      tx.done,
+    ]);
+    freezeItems(objects);
+    const byKey = new Map<StorageKey, StoredObject>();
+    for (const o of objects) byKey.set(o.key, o);
+    return {
+      revision: revision ?? 0,
+      compactedRevision: compacted ?? 0,
+      objects,
+      events: eventsOf(freezeItems(records), (k) => byKey.get(k)),
+    };
   }
 
   async compact(beforeTime: number): Promise<number> {

@@ -12,6 +12,7 @@ import {
   StorageCompactedError,
   type HistoryEvent,
   type Storage,
+  type StorageContents,
   type StorageKey,
   type StoredObject,
   type WriteOp,
@@ -154,6 +155,11 @@ class MemoryStorage implements Storage {
       else hi = mid;
     }
     return h.slice(lo);
+  }
+
+  async readAll(): Promise<StorageContents> {
+    this.check();
+    return { revision: this.rev, compactedRevision: this.compacted, objects: this.keys.map((k) => this.records.get(k)!), events: this.history.slice() };
   }
 
   async compact(beforeTime: number): Promise<number> {

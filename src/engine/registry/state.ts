@@ -93,21 +93,39 @@ export class ClusterState {
 
   static async load(storage: Storage): Promise<ClusterState> {
     const s = new ClusterState(storage);
+    if (storage.readAll) {
+      // one consistent read of the whole store (and, over IndexedDB, each state decoded once)
+      const all = await storage.readAll();
+      s.revision = all.revision;
+      s.compactedRevision = all.compactedRevision;
+      s.fill(all.objects);
+      s.history = s.shared(all.events);
+      return s;
+    }
     s.revision = await storage.revision();
     s.compactedRevision = await storage.compactedRevision();
-    for (const item of await storage.list('/')) {
-      if (isUndecodable(item.object)) s.undecodable.set(item.key, item);
-      else s.index(resourceOf(item.key)).set(item);
-    }
+    s.fill(await storage.list('/'));
     try {
-      // backends that persist elsewhere hand out one copy per mention of a state: keep one
-      s.history = shareHistoryStates(await storage.events(s.compactedRevision), (k) => s.get(k) ?? s.undecodable.get(k));
+      s.history = s.shared(await storage.events(s.compactedRevision));
     } catch (e) {
       if (!(e instanceof StorageCompactedError)) throw e;
       s.history = [];
       s.compactedRevision = e.compacted;
     }
     return s;
+  }
+
+  /** Indexes the stored objects (in key order, as storage lists them). */
+  private fill(items: readonly StoredObject[]): void {
+    for (const item of items) {
+      if (isUndecodable(item.object)) this.undecodable.set(item.key, item);
+      else this.index(resourceOf(item.key)).set(item);
+    }
+  }
+
+  /** Backends that persist elsewhere may hand out one copy per mention of a state: keep one. */
+  private shared(events: HistoryEvent[]): HistoryEvent[] {
+    return shareHistoryStates(events, (k) => this.get(k) ?? this.undecodable.get(k));
   }
 
   private index(prefix: string): SortedIndex {

@@ -40,6 +40,16 @@ export interface HistoryEvent {
   time: number;
 }
 
+/** Everything an engine's start reads, from one consistent state of the store (Storage.readAll). */
+export interface StorageContents {
+  revision: number;
+  compactedRevision: number;
+  /** list(''): every object, in key order. */
+  objects: StoredObject[];
+  /** events(compactedRevision): the whole retained history, in revision order. */
+  events: HistoryEvent[];
+}
+
 /** One part of a write transaction. */
 export type WriteOp =
   | {
@@ -70,6 +80,14 @@ export interface Storage {
   write(ops: WriteOp[], time: number): Promise<WriteResult>;
   /** History entries with revision > `after`, in revision order. Throws StorageCompactedError if after < compactedRevision. */
   events(after: number): Promise<HistoryEvent[]>;
+  /**
+   * Optional: revision(), compactedRevision(), list('') and events(compactedRevision) in one call, read from
+   * one consistent state of the store (what an engine reads when it starts: registry/state.ts
+   * ClusterState.load). A backend that keeps its history without the new states (idb: each state is
+   * stored once, as the current object or as the next event's prevObject) derives the events from the
+   * objects it reads here instead of reading them twice. Without it, the four calls are made one by one.
+   */
+  readAll?(): Promise<StorageContents>;
   /** Drops history entries written before `beforeTime`; returns the new compacted revision. */
   compact(beforeTime: number): Promise<number>;
   /** Releases resources (database handles). */

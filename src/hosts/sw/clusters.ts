@@ -145,6 +145,13 @@ function observe(inner: Storage, run: Pick<Running, 'known' | 'writing' | 'stale
       return r;
     },
     compactedRevision: () => inner.compactedRevision(),
+    ...(inner.readAll && {
+      async readAll() {
+        const all = await inner.readAll!();
+        if (loading() && all.revision > run.known) run.known = all.revision;
+        return all;
+      },
+    }),
     get: (key) => inner.get(key),
     list: (prefix) => inner.list(prefix),
     async write(ops, time) {

@@ -502,6 +502,36 @@ export function storageConformanceCases(): StorageConformanceCase[] {
         }),
     },
     {
+      name: 'readAll (where a backend has it) is revision, compacted revision, list and events read together',
+      run: (make) =>
+        withStorage(make, async (s) => {
+          if (!s.readAll) return;
+          const same = async (what: string) => {
+            const all = await s.readAll!();
+            const c = await s.compactedRevision();
+            assertDeepEqual(
+              all,
+              { revision: await s.revision(), compactedRevision: c, objects: await s.list(''), events: await s.events(c) },
+              `readAll ${what}`,
+            );
+            assert(Object.isFrozen(all.objects[0]?.object ?? {}) && all.events.every((e) => Object.isFrozen(e) && Object.isFrozen(e.object)), `readAll ${what}: frozen`);
+            all.objects.push(all.objects[0]);
+            all.events.length = 0;
+            assertDeepEqual((await s.readAll!()).objects, await s.list(''), `readAll ${what}: the arrays are the caller's`);
+          };
+          assertDeepEqual(await s.readAll(), { revision: 0, compactedRevision: 0, objects: [], events: [] }, 'readAll of an empty store');
+          await mustWrite(s, [put(podKey('r', 'a'), pod('r', 'a'))], T0 + 10);
+          await mustWrite(s, [put(podKey('r', 'b'), pod('r', 'b')), put(podKey('r', 'c'), pod('r', 'c'))], T0 + 20);
+          await mustWrite(s, [put(podKey('r', 'a'), pod('r', 'a', 'v2'))], T0 + 30);
+          await mustWrite(s, [del(podKey('r', 'b'))], T0 + 40);
+          await mustWrite(s, [put(podKey('r', 'b'), pod('r', 'b', 'v3')), put(podKey('r', 'a'), pod('r', 'a', 'v3'))], T0 + 50);
+          await mustWrite(s, [del(podKey('r', 'c'))], T0 + 60);
+          await same('after writes and deletes');
+          assertEqual(await s.compact(T0 + 35), 3, 'compact');
+          await same('after compaction');
+        }),
+    },
+    {
       name: 'compaction by time drops old history; events(older than compacted) throws StorageCompactedError',
       run: (make) =>
         withStorage(make, async (s) => {
