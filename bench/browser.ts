@@ -89,7 +89,7 @@ async function timeRequests(page: Page, kind: 'create' | 'get' | 'list', count: 
   return summarize(durations, failures);
 }
 
-async function createNamespace(page: Page, base: string, name: string): Promise<void> {
+export async function createNamespace(page: Page, base: string, name: string): Promise<void> {
   const status = await page.evaluate(
     async ({ base, name }) =>
       (
@@ -105,7 +105,7 @@ async function createNamespace(page: Page, base: string, name: string): Promise<
 }
 
 /** Creates `count` ConfigMaps of ~2 KiB in namespace bench-bulk with `concurrency` requests in flight. */
-async function createBulk(page: Page, base: string, count: number, concurrency: number): Promise<{ ms: number; bytes: number; failures: string[] }> {
+export async function createBulk(page: Page, base: string, count: number, concurrency: number): Promise<{ ms: number; bytes: number; failures: string[] }> {
   return page.evaluate(
     async ({ base, count, concurrency }) => {
       const url = `${base}/api/v1/namespaces/bench-bulk/configmaps`;
@@ -223,7 +223,7 @@ async function listChunks(page: Page, base: string, limit: number): Promise<numb
  * IndexedDB (with every stored object) and answers. `probe` is a page controlled by the worker that runs
  * no app (a static file of the app), so nothing but the timed fetch restarts the worker.
  */
-async function coldStarts(probe: Page, url: string, rounds: number): Promise<{ durations: number[]; failures: string[] }> {
+export async function coldStarts(probe: Page, url: string, rounds: number): Promise<{ durations: number[]; failures: string[] }> {
   const cdp = await probe.context().newCDPSession(probe);
   let statuses: string[] = [];
   cdp.on('ServiceWorker.workerVersionUpdated', (e: { versions: { runningStatus: string }[] }) => {

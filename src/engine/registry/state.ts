@@ -26,7 +26,12 @@ class SortedIndex {
   readonly items = new Map<string, StoredObject>();
 
   set(item: StoredObject): void {
-    if (!this.items.has(item.key)) this.keys.splice(lowerBound(this.keys, item.key), 0, item.key);
+    if (!this.items.has(item.key)) {
+      const keys = this.keys;
+      // storage lists in key order: at load, every key goes at the end
+      if (keys.length === 0 || keys[keys.length - 1] < item.key) keys.push(item.key);
+      else keys.splice(lowerBound(keys, item.key), 0, item.key);
+    }
     this.items.set(item.key, item);
   }
 
