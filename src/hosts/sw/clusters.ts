@@ -19,16 +19,14 @@ import { systemEnv } from '../../adapters/system-env.js';
 import { isRequestJournal, openIdbStorage, type RequestJournal } from '../../adapters/idb/idb-storage.js';
 import { readClusterSettings, SETTINGS_CHANGED_HEADER } from '../../adapters/idb/cluster-settings.js';
 import { idempotentWrite, isWriteMethod, recordable, replay, writeMatches, type IdempotentWrite } from './idempotency.js';
+import { clusterDatabaseName } from '../../adapters/idb/cluster-database.js';
 
 /** Cluster names are DNS labels, so they are safe in URLs and database names. */
 export const CLUSTER_NAME_PATTERN = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 
 export const DEFAULT_CLUSTER = 'default';
 
-/** The IndexedDB database holding one cluster. */
-export function clusterDatabaseName(cluster: string): string {
-  return `kube-cluster-${cluster}`;
-}
+export { clusterDatabaseName };
 
 export interface ClusterRoute {
   cluster: string;

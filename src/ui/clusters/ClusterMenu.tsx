@@ -12,6 +12,7 @@ import { ADMIN, saveActingUser } from '../auth/identity.js';
 import { describeClusterFile, parseClusterFile, ClusterFileError } from './carry.js';
 import { exportClusterFile, importClusterFile, nameProblem, renameCluster } from './actions.js';
 import { deleteClusterSettings } from '../../adapters/idb/cluster-settings.js';
+import { clusterDatabaseName } from '../../adapters/idb/cluster-database.js';
 
 const KNOWN_KEY = 'kube-playground:clusters';
 const CLUSTER_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
@@ -30,11 +31,6 @@ function readKnown(): unknown {
   }
 }
 
-/** The IndexedDB database of a browser cluster (the hosts' naming: src/hosts/sw/clusters.ts). */
-export function clusterDatabase(cluster: string): string {
-  return `kube-cluster-${cluster}`;
-}
-
 /**
  * Deletes a cluster's database. Engines holding it (this tab's service worker, other tabs) close their
  * connection when it is deleted and start afresh on their next request, so a deleted cluster that is used
@@ -42,7 +38,7 @@ export function clusterDatabase(cluster: string): string {
  */
 function deleteClusterDatabase(cluster: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const req = indexedDB.deleteDatabase(clusterDatabase(cluster));
+    const req = indexedDB.deleteDatabase(clusterDatabaseName(cluster));
     const timer = setTimeout(() => reject(new Error(`cluster ${cluster} is still open somewhere (another tab?)`)), 10_000);
     req.onsuccess = () => {
       clearTimeout(timer);

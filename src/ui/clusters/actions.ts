@@ -4,14 +4,12 @@
 // history and settings, and import such a file into a new cluster. The file format and its checks are in
 // carry.ts.
 import { databaseExists, deleteDatabase, dumpClusterDatabase, restoreClusterDatabase } from '../../adapters/idb/cluster-copy.js';
+import { clusterDatabaseName } from '../../adapters/idb/cluster-database.js';
 import { deleteClusterSettings, readClusterSettings, writeClusterSettings } from '../../adapters/idb/cluster-settings.js';
 import { ADMIN, loadActingUser, saveActingUser } from '../auth/identity.js';
 import { buildClusterFile, CLUSTER_NAME, dumpOf, type ClusterFile } from './carry.js';
 
-/** The IndexedDB database of a browser cluster (the hosts' naming: src/hosts/sw/clusters.ts). */
-export function clusterDatabase(cluster: string): string {
-  return `kube-cluster-${cluster}`;
-}
+const clusterDatabase = clusterDatabaseName;
 
 /** Why a new cluster name cannot be used, or undefined. */
 export async function nameProblem(name: string, known: string[]): Promise<string | undefined> {
@@ -24,14 +22,15 @@ export async function nameProblem(name: string, known: string[]): Promise<string
 export async function exportClusterFile(cluster: string): Promise<ClusterFile> {
   const dump = await dumpClusterDatabase(clusterDatabase(cluster));
   const settings = await readClusterSettings(cluster);
-  return buildClusterFile(cluster, dump, settings.simulated, loadActingUser(globalThis.localStorage, cluster), new Date());
+  return buildClusterFile(cluster, dump, settings, loadActingUser(globalThis.localStorage, cluster), new Date());
 }
 
 /** Creates cluster `target` from a checked file: its database in one transaction, then its settings. */
 export async function importClusterFile(file: ClusterFile, target: string): Promise<void> {
   await restoreClusterDatabase(clusterDatabase(target), dumpOf(file));
   try {
-    await writeClusterSettings(target, { simulated: file.settings.simulated });
+    const { simulated, controllers } = file.settings;
+    await writeClusterSettings(target, { simulated, ...(controllers ? { controllers } : {}) });
   } catch (err) {
     // the settings could not be written: the import is undone, so nothing half made stays
     await deleteDatabase(clusterDatabase(target)).catch(() => undefined);

@@ -3,6 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { openIdbStorage } from '../../adapters/idb/idb-storage.js';
 import { databaseExists, dumpClusterDatabase, restoreClusterDatabase, type ClusterDump } from '../../adapters/idb/cluster-copy.js';
 import { testClient } from '../../engine/testing/harness.js';
+import { readClusterSettings, writeClusterSettings } from '../../adapters/idb/cluster-settings.js';
+import { clusterDatabaseName } from '../../adapters/idb/cluster-database.js';
+import { exportClusterFile, importClusterFile } from './actions.js';
 import { buildClusterFile, ClusterFileError, describeClusterFile, dumpOf, MAX_FILE_DEPTH, parseClusterFile } from './carry.js';
 
 let seq = 0;
@@ -24,7 +27,7 @@ async function makeCluster(): Promise<{ name: string; rvs: string[] }> {
 }
 
 async function fileOf(name: string) {
-  return buildClusterFile(name, await dumpClusterDatabase(name), true, { kind: 'user', name: 'jane', groups: ['team-a'] }, new Date(Date.UTC(2026, 0, 1)));
+  return buildClusterFile(name, await dumpClusterDatabase(name), { simulated: true }, { kind: 'user', name: 'jane', groups: ['team-a'] }, new Date(Date.UTC(2026, 0, 1)));
 }
 
 describe('cluster files: export, check, import', () => {
@@ -50,6 +53,33 @@ describe('cluster files: export, check, import', () => {
     expect(first).toMatchObject({ type: 'MODIFIED', object: { data: { a: '2' } } });
     await reader.cancel();
     await c.server.close();
+  });
+
+  it('the simulated cluster\'s controller list goes into the file and comes back on import', async () => {
+    // the actions keep the acting user in localStorage, which Node does not have
+    const kept = new Map<string, string>();
+    const storage = { getItem: (k: string) => kept.get(k) ?? null, setItem: (k: string, v: string) => void kept.set(k, v), removeItem: (k: string) => void kept.delete(k) };
+    Object.defineProperty(globalThis, 'localStorage', { value: storage, configurable: true });
+    try {
+      const name = `ctl-${++seq}`;
+      const c = await testClient(await openIdbStorage({ name: clusterDatabaseName(name) }), { controllers: [] });
+      expect((await c.req('POST', '/api/v1/namespaces', { metadata: { name: 'team' } })).status).toBe(201);
+      await c.server.close();
+      await writeClusterSettings(name, { simulated: true, controllers: ['deployment', 'replicaset', 'scheduler'] });
+      const file = parseClusterFile(JSON.stringify(await exportClusterFile(name)));
+      expect(file.settings.controllers).toEqual(['deployment', 'replicaset', 'scheduler']);
+      expect(describeClusterFile(file, 'copy')).toContain('Controllers: deployment, replicaset, scheduler.');
+      await importClusterFile(file, `${name}-copy`);
+      expect(await readClusterSettings(`${name}-copy`)).toEqual({ simulated: true, controllers: ['deployment', 'replicaset', 'scheduler'] });
+      // a cluster whose list was never narrowed runs them all: the file says nothing, the import leaves it so
+      await writeClusterSettings(name, { simulated: true });
+      const all = await exportClusterFile(name);
+      expect(all.settings).not.toHaveProperty('controllers');
+      await importClusterFile(parseClusterFile(JSON.stringify(all)), `${name}-all`);
+      expect(await readClusterSettings(`${name}-all`)).toEqual({ simulated: true });
+    } finally {
+      delete (globalThis as { localStorage?: unknown }).localStorage;
+    }
   });
 
   it('restoring into a cluster that holds data is refused and changes nothing', async () => {
@@ -94,6 +124,9 @@ describe('parseClusterFile refuses bad files with a clear message', () => {
   });
 
   it('settings and acting user of the wrong shape', async () => {
+    await bad((f) => (f.settings.controllers = 'deployment'), "the file's settings.controllers is not a list of controller names");
+    await bad((f) => (f.settings.controllers = ['deployment', 'kube-proxy']), 'the file\'s settings.controllers names an unknown controller "kube-proxy" (known: deployment, replicaset,');
+    await bad((f) => (f.settings.controllers = ['job', 'job']), 'the file\'s settings.controllers names "job" twice');
     await bad((f) => (f.settings = { simulated: 'yes', featureGates: '', runtimeConfig: '' }), "the file's settings are not {simulated, featureGates, runtimeConfig}");
     await bad((f) => (f.actingUser = { kind: 'user', name: '' }), "the file's acting user is not a valid user or service account");
   });

@@ -9,6 +9,7 @@ import type { ClusterDump, HistoryRecordDump } from '../../adapters/idb/cluster-
 import { jsonDepth } from '../share/share.js';
 import { parseActingUser, serializeActingUser, type ActingUser } from '../auth/identity.js';
 import type { StoredObject } from '../../engine/storage/interface.js';
+import { WORKLOAD_CONTROLLER_NAMES, type WorkloadControllerName } from '../../engine/controllers/names.js';
 
 export const CLUSTER_FILE_KIND = 'KubePlaygroundCluster';
 export const CLUSTER_FILE_VERSION = 1;
@@ -25,6 +26,8 @@ const SETTINGS_KEY = '/x-playground/settings//cluster';
 export interface ClusterFileSettings {
   /** The simulated cluster around the API (workload controllers, scheduler, nodes). */
   simulated: boolean;
+  /** Which of the simulated cluster's controllers run (absent: all of them). */
+  controllers?: WorkloadControllerName[];
   /** Feature gates and runtime-config, as typed (also held by the stored settings record in `objects`). */
   featureGates: string;
   runtimeConfig: string;
@@ -57,14 +60,16 @@ function gatesOf(dump: ClusterDump): Pick<ClusterFileSettings, 'featureGates' | 
   };
 }
 
-export function buildClusterFile(cluster: string, dump: ClusterDump, simulated: boolean, actingUser: ActingUser, now: Date): ClusterFile {
+export function buildClusterFile(
+  cluster: string, dump: ClusterDump, host: { simulated: boolean; controllers?: readonly WorkloadControllerName[] }, actingUser: ActingUser, now: Date,
+): ClusterFile {
   const user = serializeActingUser(actingUser);
   return {
     kind: CLUSTER_FILE_KIND,
     version: CLUSTER_FILE_VERSION,
     cluster,
     exportedAt: now.toISOString(),
-    settings: { simulated, ...gatesOf(dump) },
+    settings: { simulated: host.simulated, ...(host.controllers ? { controllers: [...host.controllers] } : {}), ...gatesOf(dump) },
     ...(user ? { actingUser } : {}),
     revision: dump.revision,
     compactedRevision: dump.compactedRevision,
@@ -90,6 +95,19 @@ function checkObject(o: unknown, where: string, revision: number): void {
   if (rv !== undefined && rv !== String(revision)) throw new ClusterFileError(`${where} has resourceVersion ${JSON.stringify(rv)}, not its revision ${revision}`);
 }
 
+/** The file's controller list: known names, each once (a file from a later playground may name more: refused, not guessed). */
+function controllerList(v: unknown): WorkloadControllerName[] {
+  const known: readonly string[] = WORKLOAD_CONTROLLER_NAMES;
+  if (!Array.isArray(v) || v.some((n) => typeof n !== 'string')) throw new ClusterFileError('the file\'s settings.controllers is not a list of controller names');
+  const seen = new Set<string>();
+  for (const n of v as string[]) {
+    if (!known.includes(n)) throw new ClusterFileError(`the file's settings.controllers names an unknown controller ${JSON.stringify(n)} (known: ${known.join(', ')})`);
+    if (seen.has(n)) throw new ClusterFileError(`the file's settings.controllers names ${JSON.stringify(n)} twice`);
+    seen.add(n);
+  }
+  return v as WorkloadControllerName[];
+}
+
 /**
  * The cluster file in `text`, checked; throws a ClusterFileError naming the first problem. Nothing is
  * written by this function, so a refused file changes nothing.
@@ -111,6 +129,7 @@ export function parseClusterFile(text: string): ClusterFile {
   if (!isObj(s) || typeof s.simulated !== 'boolean' || typeof s.featureGates !== 'string' || typeof s.runtimeConfig !== 'string') {
     throw new ClusterFileError('the file\'s settings are not {simulated, featureGates, runtimeConfig}');
   }
+  const controllers = s.controllers === undefined ? undefined : controllerList(s.controllers);
   let actingUser: ActingUser | undefined;
   if (v.actingUser !== undefined) {
     actingUser = parseActingUser(JSON.stringify(v.actingUser));
@@ -159,7 +178,7 @@ export function parseClusterFile(text: string): ClusterFile {
     version: CLUSTER_FILE_VERSION,
     cluster: v.cluster,
     exportedAt: v.exportedAt,
-    settings: { simulated: s.simulated, featureGates: s.featureGates, runtimeConfig: s.runtimeConfig },
+    settings: { simulated: s.simulated, ...(controllers ? { controllers } : {}), featureGates: s.featureGates, runtimeConfig: s.runtimeConfig },
     ...(actingUser ? { actingUser } : {}),
     revision,
     compactedRevision,
@@ -179,6 +198,9 @@ export function describeClusterFile(f: ClusterFile, target: string): string[] {
     `Event history: revisions ${f.compactedRevision + 1} to ${f.revision} (${f.history.length} records).`,
     `Simulated workloads: ${f.settings.simulated ? 'on' : 'off'}.`,
   ];
+  if (f.settings.simulated && f.settings.controllers) {
+    lines.push(`Controllers: ${f.settings.controllers.length ? f.settings.controllers.join(', ') : 'none'}.`);
+  }
   if (f.settings.featureGates) lines.push(`Feature gates: ${f.settings.featureGates}.`);
   if (f.settings.runtimeConfig) lines.push(`Runtime config: ${f.settings.runtimeConfig}.`);
   if (f.actingUser && f.actingUser.kind !== 'admin') {

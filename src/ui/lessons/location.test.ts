@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { leaveLessonSearch, lessonSearch, readLessonLocation } from './location.js';
-import { clusterDatabase } from './fresh-cluster.js';
-import { clusterDatabaseName } from '../../hosts/sw/clusters.js';
 
 describe('lesson location', () => {
   it('reads the lesson and step (1-based in the URL) and whether the page is on its cluster', () => {
@@ -23,9 +21,5 @@ describe('lesson location', () => {
     expect(lessonSearch('?engine=page&cluster=mine', 'gc', 0)).toBe('?engine=page&cluster=lesson-gc&lesson=gc&step=1');
     expect(leaveLessonSearch('?engine=page&cluster=lesson-gc&lesson=gc&step=2', 'mine')).toBe('?engine=page&cluster=mine');
     expect(leaveLessonSearch('?cluster=lesson-gc&lesson=gc&step=2', 'default')).toBe('');
-  });
-
-  it("names the same database as the service worker's host", () => {
-    expect(clusterDatabase('lesson-ssa')).toBe(clusterDatabaseName('lesson-ssa'));
   });
 });
