@@ -5,6 +5,7 @@ import type { ControllerSpec } from './controllers/manager.js';
 import type { AuthOptions } from './auth/index.js';
 import type { WorkloadOptions } from './controllers/index.js';
 import type { AuditSink, Policy } from './audit/index.js';
+import type { EngineRequest, EngineResponse } from './endpoints/wire.js';
 
 export interface ApiServerOptions {
   storage: Storage;
@@ -65,10 +66,18 @@ export interface HandleOptions {
 }
 
 export interface ApiServer {
+  /** The public entry: a fetch Request in, a fetch Response out (serve() plus one conversion). */
   handle(request: Request, options?: HandleOptions): Promise<Response>;
+  /**
+   * The same layers without the Fetch API's objects (endpoints/wire.ts): for hosts and in-process clients
+   * that hold the request's parts (the Node host, the engine's controllers). A fetch Request is an
+   * EngineRequest, and handle(r) answers exactly toFetchResponse(await serve(r)).
+   */
+  serve(request: EngineRequest, options?: HandleOptions): Promise<EngineResponse>;
   /** Resolves when the engine has loaded its state from storage and seeded a new cluster. */
   ready: Promise<void>;
   close(): Promise<void>;
 }
 
 export { createApiServer } from './endpoints/api-server.js';
+export { EngineResponse, WireHeaders, toFetchResponse, engineRequest, type EngineRequest, type EngineHeaderReader, type EngineBody } from './endpoints/wire.js';

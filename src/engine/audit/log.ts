@@ -13,6 +13,8 @@ import { observeRequestBody } from '../codec/read-body.js';
 import { decodeProtobufObject, hasProtobufPrefix } from '../codec/protobuf/decode.js';
 import { PolicyEvaluator } from './policy.js';
 import { levelLess, type AuditEvent, type EventUser, type Policy, type RequestAuditConfig, type ResponseStatus, type Stage } from './types.js';
+import { EngineResponse } from '../endpoints/wire.js';
+import type { EngineRequest, EngineHeaderReader } from '../endpoints/wire.js';
 
 /** Receives every event written (the Node host's log file; tests). */
 export type AuditSink = (event: AuditEvent) => void;
@@ -32,28 +34,28 @@ const MAX_USER_AGENT = 1024;
 const CONTEXT = Symbol('auditContext');
 const RESPONSE_OBJECT = Symbol('responseObject');
 
-type WithContext = Request & { [CONTEXT]?: AuditContext };
-type WithObject = Response & { [RESPONSE_OBJECT]?: unknown };
+type WithContext = EngineRequest & { [CONTEXT]?: AuditContext };
+type WithObject = EngineResponse & { [RESPONSE_OBJECT]?: unknown };
 
 /** The audit context of a request, if the audit layer saw it. */
-export function auditContextOf(request: Request): AuditContext | undefined {
+export function auditContextOf(request: EngineRequest): AuditContext | undefined {
   return (request as WithContext)[CONTEXT];
 }
 
 /** Remembers the object a response was encoded from (the response object of RequestResponse events). */
-export function noteResponseObject(res: Response, object: unknown | (() => unknown)): Response {
+export function noteResponseObject(res: EngineResponse, object: unknown | (() => unknown)): EngineResponse {
   (res as WithObject)[RESPONSE_OBJECT] = object;
   return res;
 }
 
 /** The object a response was written from (a function given to noteResponseObject is called now). */
-function responseObjectOf(res: Response): unknown {
+function responseObjectOf(res: EngineResponse): unknown {
   const o = (res as WithObject)[RESPONSE_OBJECT];
   return typeof o === 'function' ? (o as () => unknown)() : o;
 }
 
 /** A response rebuilt from another (headers added) keeps the object it was written from. */
-export function carryResponseObject(from: Response, to: Response): Response {
+export function carryResponseObject(from: EngineResponse, to: EngineResponse): EngineResponse {
   const o = (from as WithObject)[RESPONSE_OBJECT];
   if (o !== undefined) (to as WithObject)[RESPONSE_OBJECT] = o;
   return to;
@@ -104,7 +106,7 @@ function decodeRequestBody(bytes: Uint8Array, contentType: string): unknown {
 }
 
 /** utilnet.SourceIPs: X-Forwarded-For, then X-Real-Ip, then the peer's address when it differs from the last. */
-function sourceIPs(headers: Headers, remote: string | undefined): string[] {
+function sourceIPs(headers: EngineHeaderReader, remote: string | undefined): string[] {
   const ips: string[] = [];
   for (const part of (headers.get('X-Forwarded-For') ?? '').split(',')) {
     const ip = part.trim();
@@ -159,7 +161,7 @@ export class AuditLog {
   }
 
   /** A request arrives: its audit ID and received time (WithAuditInit). */
-  begin(request: Request, requestURI: string, remoteAddr?: string): AuditContext {
+  begin(request: EngineRequest, requestURI: string, remoteAddr?: string): AuditContext {
     const id = request.headers.get('Audit-ID') || this.env.ids.uid();
     const ctx = new AuditContext(this, this.env, request, id, requestURI, remoteAddr);
     (request as WithContext)[CONTEXT] = ctx;
@@ -206,7 +208,7 @@ export class AuditContext implements AuditAnnotator {
   constructor(
     private readonly log: AuditLog,
     private readonly env: Env,
-    private readonly request: Request,
+    private readonly request: EngineRequest,
     readonly auditID: string,
     private readonly requestURI: string,
     private readonly remoteAddr: string | undefined,
@@ -297,14 +299,14 @@ export class AuditContext implements AuditAnnotator {
   /** Set by the pipeline when authentication failed: the event's message (getAuthMethods). */
   failedAuthentication: string | undefined;
 
-  finish(res: Response): Response | Promise<Response> {
+  finish(res: EngineResponse): EngineResponse | Promise<EngineResponse> {
     const out = withAuditIdHeader(res, this.auditID);
     // no event for this request: the header is all (no promise to wait for)
     if (!this.event || this.done) return out;
     return this.complete(res, out);
   }
 
-  private async complete(res: Response, out: Response): Promise<Response> {
+  private async complete(res: EngineResponse, out: EngineResponse): Promise<EngineResponse> {
     const { longRunning, failedAuthentication } = this;
     const ev = this.event!;
     this.done = true;
@@ -338,14 +340,14 @@ export class AuditContext implements AuditAnnotator {
       const obj = responseObjectOf(res);
       if (obj !== undefined) ev.responseObject = omit ? withoutManagedFields(obj) : obj;
     }
-    if (!longRunning || !res.body) {
+    if (!longRunning || !res.streaming) {
       if (longRunning) this.process('ResponseStarted');
       this.process('ResponseComplete');
       return out;
     }
     this.process('ResponseStarted');
     // ResponseComplete when the stream ends, however it ends
-    const reader = res.body.getReader();
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
     let ended = false;
     const end = () => {
       if (ended) return;
@@ -370,12 +372,12 @@ export class AuditContext implements AuditAnnotator {
         await reader.cancel(reason).catch(() => undefined);
       },
     });
-    const wrapped = new Response(body, { status: out.status, statusText: out.statusText, headers: out.headers });
+    const wrapped = new EngineResponse(body, { status: out.status, statusText: out.statusText, headers: out.headers });
     return carryResponseObject(res, wrapped);
   }
 
   /** The Status of an error response (or of a delete's success) as the event records it. */
-  private async statusOf(res: Response): Promise<ResponseStatus | undefined> {
+  private async statusOf(res: EngineResponse): Promise<ResponseStatus | undefined> {
     const obj = responseObjectOf(res) as Record<string, unknown> | undefined;
     if (!obj || obj.kind !== 'Status') return undefined;
     const s: ResponseStatus = { metadata: {} };
@@ -414,21 +416,13 @@ function sortedKeys(m: Record<string, string>): Record<string, string> {
   return out;
 }
 
-function withAuditIdHeader(res: Response, id: string): Response {
-  if (res.headers.get(HEADER_AUDIT_ID)) return res;
-  try {
-    res.headers.set(HEADER_AUDIT_ID, id);
-    return res;
-  } catch {
-    // immutable headers: rebuild the response
-    const headers = new Headers(res.headers);
-    headers.set(HEADER_AUDIT_ID, id);
-    return carryResponseObject(res, new Response(res.body, { status: res.status, statusText: res.statusText, headers }));
-  }
+function withAuditIdHeader(res: EngineResponse, id: string): EngineResponse {
+  if (!res.headers.get(HEADER_AUDIT_ID)) res.headers.set(HEADER_AUDIT_ID, id);
+  return res;
 }
 
 /** getAuthMethods: the message of a request's failed-authentication event. */
-export function failedAuthenticationMessage(request: Request, query: URLSearchParams): string {
+export function failedAuthenticationMessage(request: EngineRequest, query: URLSearchParams): string {
   const methods: string[] = [];
   const auth = (request.headers.get('Authorization') ?? '').trim();
   if (/^basic\s/i.test(auth)) methods.push('basic');

@@ -6,6 +6,7 @@
 import { StatusError } from '../errors.js';
 import type { StaticToken } from './token-file.js';
 import { ALL_AUTHENTICATED, ANONYMOUS_USER, DEFAULT_ADMIN, type UserInfo } from './user.js';
+import type { EngineRequest } from '../endpoints/wire.js';
 
 export interface AuthenticationOptions {
   /** No-credential requests act as system:anonymous (group system:unauthenticated) instead of the admin. */
@@ -30,7 +31,7 @@ function withAuthenticatedGroup(u: UserInfo): UserInfo {
 }
 
 /** The bearer token of an `Authorization: Bearer <token>` header; other schemes are not credentials here. */
-function bearerToken(request: Request): string | undefined {
+function bearerToken(request: EngineRequest): string | undefined {
   const header = request.headers.get('Authorization');
   if (header === null) return undefined;
   const parts = header.trim().split(' ');
@@ -38,7 +39,7 @@ function bearerToken(request: Request): string | undefined {
   return parts.slice(1).join(' ').trim();
 }
 
-export function authenticate(request: Request, opts: AuthenticationOptions, serviceAccounts: TokenChecker): UserInfo {
+export function authenticate(request: EngineRequest, opts: AuthenticationOptions, serviceAccounts: TokenChecker): UserInfo {
   const token = bearerToken(request);
   if (token === undefined) return opts.anonymous ? ANONYMOUS_USER : DEFAULT_ADMIN;
   if (token === '') throw unauthorized();

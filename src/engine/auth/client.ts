@@ -3,8 +3,10 @@
 // so their writes show in managedFields and watches exactly as a real client's would.
 
 import type { UserInfo } from './user.js';
+import { engineRequest, type EngineRequest, type EngineResponse } from '../endpoints/wire.js';
 
-export type HandleAs = (request: Request, user: UserInfo) => Promise<Response>;
+/** The engine's own entry under a given identity (no fetch Request or Response is built). */
+export type HandleAs = (request: EngineRequest, user: UserInfo) => Promise<EngineResponse>;
 
 export interface ClientAnswer {
   status: number;
@@ -20,9 +22,9 @@ export class InternalClient {
   ) {}
 
   async call(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<ClientAnswer> {
-    const init: RequestInit = { method, headers: { 'Content-Type': contentType, Accept: 'application/json', 'User-Agent': this.userAgent } };
-    if (body !== undefined) init.body = JSON.stringify(body);
-    const res = await this.handleAs(new Request(`http://engine.internal${this.basePath}${path}`, init), this.user);
+    const headers: [string, string][] = [['Content-Type', contentType], ['Accept', 'application/json'], ['User-Agent', this.userAgent]];
+    const request = engineRequest(method, `http://engine.internal${this.basePath}${path}`, headers, body === undefined ? undefined : JSON.stringify(body));
+    const res = await this.handleAs(request, this.user);
     const text = await res.text();
     let parsed: unknown = text;
     try {

@@ -19,9 +19,11 @@ import { canonicalGroup } from '../util/spelling.js';
 import { nonResourceAttributes, resourceAttributes, type Attributes, type Authorizer } from './attributes.js';
 import { API_AUDIENCE, type ServiceAccountTokens } from './service-account-tokens.js';
 import type { UserInfo } from './user.js';
+import type { EngineResponse } from '../endpoints/wire.js';
+import type { EngineRequest } from '../endpoints/wire.js';
 
 export interface AuthEndpointContext {
-  request: Request;
+  request: EngineRequest;
   user: UserInfo;
   authorizer: Authorizer;
   state: ClusterState;
@@ -148,7 +150,7 @@ function metadataOf(o: Record<string, unknown>, namespace?: string): Record<stri
   return { ...rest, creationTimestamp: null };
 }
 
-export async function handleAuthEndpoint(kind: Kind, info: ResourceRequestInfo, ctx: AuthEndpointContext): Promise<Response> {
+export async function handleAuthEndpoint(kind: Kind, info: ResourceRequestInfo, ctx: AuthEndpointContext): Promise<EngineResponse> {
   const group = kind === 'TokenRequest' || kind === 'SelfSubjectReview' || kind === 'TokenReview' ? AUTHN : AUTHZ;
   const apiVersion = `${group}/v1`;
   // the answer in the negotiated representation (typed clients ask for protobuf first), chosen before the body is read

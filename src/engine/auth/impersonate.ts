@@ -6,6 +6,7 @@ import { StatusError } from '../errors.js';
 import type { Attributes, Authorizer } from './attributes.js';
 import { forbiddenError } from './authorize.js';
 import { ALL_AUTHENTICATED, ALL_UNAUTHENTICATED, ANONYMOUS, serviceAccountGroups, serviceAccountUsername, splitServiceAccountUsername, type UserInfo } from './user.js';
+import type { EngineHeaderReader } from '../endpoints/wire.js';
 
 interface Impersonation {
   kind: 'ServiceAccount' | 'User' | 'Group' | 'UserExtra' | 'UID';
@@ -31,7 +32,7 @@ function goRefs(refs: Impersonation[]): string {
   return `[${refs.map((r) => `{${r.kind} ${r.namespace ?? ''} ${r.name}  ${r.apiVersion ?? ''}  ${r.fieldPath ?? ''}}`).join(' ')}]`;
 }
 
-function requests(headers: Headers): Impersonation[] {
+function requests(headers: EngineHeaderReader): Impersonation[] {
   const out: Impersonation[] = [];
   const user = headers.get('Impersonate-User') ?? '';
   if (user) {
@@ -62,13 +63,13 @@ function requests(headers: Headers): Impersonation[] {
 }
 
 /** Repeated headers arrive joined by ", " in the Fetch API; each value is one group. */
-function headerValues(headers: Headers, name: string): string[] {
+function headerValues(headers: EngineHeaderReader, name: string): string[] {
   const v = headers.get(name);
   if (v === null) return [];
   return v.split(',').map((s) => s.trim()).filter((s) => s !== '');
 }
 
-export function impersonate(headers: Headers, requester: UserInfo, authorizer: Authorizer): UserInfo {
+export function impersonate(headers: EngineHeaderReader, requester: UserInfo, authorizer: Authorizer): UserInfo {
   const reqs = requests(headers);
   if (reqs.length === 0) return requester;
   const groupsSpecified = headers.get('Impersonate-Group') !== null;

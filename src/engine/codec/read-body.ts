@@ -6,23 +6,32 @@
 
 import { requestEntityTooLarge } from '../errors.js';
 import { MAX_REQUEST_BODY_BYTES } from './budgets.js';
+import type { EngineRequest } from '../endpoints/wire.js';
 
 export { MAX_REQUEST_BODY_BYTES };
 
-const observers = new WeakMap<Request, (bytes: Uint8Array) => void>();
+const UTF8 = new TextEncoder();
+
+const observers = new WeakMap<object, (bytes: Uint8Array) => void>();
 
 /** Hands the bytes of the request's body, once read whole, to `fn` (the audit layer's request object). */
-export function observeRequestBody(request: Request, fn: (bytes: Uint8Array) => void): void {
+export function observeRequestBody(request: EngineRequest, fn: (bytes: Uint8Array) => void): void {
   observers.set(request, fn);
 }
 
-function observed(request: Request, bytes: Uint8Array): Uint8Array {
+function observed(request: EngineRequest, bytes: Uint8Array): Uint8Array {
   observers.get(request)?.(bytes);
   return bytes;
 }
 
 /** Reads the body of a request, refusing it with the real 413 once it passes `limit` bytes. */
-export async function readLimitedBody(request: Request, limit = MAX_REQUEST_BODY_BYTES): Promise<Uint8Array> {
+export async function readLimitedBody(request: EngineRequest, limit = MAX_REQUEST_BODY_BYTES): Promise<Uint8Array> {
+  // a host that holds the whole body gives it as is (no stream to read)
+  if (request.bodyBytes !== undefined || request.bodyText !== undefined) {
+    const bytes = request.bodyBytes ?? UTF8.encode(request.bodyText!);
+    if (bytes.byteLength > limit) throw tooLarge(limit);
+    return observed(request, bytes);
+  }
   const declared = request.headers.get('Content-Length');
   if (declared !== null && /^\d+$/.test(declared) && Number(declared) > limit) {
     // the stream is left unread: cancelling it tells the host to stop sending

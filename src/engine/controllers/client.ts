@@ -4,8 +4,10 @@
 
 import type { KubeObject } from '../object.js';
 import { SERVER_GIT_COMMIT, SERVER_GIT_VERSION } from './version.js';
+import { engineRequest, toFetchResponse, type EngineRequest, type EngineResponse } from '../endpoints/wire.js';
 
-export type Handle = (request: Request) => Promise<Response>;
+/** The engine's own entry (ApiServer.serve): no fetch Request or Response is built for a controller's call. */
+export type Handle = (request: EngineRequest) => Promise<EngineResponse>;
 
 /**
  * Who a controller is: a service account of kube-system, as kube-controller-manager runs its controllers
@@ -71,12 +73,12 @@ export class ApiClient {
     private readonly base: string,
     readonly identity: ControllerIdentity,
     /** Records the request as built in-process (the engine trusts its identity headers only then). */
-    private readonly mark: (request: Request) => void,
+    private readonly mark: (request: EngineRequest) => void,
   ) {}
 
   /** One request; the answer's JSON body is decoded (null when empty). */
   async request<T = any>(method: string, path: string, body?: unknown, contentType = 'application/json', accept = 'application/json'): Promise<ApiResponse<T>> {
-    const res = await this.raw(method, path, body, contentType, accept);
+    const res = await this.serve(method, path, body, contentType, accept);
     const text = await res.text();
     let parsed: unknown = null;
     if (text) {
@@ -89,25 +91,38 @@ export class ApiClient {
     return { status: res.status, body: parsed as T };
   }
 
-  raw(method: string, path: string, body?: unknown, contentType = 'application/json', accept = 'application/json'): Promise<Response> {
-    const headers = new Headers({
-      Accept: accept,
-      'User-Agent': controllerUserAgent(this.identity),
+  /** One request, answered as a fetch Response (the informers read watch streams from it). */
+  async raw(method: string, path: string, body?: unknown, contentType = 'application/json', accept = 'application/json'): Promise<Response> {
+    return toFetchResponse(await this.serve(method, path, body, contentType, accept));
+  }
+
+  private headerPairs(): [string, string][] {
+    // the same for every request of this client: made once
+    if (this.pairs) return this.pairs;
+    const pairs: [string, string][] = [
+      ['User-Agent', controllerUserAgent(this.identity)],
       // the front-proxy convention (requestheader authentication) for the caller's identity
-      'X-Remote-User': controllerUser(this.identity),
-    });
-    for (const g of this.identity.user?.groups ?? []) headers.append('X-Remote-Group', g);
+      ['X-Remote-User', controllerUser(this.identity)],
+    ];
+    for (const g of this.identity.user?.groups ?? []) pairs.push(['X-Remote-Group', g]);
     if (this.identity.serviceAccount && !this.identity.user) {
-      headers.append('X-Remote-Group', 'system:serviceaccounts');
-      headers.append('X-Remote-Group', 'system:serviceaccounts:kube-system');
+      pairs.push(['X-Remote-Group', 'system:serviceaccounts']);
+      pairs.push(['X-Remote-Group', 'system:serviceaccounts:kube-system']);
     }
-    headers.append('X-Remote-Group', 'system:authenticated');
+    pairs.push(['X-Remote-Group', 'system:authenticated']);
+    return (this.pairs = pairs);
+  }
+
+  private pairs: [string, string][] | undefined;
+
+  private serve(method: string, path: string, body: unknown, contentType: string, accept: string): Promise<EngineResponse> {
+    const headers: [string, string][] = [['Accept', accept], ...this.headerPairs()];
     let payload: string | undefined;
     if (body !== undefined) {
       payload = typeof body === 'string' ? body : JSON.stringify(body);
-      headers.set('Content-Type', contentType);
+      headers.push(['Content-Type', contentType]);
     }
-    const request = new Request(this.base + path, { method, headers, body: payload });
+    const request = engineRequest(method, this.base + path, headers, payload);
     this.mark(request);
     return this.handle(request);
   }

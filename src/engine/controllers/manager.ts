@@ -19,6 +19,7 @@
 
 import type { Env } from '../env.js';
 import { ApiClient, type ControllerIdentity, type Handle } from './client.js';
+import type { EngineRequest } from '../endpoints/wire.js';
 import { Informer, type InformerHandlers } from './informer.js';
 import { WorkQueue, type Reconcile } from './queue.js';
 import { discoverResources, type DiscoveredResource } from './discovery.js';
@@ -53,7 +54,7 @@ export interface ControllerManagerOptions {
   /** URL prefix of the API as the engine serves it, e.g. "http://localhost/clusters/default". */
   base: string;
   /** Marks a Request as built in-process. */
-  mark(request: Request): void;
+  mark(request: EngineRequest): void;
 }
 
 export class ControllerManager {

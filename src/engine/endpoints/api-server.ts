@@ -71,6 +71,8 @@ import { AuditLog, annotateDeprecated, failedAuthenticationMessage, isLongRunnin
 import { ApiMetrics, METRICS_CONTENT_TYPE, routeLabels } from './metrics.js';
 import { defaultObjects } from '../bootstrap/default-objects.js';
 import { RootCaPublisher } from '../bootstrap/root-ca-publisher.js';
+import { EngineResponse, toFetchResponse } from './wire.js';
+import type { EngineRequest } from './wire.js';
 
 const INITIAL_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
@@ -104,7 +106,7 @@ class Engine implements EngineCore {
   readonly faults = new Faults();
   private controllerStartTimer: unknown;
   /** Requests built by the controller manager (their identity headers are trusted). */
-  private readonly internalRequests = new WeakSet<Request>();
+  private readonly internalRequests = new WeakSet<object>();
   auth!: ClusterAuth;
   /** Whether the bootstrap RBAC policy (roles and bindings, the controllers' among them) is kept in this cluster. */
   get bootstrapPolicy(): boolean {
@@ -214,7 +216,7 @@ class Engine implements EngineCore {
    * the ClusterRole aggregation and service-account controllers): API clients of this engine, started once
    * it serves; they resume from stored state (their informers list everything first).
    */
-  startControllers(handle: (request: Request) => Promise<Response>): void {
+  startControllers(handle: (request: EngineRequest) => Promise<EngineResponse>): void {
     const specs = [
       ...(this.opts.controllers ?? [...defaultControllers, ...(this.bootstrapPolicy ? bootstrapPolicyControllers : [])]),
       ...(this.opts.workloads ? workloadControllers({ ...this.opts.workloads, featureGates: this.featureGates, faults: this.faults }) : []),
@@ -234,7 +236,7 @@ class Engine implements EngineCore {
   }
 
   /** The service-account user of a request the controller manager built (X-Remote-User), else undefined. */
-  private controllerRequester(request: Request): UserInfo | undefined {
+  private controllerRequester(request: EngineRequest): UserInfo | undefined {
     if (!this.internalRequests.has(request)) return undefined;
     const name = request.headers.get('X-Remote-User') ?? '';
     const m = /^system:serviceaccount:([^:]+):([^:]+)$/.exec(name);
@@ -250,7 +252,7 @@ class Engine implements EngineCore {
     return { name, groups: [...serviceAccountGroups(m[1]), ALL_AUTHENTICATED] };
   }
 
-  isInternal(request: Request): boolean {
+  isInternal(request: EngineRequest): boolean {
     return this.internalRequests.has(request);
   }
 
@@ -330,7 +332,7 @@ class Engine implements EngineCore {
    * audit layer (audit/log.ts) wraps it: the request's audit ID first, its events as the pipeline learns who
    * asked and how the request ended, the `Audit-Id` header on every answer.
    */
-  async handle(request: Request, options: HandleOptions = {}, as?: UserInfo): Promise<Response> {
+  async handle(request: EngineRequest, options: HandleOptions = {}, as?: UserInfo): Promise<EngineResponse> {
     const url = new URL(request.url);
     // Route on the raw target when the host has it: the URL parser has resolved `%2e%2e`, `.` and `\`.
     const target = options.target === undefined ? undefined : splitTarget(options.target);
@@ -343,8 +345,8 @@ class Engine implements EngineCore {
   }
 
   private async route(
-    request: Request, options: HandleOptions, as: UserInfo | undefined, audit: AuditContext, url: URL, target: { path: string; query: string } | undefined, path: string | undefined,
-  ): Promise<Response> {
+    request: EngineRequest, options: HandleOptions, as: UserInfo | undefined, audit: AuditContext, url: URL, target: { path: string; query: string } | undefined, path: string | undefined,
+  ): Promise<EngineResponse> {
     const query = target ? new URLSearchParams(target.query) : url.searchParams;
     const pretty = wantsPretty(query, request.headers.get('User-Agent'));
     try {
@@ -391,7 +393,7 @@ class Engine implements EngineCore {
       }
       const def = this.registry.lookup(info.group, info.version, info.resource);
       if (!def?.deprecated) return await this.resource(info, request, url, query, pretty, user);
-      let res: Response;
+      let res: EngineResponse;
       try {
         res = await this.resource(info, request, url, query, pretty, user);
       } catch (e) {
@@ -405,7 +407,7 @@ class Engine implements EngineCore {
   }
 
   /** How error Statuses are written for this request (ErrorNegotiated over the codec's serializers). */
-  private errorAccept(request: Request): { accept: string | null; cbor: boolean } {
+  private errorAccept(request: EngineRequest): { accept: string | null; cbor: boolean } {
     return { accept: request.headers.get('Accept'), cbor: !!this.featureGates['CBORServingAndStorage'] };
   }
 
@@ -414,7 +416,7 @@ class Engine implements EngineCore {
    * on the next start, like the real flags). PUT checks them with the Node host's messages (400 when refused)
    * and answers `X-Playground-Restart: true`, on which the browser hosts restart the cluster's engine.
    */
-  private async playgroundSettings(method: string, request: Request, pretty: boolean): Promise<Response> {
+  private async playgroundSettings(method: string, request: EngineRequest, pretty: boolean): Promise<EngineResponse> {
     if (method === 'GET' || method === 'HEAD') return respond(200, this.settingsView(this.settingsText, false), { pretty });
     if (method !== 'PUT') throw methodNotAllowedRoute();
     const body = decodeBody(await readLimitedBody(request), 'json', { interpretKind: false }).value as Record<string, unknown> | null;
@@ -450,7 +452,7 @@ class Engine implements EngineCore {
   }
 
   /** GET /x-playground/audit: the latest audit events the engine kept, oldest first, and the policy in effect. */
-  private playgroundAudit(method: string, pretty: boolean): Response {
+  private playgroundAudit(method: string, pretty: boolean): EngineResponse {
     if (method !== 'GET' && method !== 'HEAD') throw methodNotAllowedRoute();
     const { items, total } = this.audit.events();
     return respond(200, { kind: 'EventList', apiVersion: 'audit.k8s.io/v1', metadata: {}, items, written: total, capacity: this.audit.capacity, policy: this.audit.policy ?? null }, { pretty });
@@ -473,7 +475,7 @@ class Engine implements EngineCore {
   }
 
   /** POST /x-playground/corrupt (playground-corrupt.ts): authenticated and authorized as an update of the object. */
-  private async playgroundCorrupt(method: string, request: Request, query: URLSearchParams, pretty: boolean, as?: UserInfo): Promise<Response> {
+  private async playgroundCorrupt(method: string, request: EngineRequest, query: URLSearchParams, pretty: boolean, as?: UserInfo): Promise<EngineResponse> {
     if (method !== 'POST') throw methodNotAllowedRoute();
     const t = corruptTarget(this.registry, query);
     const requester = as ?? this.controllerRequester(request) ?? authenticate(request, this.opts.auth ?? {}, this.auth.tokenChecker);
@@ -487,7 +489,7 @@ class Engine implements EngineCore {
    * POST /x-playground/fail|recover (playground-fail.ts): authenticated and authorized as an update of the
    * pod's or node's status; the fault is kept with the cluster and the simulated kubelets act on it.
    */
-  private async playgroundFail(action: 'fail' | 'recover', method: string, request: Request, query: URLSearchParams, pretty: boolean, as?: UserInfo): Promise<Response> {
+  private async playgroundFail(action: 'fail' | 'recover', method: string, request: EngineRequest, query: URLSearchParams, pretty: boolean, as?: UserInfo): Promise<EngineResponse> {
     if (method !== 'POST') throw methodNotAllowedRoute();
     const t = failTarget(query, action);
     const requester = as ?? this.controllerRequester(request) ?? authenticate(request, this.opts.auth ?? {}, this.auth.tokenChecker);
@@ -540,24 +542,24 @@ class Engine implements EngineCore {
     throw notFoundPath();
   }
 
-  private nonResource(method: string, path: string, query: URLSearchParams, pretty: boolean, accept: string | null = null): Response | undefined {
+  private nonResource(method: string, path: string, query: URLSearchParams, pretty: boolean, accept: string | null = null): EngineResponse | undefined {
     const segments = pathSegments(path);
     if (segments === undefined) return undefined;
     const p = '/' + segments.join('/');
     // routes/version.go writes the version with WriteRawJSON: indented by two spaces, no trailing newline
     if (p === '/version') {
-      return new Response(JSON.stringify(SERVER_VERSION, null, 2), { status: 200, headers: { 'Cache-Control': 'no-cache, private', 'Content-Type': 'application/json' } });
+      return new EngineResponse(JSON.stringify(SERVER_VERSION, null, 2), { status: 200, headers: { 'Cache-Control': 'no-cache, private', 'Content-Type': 'application/json' } });
     }
     if (p === '/metrics' && (method === 'GET' || method === 'HEAD')) {
-      return new Response(this.metrics.render(), { status: 200, headers: { 'Content-Type': METRICS_CONTENT_TYPE } });
+      return new EngineResponse(this.metrics.render(), { status: 200, headers: { 'Content-Type': METRICS_CONTENT_TYPE } });
     }
     if (/^\/(healthz|livez|readyz)(\/.*)?$/.test(p)) {
       if (method !== 'GET' && method !== 'HEAD') return undefined;
       if (query.has('verbose')) {
         const name = p.slice(1).split('/')[0];
-        return new Response(`[+]ping ok\n[+]log ok\n[+]etcd ok\n${name} check passed\n`, { status: 200, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+        return new EngineResponse(`[+]ping ok\n[+]log ok\n[+]etcd ok\n${name} check passed\n`, { status: 200, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
       }
-      return new Response('ok', { status: 200, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' } });
+      return new EngineResponse('ok', { status: 200, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' } });
     }
     if (p === '/openapi/v2') return openAPIV2Response(this.registry.all(), accept, pretty);
     if (p === '/openapi/v3') return respond(200, buildOpenAPIV3Discovery(this.registry.all()), { pretty });
@@ -582,7 +584,7 @@ class Engine implements EngineCore {
     return paths.sort();
   }
 
-  private discovery(d: { apiPrefix: 'api' | 'apis'; group?: string; version?: string }, request: Request, pretty: boolean): Response {
+  private discovery(d: { apiPrefix: 'api' | 'apis'; group?: string; version?: string }, request: EngineRequest, pretty: boolean): EngineResponse {
     const accept = request.headers.get('Accept');
     if (d.apiPrefix === 'api' && !d.version) {
       const agg = wantsAggregated(accept);
@@ -619,7 +621,7 @@ class Engine implements EngineCore {
     return respond(200, apiResourceList(this.registry, group, d.version, d.group), { pretty });
   }
 
-  private async resource(info: ResourceRequestInfo, request: Request, url: URL, query: URLSearchParams, pretty: boolean, user: UserInfo): Promise<Response> {
+  private async resource(info: ResourceRequestInfo, request: EngineRequest, url: URL, query: URLSearchParams, pretty: boolean, user: UserInfo): Promise<EngineResponse> {
     const virtual = authEndpointKind(info);
     if (virtual) {
       if (info.verb !== 'create') throw methodNotAllowedRoute();
@@ -679,7 +681,7 @@ class Engine implements EngineCore {
     return this.metrics.instrument(route, () => this.serve(def, info, request, url, query, pretty, user).catch((e: unknown) => respondError(e, { pretty, errorAccept: this.errorAccept(request) })));
   }
 
-  private async serve(def: ResourceDefinition, info: ResourceRequestInfo, request: Request, url: URL, query: URLSearchParams, pretty: boolean, user: UserInfo): Promise<Response> {
+  private async serve(def: ResourceDefinition, info: ResourceRequestInfo, request: EngineRequest, url: URL, query: URLSearchParams, pretty: boolean, user: UserInfo): Promise<EngineResponse> {
     const verb = info.verb;
     // The storage key of a name from the path must stay inside its collection: the real store's key
     // functions refuse `.`, `..` and names holding `/` or `%` before any read or write (Name parameter invalid).
@@ -733,7 +735,7 @@ class Engine implements EngineCore {
   }
 
   /** The scope of a `bindings` create: the pods' definition, as BindingREST writes pods. */
-  private bindingScope(info: ResourceRequestInfo, request: Request, url: URL, query: URLSearchParams, pretty: boolean, user: UserInfo): Scope {
+  private bindingScope(info: ResourceRequestInfo, request: EngineRequest, url: URL, query: URLSearchParams, pretty: boolean, user: UserInfo): Scope {
     const def = this.registry.lookup('', 'v1', 'pods')!;
     return {
       core: this, request, url, query, info, def, pretty,
@@ -744,7 +746,7 @@ class Engine implements EngineCore {
   }
 
   /** A subresource answered by endpoints/connect.ts (logs, streams, proxies, eviction). */
-  private async serveConnect(def: ResourceDefinition, info: ResourceRequestInfo, request: Request, url: URL, query: URLSearchParams, pretty: boolean, user: UserInfo): Promise<Response> {
+  private async serveConnect(def: ResourceDefinition, info: ResourceRequestInfo, request: EngineRequest, url: URL, query: URLSearchParams, pretty: boolean, user: UserInfo): Promise<EngineResponse> {
     const msgs = nameIsPathSegment(info.name, false);
     if (msgs.length > 0) throw badRequest(`Name parameter invalid: ${goQuote(info.name)}: ${msgs.join(';')}`);
     const negotiated = negotiate(request.headers.get('Accept'), { cbor: !!this.featureGates['CBORServingAndStorage'], allowAs: false, watch: false });
@@ -838,7 +840,7 @@ export function notFoundPath(): StatusError {
  * /openapi/v2 as kube-openapi's handler serves it: the first Accept clause (by q) naming JSON or one of the
  * two protobuf spellings (wildcards match JSON first) chooses; `Vary: Accept`; nothing acceptable is a bare 406.
  */
-function openAPIV2Response(resources: ResourceDefinition[], accept: string | null, pretty: boolean): Response {
+function openAPIV2Response(resources: ResourceDefinition[], accept: string | null, pretty: boolean): EngineResponse {
   const offered: Array<{ subtype: string; proto: boolean }> = [
     { subtype: 'json', proto: false },
     ...OPENAPI_V2_PROTO_SUBTYPES.map((subtype) => ({ subtype, proto: true })),
@@ -850,13 +852,13 @@ function openAPIV2Response(resources: ResourceDefinition[], accept: string | nul
       if (c.subtype !== o.subtype && c.subtype !== '*') continue;
       const doc = buildOpenAPIV2(resources);
       if (!o.proto) return respond(200, doc, { pretty, headers: { Vary: 'Accept' } });
-      return new Response(encodeOpenAPIV2Proto(doc) as Uint8Array<ArrayBuffer>, {
+      return new EngineResponse(encodeOpenAPIV2Proto(doc) as Uint8Array<ArrayBuffer>, {
         status: 200,
         headers: { 'Content-Type': OPENAPI_V2_PROTO_CONTENT_TYPE, Vary: 'Accept', 'Cache-Control': 'no-cache, private' },
       });
     }
   }
-  return new Response(null, { status: 406, headers: { Vary: 'Accept' } });
+  return new EngineResponse(null, { status: 406, headers: { Vary: 'Accept' } });
 }
 
 export function createApiServer(options: ApiServerOptions): ApiServer & { engine: Engine } {
@@ -865,19 +867,21 @@ export function createApiServer(options: ApiServerOptions): ApiServer & { engine
   // once started, requests go straight to the engine (no wait on the settled start per request)
   let running = false;
   started.then(() => void (running = true), () => undefined);
-  const handle = (request: Request, handleOptions?: HandleOptions): Promise<Response> => {
+  const serve = (request: EngineRequest, handleOptions?: HandleOptions): Promise<EngineResponse> => {
     if (running) return engine.handle(request, handleOptions);
     return started.then(
       () => engine.handle(request, handleOptions),
       (e: unknown) => respondError(e),
     );
   };
-  const ready = started.then(() => engine.startControllers(handle));
+  const handle = (request: Request, handleOptions?: HandleOptions): Promise<Response> => serve(request, handleOptions).then(toFetchResponse);
+  const ready = started.then(() => engine.startControllers(serve));
   ready.catch(() => undefined);
   return {
     engine,
     ready,
     handle,
+    serve,
     close: async () => {
       await ready.catch(() => undefined);
       await engine.close();

@@ -20,6 +20,8 @@ import { readBody, type Scope } from './scope.js';
 import { parseDeleteOptions } from './handlers/delete.js';
 import { validateDryRun } from './pipeline.js';
 import { isIP } from '../util/validation.js';
+import { EngineResponse } from './wire.js';
+import type { EngineRequest } from './wire.js';
 
 type Obj = Record<string, unknown>;
 const o = (v: unknown): Obj => (isPlainObject(v) ? (v as Obj) : {});
@@ -113,12 +115,12 @@ function isGlobalUnicast(ip: string): boolean {
 }
 
 /** Whether the request asks to upgrade the connection (SPDY or WebSocket), as kubectl exec/attach/port-forward do. */
-function isUpgrade(request: Request): boolean {
+function isUpgrade(request: EngineRequest): boolean {
   const connection = (request.headers.get('Connection') ?? '').toLowerCase();
   return connection.split(',').some((t) => t.trim() === 'upgrade') && !!request.headers.get('Upgrade');
 }
 
-export async function handleConnect(scope: Scope): Promise<Response> {
+export async function handleConnect(scope: Scope): Promise<EngineResponse> {
   const { def, info } = scope;
   const sub = `${def.plural}/${info.subresource}`;
   switch (sub) {
@@ -145,12 +147,12 @@ export async function handleConnect(scope: Scope): Promise<Response> {
  * is 204 with no body (kubectl logs prints nothing); a scheduled pod's log comes from a kubelet that does not
  * answer here.
  */
-function podLog(scope: Scope): Response {
+function podLog(scope: Scope): EngineResponse {
   const name = scope.info.name;
   const pod = getStored(scope, scope.def, name);
   const container = pickContainer(pod, name, scope.query.get('container') ?? '');
   const nodeName = str(o(pod.spec).nodeName);
-  if (!nodeName) return new Response(null, { status: 204, headers: { 'Cache-Control': 'no-cache, private' } });
+  if (!nodeName) return new EngineResponse(null, { status: 204, headers: { 'Cache-Control': 'no-cache, private' } });
   const kubelet = kubeletAddress(scope, nodeName);
   const host = kubelet.host.includes(':') ? `[${kubelet.host}]` : kubelet.host;
   const path = `/containerLogs/${scope.info.namespace}/${name}/${container}`;
@@ -162,7 +164,7 @@ function podLog(scope: Scope): Response {
  * (not for portforward), then the host; a scheduled pod needs a connection upgrade, and the upgrade dials a
  * kubelet that does not answer.
  */
-function podStream(scope: Scope, kind: string): Response {
+function podStream(scope: Scope, kind: string): EngineResponse {
   const name = scope.info.name;
   const pod = getStored(scope, scope.def, name);
   if (kind !== 'portforward') pickContainer(pod, name, scope.query.get('container') ?? '');
@@ -175,7 +177,7 @@ function podStream(scope: Scope, kind: string): Response {
 }
 
 /** pods/proxy (ResourceLocation): `name[:port]`, the pod's IP must be one a proxy may reach. */
-function podProxy(scope: Scope): Response {
+function podProxy(scope: Scope): EngineResponse {
   const id = splitSchemeNamePort(scope.info.name);
   if (!id) throw badRequest(`invalid pod request ${goQuote(scope.info.name)}`);
   const pod = getStored(scope, scope.def, id.name);
@@ -194,7 +196,7 @@ function podProxy(scope: Scope): Response {
  * services/proxy (ResourceLocation): a numeric port must be one of the Service's; then its Endpoints must
  * hold a ready address for that port; the address does not answer here.
  */
-function serviceProxy(scope: Scope): Response {
+function serviceProxy(scope: Scope): EngineResponse {
   const id = splitSchemeNamePort(scope.info.name);
   if (!id) throw badRequest(`invalid service request ${goQuote(scope.info.name)}`);
   let portName = id.port;
@@ -218,7 +220,7 @@ function serviceProxy(scope: Scope): Response {
 }
 
 /** nodes/proxy (ResourceLocation): the node and its kubelet address; the kubelet does not answer here. */
-function nodeProxy(scope: Scope): Response {
+function nodeProxy(scope: Scope): EngineResponse {
   const id = splitSchemeNamePort(scope.info.name);
   if (!id) throw badRequest(`invalid node request ${goQuote(scope.info.name)}`);
   getStored(scope, scope.def, id.name);
@@ -298,7 +300,7 @@ async function readEviction(scope: Scope): Promise<Obj> {
   return e;
 }
 
-async function evict(scope: Scope): Promise<Response> {
+async function evict(scope: Scope): Promise<EngineResponse> {
   const { core, info } = scope;
   if (scope.request.method !== 'POST') throw badRequest('unsupported method');
   const eviction = await readEviction(scope);

@@ -6,6 +6,7 @@
 import type { ResourceDefinition } from '../registry/types.js';
 import { headerValue, warningHeader } from './responders.js';
 import { carryResponseObject } from '../audit/log.js';
+import { EngineResponse, WireHeaders } from './wire.js';
 
 /** Splits a combined Warning header (`299 - "a", 299 - "b"`) into its values. */
 function warningValues(combined: string | null): string[] {
@@ -14,15 +15,15 @@ function warningValues(combined: string | null): string[] {
 }
 
 /** The response with the definition's deprecation warning first among its Warning headers. */
-export function withDeprecationWarning(def: ResourceDefinition, res: Response): Response {
+export function withDeprecationWarning(def: ResourceDefinition, res: EngineResponse): EngineResponse {
   const text = def.deprecated;
   if (!text) return res;
-  const headers = new Headers();
+  const headers = new WireHeaders();
   res.headers.forEach((v, k) => {
     if (k.toLowerCase() !== 'warning') headers.append(k, v);
   });
   const h = warningHeader(text);
   if (h !== undefined) headers.append('Warning', headerValue(h));
   for (const w of warningValues(res.headers.get('warning'))) headers.append('Warning', w);
-  return carryResponseObject(res, new Response(res.body, { status: res.status, statusText: res.statusText, headers }));
+  return carryResponseObject(res, new EngineResponse(res.body, { status: res.status, statusText: res.statusText, headers }));
 }

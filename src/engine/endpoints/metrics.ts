@@ -7,6 +7,8 @@
 import type { Clock } from '../env.js';
 import type { ResourceDefinition } from '../registry/types.js';
 import type { ResourceRequestInfo } from './request-info.js';
+import { EngineResponse } from './wire.js';
+import type { EngineRequest } from './wire.js';
 
 /** apiserver_request_duration_seconds buckets of the real server (seconds). */
 export const REQUEST_DURATION_BUCKETS = [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60];
@@ -36,7 +38,7 @@ export interface RouteLabels {
 }
 
 /** The labels of one resource request, computed as the real MonitorRequest reports them. */
-export function routeLabels(def: ResourceDefinition, info: ResourceRequestInfo, request: Request, query: URLSearchParams): RouteLabels {
+export function routeLabels(def: ResourceDefinition, info: ResourceRequestInfo, request: EngineRequest, query: URLSearchParams): RouteLabels {
   const method = request.method.toUpperCase();
   // the installer's scope: a named path or a POST is `resource`, else the kind's scope (`cluster` across namespaces)
   const scope = info.name || method === 'POST' ? 'resource' : def.namespaced && info.namespace ? 'namespace' : 'cluster';
@@ -55,7 +57,7 @@ export function routeLabels(def: ResourceDefinition, info: ResourceRequestInfo, 
   };
 }
 
-function reportedVerb(method: string, scope: string, info: ResourceRequestInfo, request: Request, query: URLSearchParams): string {
+function reportedVerb(method: string, scope: string, info: ResourceRequestInfo, request: EngineRequest, query: URLSearchParams): string {
   if (info.watchPath) return 'WATCH';
   let verb = method === 'GET' || method === 'HEAD' ? (scope === 'resource' ? 'GET' : 'LIST') : method;
   if (method === 'GET') {
@@ -92,7 +94,7 @@ export class ApiMetrics {
    * The one entry of the request path: runs a resource route's handler (which answers errors as responses)
    * and records the request when its response is complete: at once, or when a streamed body ends.
    */
-  async instrument(route: RouteLabels, run: () => Promise<Response>): Promise<Response> {
+  async instrument(route: RouteLabels, run: () => Promise<EngineResponse>): Promise<EngineResponse> {
     const started = this.clock.now();
     const response = await run();
     let recorded = false;
@@ -101,11 +103,11 @@ export class ApiMetrics {
       recorded = true;
       this.observe(route, response.status, (this.clock.now() - started) / 1000);
     };
-    if (route.verb !== 'WATCH' || response.body === null) {
+    if (route.verb !== 'WATCH' || !response.streaming) {
       record();
       return response;
     }
-    const reader = response.body.getReader();
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
     // pull only when the client reads, so the hub's count of unread events (its slow-watcher bound) stays exact
     const source: UnderlyingSource<Uint8Array> = {
       async pull(controller) {
@@ -114,7 +116,7 @@ export class ApiMetrics {
           if (r.done) {
             record();
             controller.close();
-          } else if (r.value !== undefined) controller.enqueue(r.value);
+          } else if (r.value !== undefined) controller.enqueue(r.value as Uint8Array<ArrayBuffer>);
         } catch (e) {
           record();
           controller.error(e);
@@ -126,7 +128,7 @@ export class ApiMetrics {
       },
     };
     const body = new ReadableStream<Uint8Array>(source, { highWaterMark: 0 });
-    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+    return new EngineResponse(body, { status: response.status, statusText: response.statusText, headers: response.headers });
   }
 
   /** The label texts of a route (histogram series, and counter series by code), made once per route. */

@@ -8,6 +8,7 @@ import { negotiateError, type Negotiated } from './negotiation/media.js';
 import { encodeProtobufObject } from '../codec/protobuf/encode.js';
 import { encodeCbor } from './negotiation/encode.js';
 import { carryResponseObject, noteResponseObject } from '../audit/log.js';
+import { EngineResponse } from './wire.js';
 
 export interface ResponseOptions {
   negotiated?: Negotiated;
@@ -68,7 +69,7 @@ export function headerValue(value: string): string {
   return out;
 }
 
-export function respond(status: number, body: unknown, opts: ResponseOptions = {}): Response {
+export function respond(status: number, body: unknown, opts: ResponseOptions = {}): EngineResponse {
   // header pairs, not a Headers object: the Response builds its own list from them (a Headers object
   // first costs as much again on Node)
   const neg = opts.negotiated;
@@ -101,10 +102,10 @@ export function respond(status: number, body: unknown, opts: ResponseOptions = {
     const h = warningHeader(w);
     if (h !== undefined) headers.push(['Warning', headerValue(h)]);
   }
-  return noteResponseObject(new Response(payload, { status, headers }), body);
+  return noteResponseObject(new EngineResponse(payload, { status, headers }), body);
 }
 
-export function respondStatus(e: StatusError, opts: ResponseOptions = {}): Response {
+export function respondStatus(e: StatusError, opts: ResponseOptions = {}): EngineResponse {
   const headers = { ...e.headers, ...(opts.headers ?? {}) };
   const warnings = e.warnings?.length ? [...(opts.warnings ?? []), ...e.warnings] : opts.warnings;
   if (opts.errorAccept) {
@@ -112,7 +113,7 @@ export function respondStatus(e: StatusError, opts: ResponseOptions = {}): Respo
     const neg = negotiateError(opts.errorAccept.accept, opts.errorAccept.cbor);
     if (!neg) {
       const res = respond(e.status.code, e.status, { ...opts, negotiated: undefined, headers, warnings });
-      return carryResponseObject(res, new Response(JSON.stringify(e.status, null, 2), { status: res.status, headers: res.headers }));
+      return carryResponseObject(res, new EngineResponse(JSON.stringify(e.status, null, 2), { status: res.status, headers: res.headers }));
     }
     return respond(e.status.code, e.status, { ...opts, negotiated: neg, headers, warnings });
   }
@@ -121,7 +122,7 @@ export function respondStatus(e: StatusError, opts: ResponseOptions = {}): Respo
   return respond(e.status.code, e.status, { ...opts, negotiated: neg, headers, warnings });
 }
 
-export function respondError(e: unknown, opts: ResponseOptions = {}): Response {
+export function respondError(e: unknown, opts: ResponseOptions = {}): EngineResponse {
   if (e instanceof StatusError) return respondStatus(e, opts);
   const message = e instanceof Error ? e.message : String(e);
   return respondStatus(internalError(message), opts);

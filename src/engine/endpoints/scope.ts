@@ -18,6 +18,7 @@ import { decodeCbor, CborDecodeError } from '../codec/cbor.js';
 import { summarizeData } from '../codec/decode.js';
 import type { WatchHub } from '../watch/hub.js';
 import type { RequestAuthorization } from '../auth/request-checks.js';
+import type { EngineRequest } from './wire.js';
 
 export interface EngineCore {
   env: Env;
@@ -28,14 +29,14 @@ export interface EngineCore {
   host: 'node' | 'service-worker' | 'page' | 'test';
   historyWindowMs: number;
   /** True for a request built in-process by the engine's controller manager (a trusted identity). */
-  isInternal?(request: Request): boolean;
+  isInternal?(request: EngineRequest): boolean;
   /** Called after writes to customresourcedefinitions so serving can follow. */
   onCustomResourceDefinitionChange?(): void;
 }
 
 export interface Scope {
   core: EngineCore;
-  request: Request;
+  request: EngineRequest;
   url: URL;
   query: URLSearchParams;
   info: ResourceRequestInfo;

@@ -12,6 +12,7 @@ import { bodyMediaType } from '../negotiation/media.js';
 import { respond } from '../responders.js';
 import { expectKind, readBody, type Scope } from '../scope.js';
 import { writeOptions } from '../pipeline.js';
+import type { EngineResponse } from '../wire.js';
 
 type Obj = Record<string, unknown>;
 
@@ -36,7 +37,7 @@ function plainError(message: string): StatusError {
  * Handles a binding create. `fromCollection` is the `bindings` resource (the pod is named by the Binding),
  * otherwise the pod comes from the URL (pods/<name>/binding).
  */
-export async function handleBinding(scope: Scope, fromCollection: boolean): Promise<Response> {
+export async function handleBinding(scope: Scope, fromCollection: boolean): Promise<EngineResponse> {
   const { core, info, def } = scope;
   const opts = writeOptions(scope, 'CreateOptions');
   const ct = bodyMediaType(scope.request.headers.get('Content-Type'));

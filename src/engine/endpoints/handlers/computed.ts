@@ -7,8 +7,9 @@ import { bodyResponse } from '../negotiation/encode.js';
 import type { Scope } from '../scope.js';
 import { parseIncludeObject, toTable } from '../table.js';
 import { parseListQuery, selectorMatcher } from './list.js';
+import type { EngineResponse } from '../wire.js';
 
-export async function handleComputed(scope: Scope): Promise<Response> {
+export async function handleComputed(scope: Scope): Promise<EngineResponse> {
   const { def, core, info } = scope;
   const now = core.env.clock.now();
   const all = def.computed!({ now });

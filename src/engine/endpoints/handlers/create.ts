@@ -4,8 +4,9 @@ import { badRequest } from '../../errors.js';
 import { respond } from '../responders.js';
 import { decodeObjectBody, expectKind, type Scope } from '../scope.js';
 import { admissionRequest, fieldValidate, recordUpdate, typeCheck, writeOptions } from '../pipeline.js';
+import type { EngineResponse } from '../wire.js';
 
-export async function handleCreate(scope: Scope): Promise<Response> {
+export async function handleCreate(scope: Scope): Promise<EngineResponse> {
   const { def, core, info } = scope;
   const opts = writeOptions(scope, 'CreateOptions');
   const body = await decodeObjectBody(scope);

@@ -11,6 +11,7 @@ import { readBody, type Scope } from '../scope.js';
 import { plain } from './create.js';
 import { parseListQuery, readList, readListAsync } from './list.js';
 import type { Preconditions } from '../../registry/store.js';
+import type { EngineResponse } from '../wire.js';
 
 export interface DeleteOptionsParsed {
   dryRun: boolean;
@@ -142,7 +143,7 @@ function scopeGate(scope: Scope): boolean {
   return !!scope.core.featureGates['AllowUnsafeMalformedObjectDeletion'];
 }
 
-export async function handleDelete(scope: Scope): Promise<Response> {
+export async function handleDelete(scope: Scope): Promise<EngineResponse> {
   const { def, core, info } = scope;
   const opts = await parseDeleteOptions(scope);
   // an unsafe delete also needs the `unsafe-delete-ignore-read-errors` verb (authorization comes first)
@@ -180,7 +181,7 @@ export async function handleDelete(scope: Scope): Promise<Response> {
 /** Stores whose delete returns the deleted object (ReturnDeletedObject in the real registries). */
 const RETURNS_OBJECT = new Set(['/pods', '/namespaces', '/services', 'apiextensions.k8s.io/customresourcedefinitions']);
 
-export async function handleDeleteCollection(scope: Scope): Promise<Response> {
+export async function handleDeleteCollection(scope: Scope): Promise<EngineResponse> {
   const { def, core, info } = scope;
   // Every option is checked and the whole selection read before the first delete. Like the real store
   // (DeleteCollection lists with the caller's options, then follows `continue` page by page), a malformed

@@ -8,13 +8,14 @@ import type { Scope } from '../scope.js';
 import { parseIncludeObject, toTable } from '../table.js';
 import { bodyResponse, jsonBytesResponse } from '../negotiation/encode.js';
 import { TOO_LARGE_RV_WAIT_MS, goTypeName, objectJsonBytes, presentShallow, revisionSyntaxError, waitForRevision } from './list.js';
+import type { EngineResponse } from '../wire.js';
 
 /** A malformed resourceVersion on get reaches the client as the storage layer's raw error: a 500 without reason. */
 function getRevisionError(rv: string): StatusError {
   return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: revisionSyntaxError(rv), code: 500 });
 }
 
-export async function handleGet(scope: Scope): Promise<Response> {
+export async function handleGet(scope: Scope): Promise<EngineResponse> {
   const { def, core, info } = scope;
   const rv = scope.query.get('resourceVersion') ?? '';
   if (info.subresource && !['status', 'approval', 'ephemeralcontainers', 'resize'].includes(info.subresource)) throw badRequest(`unsupported subresource ${info.subresource}`);

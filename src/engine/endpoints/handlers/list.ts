@@ -20,6 +20,7 @@ import { conversionKey, convertingMatcher, toRequestVersion } from '../../regist
 import { parseInt64Param, type EngineCore, type Scope } from '../scope.js';
 import { parseIncludeObject, toTable } from '../table.js';
 import { bodyResponse, encodeCbor } from '../negotiation/encode.js';
+import { EngineResponse } from '../wire.js';
 
 export interface ListQuery {
   resourceVersion: string;
@@ -759,7 +760,7 @@ export function listObject(def: ResourceDefinition, res: ListResult): Record<str
   return { kind: listKindOf(def), apiVersion: gv, metadata: res.meta, items: res.items.map((o) => listItem(def, o, gv)) };
 }
 
-export async function handleList(scope: Scope): Promise<Response> {
+export async function handleList(scope: Scope): Promise<EngineResponse> {
   const { def, core } = scope;
   const lq = parseListQuery(scope);
   const res = await readListAsync(scope, lq);
@@ -787,9 +788,9 @@ export async function handleList(scope: Scope): Promise<Response> {
   }
   if (neg.format === 'json') {
     const body = scope.pretty ? listJsonPretty(def, res) : listJsonStream(def, res);
-    return noteResponseObject(new Response(body, { status: 200, headers: { 'Cache-Control': 'no-cache, private', 'Content-Type': neg.contentType } }), () => listObject(def, res));
+    return noteResponseObject(new EngineResponse(body, { status: 200, headers: { 'Cache-Control': 'no-cache, private', 'Content-Type': neg.contentType } }), () => listObject(def, res));
   }
-  if (neg.format === 'cbor') return noteResponseObject(new Response(encodeCbor(listObject(def, res)), { status: 200, headers: { 'Cache-Control': 'no-cache, private', 'Content-Type': neg.contentType } }), () => listObject(def, res));
+  if (neg.format === 'cbor') return noteResponseObject(new EngineResponse(encodeCbor(listObject(def, res)), { status: 200, headers: { 'Cache-Control': 'no-cache, private', 'Content-Type': neg.contentType } }), () => listObject(def, res));
   return bodyResponse(listObject(def, res), neg, scope.pretty);
 }
 

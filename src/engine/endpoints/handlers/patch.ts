@@ -22,6 +22,7 @@ import { respond } from '../responders.js';
 import { readBody, type FieldValidation, type Scope } from '../scope.js';
 import { admissionRequest, fieldValidate, recordUpdate, resetFieldsFor, typeCheck, writeOptions } from '../pipeline.js';
 import { plain } from './create.js';
+import type { EngineResponse } from '../wire.js';
 
 export const PATCH_TYPES = [
   'application/json-patch+json',
@@ -101,7 +102,7 @@ function firstByte(bytes: Uint8Array): number | undefined {
   return undefined;
 }
 
-export async function handlePatch(scope: Scope): Promise<Response> {
+export async function handlePatch(scope: Scope): Promise<EngineResponse> {
   const { def, core, info } = scope;
   const ct = bodyMediaType(scope.request.headers.get('Content-Type'));
   const cbor = !!core.featureGates['CBORServingAndStorage'];

@@ -27,6 +27,7 @@ import { readBody, type Scope } from '../scope.js';
 import { writeOptions } from '../pipeline.js';
 import { plain } from './create.js';
 import { PATCH_TYPES } from './patch.js';
+import type { EngineResponse } from '../wire.js';
 
 function getPath(obj: KubeObject, path: string): unknown {
   let cur: unknown = obj;
@@ -81,7 +82,7 @@ function toScale(scope: Scope, obj: KubeObject): KubeObject {
   };
 }
 
-export async function handleScale(scope: Scope): Promise<Response> {
+export async function handleScale(scope: Scope): Promise<EngineResponse> {
   const { def, core, info } = scope;
   const sc = def.subresources.scale!;
   if (info.verb === 'get') {
@@ -251,7 +252,7 @@ function sortEntries(entries: ManagedFieldsEntry[]): ManagedFieldsEntry[] {
     cmp(p.operation, q.operation) || secs(p) - secs(q) || cmp(p.manager, q.manager) || cmp(p.apiVersion, q.apiVersion) || cmp(p.subresource, q.subresource));
 }
 
-async function applyScale(scope: Scope, bytes: Uint8Array, opts: WriteOptions, replicasPath: string[]): Promise<Response> {
+async function applyScale(scope: Scope, bytes: Uint8Array, opts: WriteOptions, replicasPath: string[]): Promise<EngineResponse> {
   const { def, core, info } = scope;
   let decoded;
   try {

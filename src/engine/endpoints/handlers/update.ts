@@ -5,8 +5,9 @@ import { respond } from '../responders.js';
 import { decodeObjectBody, expectKind, type Scope } from '../scope.js';
 import { admissionRequest, fieldValidate, recordUpdate, typeCheck, writeOptions } from '../pipeline.js';
 import { plain } from './create.js';
+import type { EngineResponse } from '../wire.js';
 
-export async function handleUpdate(scope: Scope): Promise<Response> {
+export async function handleUpdate(scope: Scope): Promise<EngineResponse> {
   const { def, core, info } = scope;
   const opts = writeOptions(scope, 'UpdateOptions');
   const body = await decodeObjectBody(scope);

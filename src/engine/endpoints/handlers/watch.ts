@@ -17,6 +17,7 @@ import { encodeProtobufWatchFrame } from '../../codec/protobuf/encode.js';
 import { watchTimeoutMs, type Scope } from '../scope.js';
 import { conversionKey } from '../../registry/conversion.js';
 import { parseListQuery, parseRevision, presentShallow, selectorMatcher, waitForRevision } from './list.js';
+import { EngineResponse } from '../wire.js';
 
 const encoder = new TextEncoder();
 
@@ -42,7 +43,7 @@ function boolParam(v: string | null): boolean {
   return v === 'true' || v === '1' || v === 't' || v === 'True' || v === 'TRUE';
 }
 
-export async function handleWatch(scope: Scope): Promise<Response> {
+export async function handleWatch(scope: Scope): Promise<EngineResponse> {
   const { def, core, info, query } = scope;
   const lq = parseListQuery(scope, true);
   const state = core.store.state;
@@ -155,7 +156,7 @@ export async function handleWatch(scope: Scope): Promise<Response> {
     timeoutMs,
     signal: scope.request.signal,
   });
-  return new Response(handle.stream, { status: 200, headers: watchHeaders(scope) });
+  return new EngineResponse(handle.stream, { status: 200, headers: watchHeaders(scope) });
 }
 
 function watchHeaders(scope: Scope): Record<string, string> {
@@ -168,6 +169,6 @@ function watchHeaders(scope: Scope): Record<string, string> {
   return { 'Content-Type': contentType, 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' };
 }
 
-function emptyStream(scope: Scope): Response {
-  return new Response(new ReadableStream({ start: (c) => c.close() }), { status: 200, headers: watchHeaders(scope) });
+function emptyStream(scope: Scope): EngineResponse {
+  return new EngineResponse(new ReadableStream({ start: (c) => c.close() }), { status: 200, headers: watchHeaders(scope) });
 }

@@ -5,6 +5,7 @@ import { encodeJson, encodeYaml } from '../responders.js';
 import type { Negotiated } from './media.js';
 import { noteResponseObject } from '../../audit/log.js';
 import { encodeProtobufObject } from '../../codec/protobuf/encode.js';
+import { EngineResponse } from '../wire.js';
 
 // The real CBOR serializer's encoding mode (apimachinery runtime/serializer/cbor/internal/modes): strings and
 // field names as byte strings, map keys sorted bytewise by their encoding, integers and floats in their
@@ -137,15 +138,15 @@ export function encodeCbor(value: unknown): Uint8Array<ArrayBuffer> {
 }
 
 /** A body already serialized as JSON (200), with the object it was written from for the audit layer. */
-export function jsonBytesResponse(bytes: Uint8Array<ArrayBuffer>, contentType: string, object: () => unknown): Response {
-  return noteResponseObject(new Response(bytes, { status: 200, headers: [['Cache-Control', 'no-cache, private'], ['Content-Type', contentType]] }), object);
+export function jsonBytesResponse(bytes: Uint8Array<ArrayBuffer>, contentType: string, object: () => unknown): EngineResponse {
+  return noteResponseObject(new EngineResponse(bytes, { status: 200, headers: [['Cache-Control', 'no-cache, private'], ['Content-Type', contentType]] }), object);
 }
 
 /** One body in the negotiated format (200 unless given). */
-export function bodyResponse(body: unknown, neg: Negotiated, pretty: boolean, status = 200, headers: Record<string, string> = {}): Response {
+export function bodyResponse(body: unknown, neg: Negotiated, pretty: boolean, status = 200, headers: Record<string, string> = {}): EngineResponse {
   const h: Record<string, string> = { 'Cache-Control': 'no-cache, private', 'Content-Type': neg.contentType, ...headers };
-  if (neg.format === 'cbor') return noteResponseObject(new Response(encodeCbor(body), { status, headers: h }), body);
-  if (neg.format === 'protobuf') return noteResponseObject(new Response(encodeProtobufObject(body as Record<string, unknown>) as Uint8Array<ArrayBuffer>, { status, headers: h }), body);
-  if (neg.format === 'yaml') return noteResponseObject(new Response(encodeYaml(body), { status, headers: h }), body);
-  return noteResponseObject(new Response(encodeJson(body, pretty), { status, headers: h }), body);
+  if (neg.format === 'cbor') return noteResponseObject(new EngineResponse(encodeCbor(body), { status, headers: h }), body);
+  if (neg.format === 'protobuf') return noteResponseObject(new EngineResponse(encodeProtobufObject(body as Record<string, unknown>) as Uint8Array<ArrayBuffer>, { status, headers: h }), body);
+  if (neg.format === 'yaml') return noteResponseObject(new EngineResponse(encodeYaml(body), { status, headers: h }), body);
+  return noteResponseObject(new EngineResponse(encodeJson(body, pretty), { status, headers: h }), body);
 }
