@@ -333,21 +333,20 @@ class Engine implements EngineCore {
    * asked and how the request ended, the `Audit-Id` header on every answer.
    */
   async handle(request: EngineRequest, options: HandleOptions = {}, as?: UserInfo): Promise<EngineResponse> {
-    const url = new URL(request.url);
     // Route on the raw target when the host has it: the URL parser has resolved `%2e%2e`, `.` and `\`.
-    const target = options.target === undefined ? undefined : splitTarget(options.target);
-    if (target) url.search = target.query;
-    const rawPath = target ? target.path : url.pathname;
+    // Without it, on the request's URL as the URL parser reads it (a URL of plain characters is split as is).
+    const target = options.target === undefined ? parsedUrl(request.url) : splitTarget(options.target);
+    const rawPath = target.path;
     const path = this.stripBase(rawPath);
-    const audit = this.audit.begin(request, (path ?? rawPath) + (url.search ? url.search : ''), options.remoteAddr);
-    const res = await this.route(request, options, as, audit, url, target, path);
+    const audit = this.audit.begin(request, (path ?? rawPath) + searchOf(target.query), options.remoteAddr);
+    const res = await this.route(request, options, as, audit, target, path);
     return audit.finish(res);
   }
 
   private async route(
-    request: EngineRequest, options: HandleOptions, as: UserInfo | undefined, audit: AuditContext, url: URL, target: { path: string; query: string } | undefined, path: string | undefined,
+    request: EngineRequest, options: HandleOptions, as: UserInfo | undefined, audit: AuditContext, target: { path: string; query: string }, path: string | undefined,
   ): Promise<EngineResponse> {
-    const query = target ? new URLSearchParams(target.query) : url.searchParams;
+    const query = new URLSearchParams(target.query);
     const pretty = wantsPretty(query, request.headers.get('User-Agent'));
     try {
       if (path === undefined) throw notFoundPath();
@@ -392,10 +391,10 @@ class Engine implements EngineCore {
         throw notFoundPath();
       }
       const def = this.registry.lookup(info.group, info.version, info.resource);
-      if (!def?.deprecated) return await this.resource(info, request, url, query, pretty, user);
+      if (!def?.deprecated) return await this.resource(info, request, query, pretty, user);
       let res: EngineResponse;
       try {
-        res = await this.resource(info, request, url, query, pretty, user);
+        res = await this.resource(info, request, query, pretty, user);
       } catch (e) {
         res = respondError(e, { pretty, errorAccept: this.errorAccept(request) });
       }
@@ -621,7 +620,7 @@ class Engine implements EngineCore {
     return respond(200, apiResourceList(this.registry, group, d.version, d.group), { pretty });
   }
 
-  private async resource(info: ResourceRequestInfo, request: EngineRequest, url: URL, query: URLSearchParams, pretty: boolean, user: UserInfo): Promise<EngineResponse> {
+  private async resource(info: ResourceRequestInfo, request: EngineRequest, query: URLSearchParams, pretty: boolean, user: UserInfo): Promise<EngineResponse> {
     const virtual = authEndpointKind(info);
     if (virtual) {
       if (info.verb !== 'create') throw methodNotAllowedRoute();
@@ -641,7 +640,7 @@ class Engine implements EngineCore {
       if (!info.namespace || info.rest.length > 0) throw notFoundPath();
       if (info.verb !== 'create' || info.name) throw methodNotAllowedRoute();
       return this.metrics.instrument(routeLabels(this.registry.lookup('', 'v1', 'pods')!, info, request, query), () =>
-        handleBinding(this.bindingScope(info, request, url, query, pretty, user), true).catch((e: unknown) => respondError(e, { pretty })));
+        handleBinding(this.bindingScope(info, request, query, pretty, user), true).catch((e: unknown) => respondError(e, { pretty })));
     }
     const served = this.registry.lookup(info.group, info.version, info.resource);
     if (!served) throw notFoundPath();
@@ -654,7 +653,7 @@ class Engine implements EngineCore {
       if (!info.name || (def.namespaced && !info.namespace)) throw notFoundPath();
       if (!connect.verbs.includes(info.verb)) throw methodNotAllowedRoute();
       const route = routeLabels(def, info, request, query);
-      return this.metrics.instrument(route, () => this.serveConnect(def, info, request, url, query, pretty, user).catch((e: unknown) => respondError(e, { pretty })));
+      return this.metrics.instrument(route, () => this.serveConnect(def, info, request, query, pretty, user).catch((e: unknown) => respondError(e, { pretty })));
     }
     if (info.watchPath) {
       // the legacy watch routes: GET of a collection or an object (namespaced objects only inside their namespace)
@@ -678,10 +677,10 @@ class Engine implements EngineCore {
     if (!def.namespaced && info.namespace) throw notFoundPath();
     // the route exists: instrument it (metrics); handle() adds the deprecation warning
     const route = routeLabels(def, info, request, query);
-    return this.metrics.instrument(route, () => this.serve(def, info, request, url, query, pretty, user).catch((e: unknown) => respondError(e, { pretty, errorAccept: this.errorAccept(request) })));
+    return this.metrics.instrument(route, () => this.serve(def, info, request, query, pretty, user).catch((e: unknown) => respondError(e, { pretty, errorAccept: this.errorAccept(request) })));
   }
 
-  private async serve(def: ResourceDefinition, info: ResourceRequestInfo, request: EngineRequest, url: URL, query: URLSearchParams, pretty: boolean, user: UserInfo): Promise<EngineResponse> {
+  private async serve(def: ResourceDefinition, info: ResourceRequestInfo, request: EngineRequest, query: URLSearchParams, pretty: boolean, user: UserInfo): Promise<EngineResponse> {
     const verb = info.verb;
     // The storage key of a name from the path must stay inside its collection: the real store's key
     // functions refuse `.`, `..` and names holding `/` or `%` before any read or write (Name parameter invalid).
@@ -699,7 +698,6 @@ class Engine implements EngineCore {
     const scope: Scope = {
       core: this,
       request,
-      url,
       query,
       info,
       def,
@@ -735,10 +733,10 @@ class Engine implements EngineCore {
   }
 
   /** The scope of a `bindings` create: the pods' definition, as BindingREST writes pods. */
-  private bindingScope(info: ResourceRequestInfo, request: EngineRequest, url: URL, query: URLSearchParams, pretty: boolean, user: UserInfo): Scope {
+  private bindingScope(info: ResourceRequestInfo, request: EngineRequest, query: URLSearchParams, pretty: boolean, user: UserInfo): Scope {
     const def = this.registry.lookup('', 'v1', 'pods')!;
     return {
-      core: this, request, url, query, info, def, pretty,
+      core: this, request, query, info, def, pretty,
       negotiated: negotiate(request.headers.get('Accept'), { cbor: !!this.featureGates['CBORServingAndStorage'], allowAs: false, watch: false }),
       userAgent: request.headers.get('User-Agent') ?? '',
       auth: requestAuthorization(user, info, this.auth.authorizer),
@@ -746,12 +744,12 @@ class Engine implements EngineCore {
   }
 
   /** A subresource answered by endpoints/connect.ts (logs, streams, proxies, eviction). */
-  private async serveConnect(def: ResourceDefinition, info: ResourceRequestInfo, request: EngineRequest, url: URL, query: URLSearchParams, pretty: boolean, user: UserInfo): Promise<EngineResponse> {
+  private async serveConnect(def: ResourceDefinition, info: ResourceRequestInfo, request: EngineRequest, query: URLSearchParams, pretty: boolean, user: UserInfo): Promise<EngineResponse> {
     const msgs = nameIsPathSegment(info.name, false);
     if (msgs.length > 0) throw badRequest(`Name parameter invalid: ${goQuote(info.name)}: ${msgs.join(';')}`);
     const negotiated = negotiate(request.headers.get('Accept'), { cbor: !!this.featureGates['CBORServingAndStorage'], allowAs: false, watch: false });
     const scope: Scope = {
-      core: this, request, url, query, info, def, pretty, negotiated,
+      core: this, request, query, info, def, pretty, negotiated,
       userAgent: request.headers.get('User-Agent') ?? '',
       auth: requestAuthorization(user, info, this.auth.authorizer),
     };
@@ -800,6 +798,29 @@ function splitTarget(target: string): { path: string; query: string } {
   const q = t.indexOf('?');
   const path = q < 0 ? t : t.slice(0, q);
   return { path: path.startsWith('/') ? path : '/' + path, query: q < 0 ? '' : t.slice(q + 1) };
+}
+
+/**
+ * An absolute URL of plain characters (unreserved, sub-delimiters, `:@/%`, no dot segment, no fragment) split
+ * into its path and query as they are: what the URL parser would give for it. Any other URL goes through it.
+ */
+const PLAIN_URL = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#\\\s]*(\/[A-Za-z0-9\-._~!$&()*+,;=:@/%]*)?(\?[A-Za-z0-9\-._~!$&()*+,;=:@/?%]*)?$/;
+const DOT_SEGMENT = /\/(\.|%2e)/i;
+
+function parsedUrl(href: string): { path: string; query: string } {
+  const m = PLAIN_URL.exec(href);
+  if (m && !(m[1] && DOT_SEGMENT.test(m[1]))) return { path: m[1] || '/', query: m[2] ? m[2].slice(1) : '' };
+  const url = new URL(href);
+  return { path: url.pathname, query: url.search.slice(1) };
+}
+
+/** The query as a URL's `search` (`?` and the query, or '' for none) after `url.search = query`. */
+function searchOf(query: string): string {
+  if (query === '') return '';
+  if (/^[A-Za-z0-9\-._~!$&()*+,;=:@/?%]*$/.test(query)) return '?' + query;
+  const url = new URL('http://localhost/');
+  url.search = query;
+  return url.search;
 }
 
 function canonicalOpenAPIPath(gv: string): string {

@@ -37,7 +37,6 @@ export interface EngineCore {
 export interface Scope {
   core: EngineCore;
   request: EngineRequest;
-  url: URL;
   query: URLSearchParams;
   info: ResourceRequestInfo;
   /** The definition of the requested group/version/resource. */

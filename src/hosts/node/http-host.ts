@@ -12,11 +12,11 @@
 //   given with --allow-origin. curl, kubectl and client libraries send no Origin and are not affected;
 //   browsers send one with every cross-site write, `no-cors` included.
 
-import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import { gzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
-import type { ApiServer } from '../../engine/server.js';
+import type { ApiServer, EngineHeaderReader, EngineRequest, EngineResponse } from '../../engine/server.js';
 
 /** The real server compresses responses of at least 128 KiB (defaultGzipThresholdBytes). */
 const GZIP_THRESHOLD = 128 * 1024;
@@ -136,32 +136,41 @@ function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
   );
 }
 
-const FETCH_FORBIDDEN_METHODS = new Set(['TRACE', 'TRACK', 'CONNECT']);
+/**
+ * The request's headers as the engine reads them, straight from node:http's parsed object (names already
+ * lowercased, repeated values joined or kept as node:http does), read as a fetch Headers object reads them.
+ */
+class NodeRequestHeaders implements EngineHeaderReader {
+  constructor(private readonly h: IncomingHttpHeaders) {}
 
-async function toRequest(req: IncomingMessage, origin: string, signal: AbortSignal): Promise<Request> {
-  // header pairs, not a Headers object: the Request builds its own list from them (a Headers object
-  // first would be built, then copied)
-  const headers: [string, string][] = [];
-  for (const [k, v] of Object.entries(req.headers)) {
-    if (v === undefined) continue;
-    if (Array.isArray(v)) for (const x of v) headers.push([k, x]);
-    else headers.push([k, v]);
+  get(name: string): string | null {
+    const v = this.h[name.toLowerCase()];
+    if (v === undefined) return null;
+    return Array.isArray(v) ? v.join(', ') : v;
   }
-  // The Fetch API refuses these methods; the engine is told the real one beside the Request.
-  const method = FETCH_FORBIDDEN_METHODS.has((req.method ?? 'GET').toUpperCase()) ? 'POST' : (req.method ?? 'GET');
-  // The body is streamed into the Request, so the engine's size budget refuses it before it is buffered whole.
-  const body = method !== 'GET' && method !== 'HEAD' ? bodyStream(req) : undefined;
-  // The engine routes on the raw target (passed beside the Request); this URL only has to parse.
-  const target = req.url ?? '/';
-  let url = origin + '/';
-  if (target.startsWith('/')) {
-    try {
-      url = new URL(origin + target).href;
-    } catch {
-      // keep the bare origin
+
+  has(name: string): boolean {
+    return this.h[name.toLowerCase()] !== undefined;
+  }
+
+  forEach(cb: (value: string, name: string) => void): void {
+    for (const k of Object.keys(this.h).sort()) {
+      const v = this.get(k);
+      if (v !== null) cb(v, k);
     }
   }
-  return new Request(url, { method, headers, body, signal, duplex: 'half' } as RequestInit);
+}
+
+/**
+ * The engine's request, built straight from the IncomingMessage (no fetch Request): the method as it
+ * arrived, the headers as parsed, the body as a stream (so the engine's size budget refuses it before it is
+ * held whole). The engine routes on the raw target, passed beside it; the URL only names the origin.
+ */
+function toEngineRequest(req: IncomingMessage, origin: string, signal: AbortSignal): EngineRequest {
+  const method = req.method ?? 'GET';
+  const body = method !== 'GET' && method !== 'HEAD' ? bodyStream(req) : null;
+  const target = req.url ?? '/';
+  return { method, url: origin + (target.startsWith('/') ? target : '/'), headers: new NodeRequestHeaders(req.headers), body, signal };
 }
 
 /** Splits a joined Warning header back into its values, at commas outside quoted text. */
@@ -204,8 +213,9 @@ export function corsHeaders(origin: string | undefined, allowOrigins: readonly s
   };
 }
 
-async function writeResponse(res: ServerResponse, response: Response, acceptsGzip: boolean, compression: boolean, extra: Record<string, string> = {}): Promise<void> {
+async function writeResponse(res: ServerResponse, response: EngineResponse, acceptsGzip: boolean, compression: boolean, extra: Record<string, string> = {}): Promise<void> {
   const headers: Record<string, string | string[]> = { ...extra };
+  // the header list as a fetch Response iterates it (lowercased names, sorted, repeated names joined)
   response.headers.forEach((value, key) => {
     if (key === 'transfer-encoding') return;
     if (key === 'warning') {
@@ -216,8 +226,9 @@ async function writeResponse(res: ServerResponse, response: Response, acceptsGzi
     headers[key] = value;
   });
   const streaming = response.headers.get('Transfer-Encoding') === 'chunked';
-  if (!streaming || !response.body) {
-    const buf = Buffer.from(await response.arrayBuffer());
+  if (!streaming || response.body === null) {
+    const body = response.body;
+    const buf = typeof body === 'string' ? Buffer.from(body, 'utf8') : body instanceof Uint8Array ? Buffer.from(body.buffer, body.byteOffset, body.byteLength) : Buffer.from(await response.bytes());
     if (compression && acceptsGzip && buf.byteLength >= GZIP_THRESHOLD) {
       const gz = gzipSync(buf);
       res.writeHead(response.status, { ...headers, 'Content-Encoding': 'gzip', 'Content-Length': String(gz.byteLength), Vary: 'Accept-Encoding' });
@@ -230,7 +241,7 @@ async function writeResponse(res: ServerResponse, response: Response, acceptsGzi
   }
   res.writeHead(response.status, headers);
   res.flushHeaders();
-  const reader = response.body.getReader();
+  const reader = response.stream()!.getReader();
   res.on('close', () => void reader.cancel().catch(() => undefined));
   try {
     for (;;) {
@@ -280,11 +291,10 @@ export async function startHttpHost(api: ApiServer, opts: HttpHostOptions = {}):
     const origin = `${scheme}://${req.headers.host ?? `${host}`}`;
     void (async () => {
       try {
-        const request = await toRequest(req, origin, abort.signal);
-        const rawMethod = (req.method ?? 'GET').toUpperCase();
-        const response = await api.handle(request, {
+        // the engine's own entry: no fetch Request or Response on this path
+        const request = toEngineRequest(req, origin, abort.signal);
+        const response = await api.serve(request, {
           target: req.url ?? '/',
-          ...(FETCH_FORBIDDEN_METHODS.has(rawMethod) ? { method: rawMethod } : {}),
           ...(req.socket.remoteAddress ? { remoteAddr: req.socket.remoteAddress } : {}),
         });
         const acceptsGzip = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
