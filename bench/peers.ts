@@ -14,7 +14,7 @@ import { median } from './run.js';
 import { importBundled, textCaller } from './bundled.js';
 
 // our engine as it ships (bundled, as the peers are), not as tsx runs TypeScript (see bench/bundled.ts)
-const { createApiServer, createMemoryStorage, systemEnv, createCelEnv, isCompileError, isRuntimeError, schemaToCelType } =
+const { createApiServer, createMemoryStorage, systemEnv, createCelEnv, isCompileError, isRuntimeError, schemaToCelType, serveCaller } =
   await importBundled<typeof import('./engine-entry.js')>('bench/engine-entry.ts');
 
 /** One row of a peer table: our p50 and each peer's (undefined: the peer cannot do this work). */
@@ -35,7 +35,8 @@ export interface PeerTable {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// API: our engine through handle() (a Request in, a Response read to the end) against webernetes' client.
+// API: our engine through its own entry serve() (the body as JSON text in, the answer read as text) against
+// webernetes' client; one more row of ours through handle() (a fetch Request in, a Response read to the end).
 
 interface Api {
   create(name: string): Promise<void>;
@@ -47,10 +48,10 @@ interface Api {
   close(): Promise<void>;
 }
 
-async function ourApi(): Promise<Api> {
+async function ourApi(entry: 'serve' | 'handle' = 'serve'): Promise<Api> {
   const api = createApiServer({ storage: createMemoryStorage(), env: systemEnv(), host: 'test' });
   await api.ready;
-  const call = textCaller(api);
+  const call = entry === 'serve' ? serveCaller(api) : textCaller(api);
   return {
     create: async (name) => void (await call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { app: 'bench' } } })),
     get: async (name) => void (await call('GET', `/api/v1/namespaces/${name}`)),
@@ -129,6 +130,9 @@ async function apiTable(): Promise<PeerTable> {
   const PER = 200; // objects per round and implementation
   const samples: Record<string, Record<string, number[]>> = {};
   const add = (work: string, impl: string, v: number) => (((samples[work] ??= {})[impl] ??= []).push(v));
+  // ours through handle(), in an engine of its own (its namespaces do not grow the other's list)
+  const viaHandle = await ourApi('handle');
+  const HANDLE_ROWS = ['create Namespace', 'get Namespace'];
   for (let round = 0; round < ROUNDS; round++) {
     for (const impl of names) {
       const api = impls[impl];
@@ -140,14 +144,21 @@ async function apiTable(): Promise<PeerTable> {
       if (api.apply) add('server-side apply Namespace (label change)', impl, await timeEach(PER, (i) => api.apply!(nm(i), round)));
       else why.webernetes = 'answers 415 to application/apply-patch+yaml';
       add(`list all Namespaces (~${(round + 1) * PER})`, impl, await timeEach(3, () => api.list()));
+      if (impl === 'ours') {
+        add(`${HANDLE_ROWS[0]} (ours through handle())`, 'ours', await timeEach(PER, (i) => viaHandle.create(nm(i))));
+        add(`${HANDLE_ROWS[1]} (ours through handle())`, 'ours', await timeEach(PER, (i) => viaHandle.get(nm(i))));
+      }
     }
   }
   for (const api of Object.values(impls)) await api.close();
+  await viaHandle.close();
   const rows: PeerRow[] = [];
   for (const [work, byImpl] of Object.entries(samples)) {
     if (work.startsWith('list all')) continue;
+    // a handle() row is set against the peer's figure for the same work
+    const peerSamples = work.endsWith(' (ours through handle())') ? samples[work.slice(0, -' (ours through handle())'.length)] : byImpl;
     const peers: Record<string, number | undefined> = {};
-    for (const p of names.slice(1)) peers[p] = byImpl[p] ? median(byImpl[p]) : undefined;
+    for (const p of names.slice(1)) peers[p] = peerSamples[p] ? median(peerSamples[p]) : undefined;
     rows.push({ work, ours: median(byImpl.ours), peers, ...(Object.values(peers).some((v) => v === undefined) ? { why } : {}) });
   }
   // lists grow round by round: the last round's list (ROUNDS * PER objects), same size for every implementation
@@ -156,7 +167,7 @@ async function apiTable(): Promise<PeerTable> {
   for (const p of names.slice(1)) lp[p] = samples[lastList][p]?.at(-1);
   rows.push({ work: `list ${ROUNDS * PER} Namespaces (one request)`, ours: samples[lastList].ours.at(-1)!, peers: lp });
   notes.push(
-    `Each figure: the median over ${ROUNDS} alternating rounds of the per-round p50 (${PER} objects each). Ours goes through handle(): a Request parsed, the response body serialized and read; webernetes is called through its in-process typed client (no serialization). Both run as bundled JavaScript (ours bundled by esbuild for the run).`,
+    `Each figure: the median over ${ROUNDS} alternating rounds of the per-round p50 (${PER} objects each). Ours goes through the engine's entry serve() (the request body given as JSON text and parsed, the response body serialized and read as text: serialization is counted, Node's fetch Request/Response objects are not); the rows marked 'through handle()' go through the public fetch entry (a Request parsed, a Response built and read) to keep that cost visible; webernetes is called through its in-process typed client (no serialization). Both run as bundled JavaScript (ours bundled by esbuild for the run).`,
   );
   return { suite: 'API (Namespaces, in-process, memory storage)', unit: 'ms', peerNames: names.slice(1), rows, notes };
 }

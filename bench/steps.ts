@@ -1,8 +1,10 @@
 // Where the time goes (issue 17 item 3): each request kind run in a loop under the V8 CPU profiler (the
 // measured loop only, after a warm-up), every sample charged to the innermost engine function that names a
 // step of the request, and each step's share turned into µs per request from the loop's wall time.
-//   npx tsx bench/steps.ts [-v] [--engine other-build.mjs] [create|get|update|patch|apply|apply-change|apply-cm|smp ...]
-// Runs the engine bundled as it ships (bench/bundled.ts), over the memory storage, through handle().
+//   npx tsx bench/steps.ts [-v] [--serve] [--engine other-build.mjs] [create|get|update|patch|apply|apply-change|apply-cm|smp|create-cm|get-cm|update-cm ...]
+// Runs the engine bundled as it ships (bench/bundled.ts), over the memory storage, through handle() (a fetch
+// Request in, a Response read), or with --serve through the engine's own entry serve() (the body as JSON
+// text in, the answer read as text; no fetch objects).
 import { Session } from 'node:inspector/promises';
 import { basename, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -10,7 +12,8 @@ import { importBundled, textCaller } from './bundled.js';
 
 // `--engine <file.mjs>`: another build of bench/engine-entry.ts (e.g. of the main branch, for a before/after)
 const other = process.argv.includes('--engine') ? process.argv[process.argv.indexOf('--engine') + 1] : undefined;
-const { createApiServer, createMemoryStorage, systemEnv } = other
+const viaServe = process.argv.includes('--serve');
+const { createApiServer, createMemoryStorage, systemEnv, serveCaller } = other
   ? ((await import(pathToFileURL(resolve(other)).href)) as typeof import('./engine-entry.js'))
   : await importBundled<typeof import('./engine-entry.js')>('bench/engine-entry.ts');
 
@@ -25,7 +28,7 @@ interface Profile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[
 
 /** Steps in the order a request passes them; a frame names a step when its function is one of these. */
 export const STEPS: [string, RegExp][] = [
-  ['routing, authentication, authorization', /^(handle|requestInfo|pathSegments|authenticate|impersonate|authorize|requestAttributes|requestAuthorization|resource|serve|negotiate|writeOptions|validateFieldManager|prefixFromUserAgent|guardEscalation|routeLabels|lookup|stripBase|wantsPretty|splitTarget|handleCreate|handleGet|handleUpdate|handlePatch)$/],
+  ['routing, authentication, authorization', /^(handle|parsedUrl|searchOf|requestInfo|pathSegments|authenticate|impersonate|authorize|requestAttributes|requestAuthorization|resource|serve|negotiate|writeOptions|validateFieldManager|prefixFromUserAgent|guardEscalation|routeLabels|lookup|stripBase|wantsPretty|splitTarget|handleCreate|handleGet|handleUpdate|handlePatch)$/],
   ['metrics', /^(instrument|record|observe|labelText|label)$/],
   ['decode (body read, JSON parse, kind)', /^(decodeObjectBody|readLimitedBody|readBody|decodeBody|parseJson|expectKind|body|decodePatchBody|readPatch)$/],
   ['type checks, unknown fields', /^(typeCheck|checkTypes|checkStruct|check|fieldValidate|findUnknownFields|pruneUnknownFields|fieldValidationResult|canonicalizeBody)$/],
@@ -37,7 +40,7 @@ export const STEPS: [string, RegExp][] = [
   ['deep copies (clone)', /^(clone|copyValue|copyJson|stamp)$/],
   ['storage (commit, index, history)', /^(commit|commitOne|planWrite|write|put|get|set|exclusive|normalizeLayout|stored|view|present|toStorageVersion|toRequestVersion)$/],
   ['watch fan-out, controllers', /^(deliver|send|scheduleBookmark|onEvents|ensure|rootCaConfigMap|withResourceVersion)$/],
-  ['encode (response body)', /^(respond|respondStatus|respondError|encodeJson|encodeYaml|encodeCbor|encodeProtobufObject|bodyResponse|jsonBytesResponse|objectJsonBytes|itemBytes|headerValue|warningHeader)$/],
+  ['encode (response body)', /^(toFetchResponse|EngineResponse|respond|respondStatus|respondError|encodeJson|encodeYaml|encodeCbor|encodeProtobufObject|bodyResponse|jsonBytesResponse|objectJsonBytes|itemBytes|headerValue|warningHeader)$/],
 ];
 
 export async function profileSteps(
@@ -97,6 +100,7 @@ const deployment = (image: string) => ({
   spec: { replicas: 3, selector: { matchLabels: { app: 'bench' } }, template: { metadata: { labels: { app: 'bench' } }, spec: { containers: ['web', 'sidecar', 'metrics'].map((name, i) => ({ name, image: i === 0 ? image : `registry.example.com/${name}:1.0`, ports: [{ containerPort: 8080 + i, name: `p-${name}` }], env: [{ name: 'MODE', value: name }], resources: { requests: { cpu: '100m', memory: '64Mi' } } })) } } },
 });
 const DEP = '/apis/apps/v1/namespaces/default/deployments/bench';
+const cm = (name: string, v: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: { app: 'bench' } }, data: { v } });
 
 export const WORKS: Record<string, { label: string; n: number; setup?: (call: ReturnType<typeof textCaller>, n: number) => Promise<void>; run: (call: ReturnType<typeof textCaller>, i: number) => Promise<unknown> }> = {
   create: { label: 'create Namespace', n: 1500, run: (call, i) => call('POST', '/api/v1/namespaces', ns(`c-${i}`)) },
@@ -106,6 +110,9 @@ export const WORKS: Record<string, { label: string; n: number; setup?: (call: Re
   apply: { label: 'apply Deployment (3 containers), no-op', n: 1000, setup: async (call) => void (await call('PATCH', `${DEP}?fieldManager=owner`, deployment('nginx:1'), 'application/apply-patch+yaml')), run: (call) => call('PATCH', `${DEP}?fieldManager=owner`, deployment('nginx:1'), 'application/apply-patch+yaml') },
   'apply-change': { label: 'apply Deployment (3 containers), value change', n: 1000, setup: async (call) => void (await call('PATCH', `${DEP}?fieldManager=owner`, deployment('nginx:1'), 'application/apply-patch+yaml')), run: (call, i) => call('PATCH', `${DEP}?fieldManager=owner`, deployment(`nginx:${2 + (i % 2)}`), 'application/apply-patch+yaml') },
   'apply-cm': { label: 'apply ConfigMap, label change', n: 1500, setup: async (call) => void (await call('PATCH', '/api/v1/namespaces/default/configmaps/bench?fieldManager=owner', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'bench', labels: { round: 'a' } }, data: { k: 'v' } }, 'application/apply-patch+yaml')), run: (call, i) => call('PATCH', '/api/v1/namespaces/default/configmaps/bench?fieldManager=owner', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'bench', labels: { round: String(i % 2) } }, data: { k: 'v' } }, 'application/apply-patch+yaml') },
+  'create-cm': { label: 'create ConfigMap', n: 1500, run: (call, i) => call('POST', '/api/v1/namespaces/default/configmaps', cm(`c-${i}`, String(i))) },
+  'get-cm': { label: 'get ConfigMap', n: 3000, setup: async (call) => void (await call('POST', '/api/v1/namespaces/default/configmaps', cm('g', '1'))), run: (call) => call('GET', '/api/v1/namespaces/default/configmaps/g') },
+  'update-cm': { label: 'update ConfigMap (put, value change)', n: 1500, setup: async (call) => void (await call('POST', '/api/v1/namespaces/default/configmaps', cm('u', '1'))), run: async (call, i) => { const cur = JSON.parse(await call('GET', '/api/v1/namespaces/default/configmaps/u')); cur.data.v = String(i); await call('PUT', '/api/v1/namespaces/default/configmaps/u', cur); } },
   smp: { label: 'strategic merge patch Deployment (image)', n: 1000, setup: async (call) => void (await call('PATCH', `${DEP}?fieldManager=owner`, deployment('nginx:1'), 'application/apply-patch+yaml')), run: (call, i) => call('PATCH', DEP, { spec: { template: { spec: { containers: [{ name: 'web', image: `nginx:${4 + (i % 2)}` }] } } } }, 'application/strategic-merge-patch+json') },
 };
 
@@ -115,7 +122,7 @@ export async function stepsFor(work: string, n?: number) {
   // ConfigMap is still published on create, as every cluster does)
   const api = createApiServer({ storage: createMemoryStorage(), env: systemEnv(), host: 'test', controllers: [] });
   await api.ready;
-  const call = textCaller(api);
+  const call = viaServe ? serveCaller(api) : textCaller(api);
   await w.setup?.(call, n ?? w.n);
   const out = await profileSteps((i) => w.run(call, i), n ?? w.n);
   await api.close();
@@ -124,6 +131,7 @@ export async function stepsFor(work: string, n?: number) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const works = process.argv.slice(2).filter((a, i, all) => !a.startsWith('-') && all[i - 1] !== '--engine');
+  console.log(`through ${viaServe ? 'serve() (EngineRequest in, EngineResponse read as text)' : 'handle() (fetch Request in, Response read as text)'}`);
   const verbose = process.argv.includes('-v');
   for (const work of works.length ? works : Object.keys(WORKS)) {
     const r = await stepsFor(work);

@@ -1,4 +1,5 @@
-// Writes benchmarks (issue 4), through `handle` on Node over the memory storage, per operation:
+// Writes benchmarks (issue 4), through the engine's entry `serve` on Node over the memory storage (the request
+// body given as JSON text, the response body read as bytes: serialization counted, no fetch objects), per operation:
 //   - server-side apply of a label change on a small ConfigMap (issue 17: <= 0.25 ms);
 //   - server-side apply of a Deployment with 3 containers: a no-op re-apply, a value change (image of one
 //     container, alternating), and a conflict (another manager applying a different replicas value: 409);
@@ -6,7 +7,7 @@
 // Target (issue 4): each <= 0.5 ms p50.
 import { createMemoryStorage } from '../src/adapters/memory/memory-storage.js';
 import { systemEnv } from '../src/adapters/system-env.js';
-import { createApiServer } from '../src/engine/server.js';
+import { createApiServer, engineRequest } from '../src/engine/server.js';
 import type { Row } from './run.js';
 
 function median(xs: number[]): number {
@@ -47,10 +48,8 @@ export async function bench(): Promise<Row[]> {
   const api = createApiServer({ storage: createMemoryStorage(), env: systemEnv(), host: 'test' });
   await api.ready;
   const call = async (contentType: string, query: string, body: unknown, expect: number) => {
-    const r = await api.handle(
-      new Request(`http://bench${PATH}${query}`, { method: 'PATCH', body: JSON.stringify(body), headers: { 'Content-Type': contentType, 'User-Agent': 'bench/1' } }),
-    );
-    await r.arrayBuffer();
+    const r = await api.serve(engineRequest('PATCH', `http://bench${PATH}${query}`, [['Content-Type', contentType], ['User-Agent', 'bench/1']], JSON.stringify(body)));
+    await r.bytes();
     if (r.status !== expect) throw new Error(`writes bench: expected ${expect}, got ${r.status}`);
   };
   const APPLY = 'application/apply-patch+yaml';
@@ -70,8 +69,8 @@ export async function bench(): Promise<Row[]> {
   const CM = '/api/v1/namespaces/default/configmaps/bench';
   const configMap = (v: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'bench', labels: { round: v } }, data: { k: 'v' } });
   const callAt = async (path: string, body: unknown, expect: number) => {
-    const r = await api.handle(new Request(`http://bench${path}?fieldManager=owner`, { method: 'PATCH', body: JSON.stringify(body), headers: { 'Content-Type': APPLY, 'User-Agent': 'bench/1' } }));
-    await r.arrayBuffer();
+    const r = await api.serve(engineRequest('PATCH', `http://bench${path}?fieldManager=owner`, [['Content-Type', APPLY], ['User-Agent', 'bench/1']], JSON.stringify(body)));
+    await r.bytes();
     if (r.status !== expect) throw new Error(`writes bench: expected ${expect}, got ${r.status}`);
   };
   await callAt(CM, configMap('a'), 201);
