@@ -48,9 +48,13 @@ export interface Scope {
   auth?: RequestAuthorization;
 }
 
-/** Whether the endpoint's objects have a protobuf form: built-in kinds do, custom resources do not. */
+const PROTOBUF_SERVED = new WeakMap<ResourceDefinition, boolean>();
+
+/** Whether the endpoint's objects have a protobuf form: built-in kinds do, custom resources do not (once per definition). */
 export function servesProtobuf(def: ResourceDefinition): boolean {
-  return !(def as { custom?: boolean }).custom && hasProtobufForm(groupVersion(def), def.kind);
+  let v = PROTOBUF_SERVED.get(def);
+  if (v === undefined) PROTOBUF_SERVED.set(def, (v = !(def as { custom?: boolean }).custom && hasProtobufForm(groupVersion(def), def.kind)));
+  return v;
 }
 
 /** The real server's limit on request bodies (3 MiB). */

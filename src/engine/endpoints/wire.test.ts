@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryStorage } from '../../adapters/memory/memory-storage.js';
 import { testClient } from '../testing/harness.js';
-import { engineRequest, type EngineResponse } from './wire.js';
+import { engineRequest, WireHeaders, type EngineResponse } from './wire.js';
 
 interface Call {
   method: string;
@@ -137,5 +137,26 @@ describe('the two entries', () => {
     expect(tooLarge.status).toBe(413);
     expect(JSON.parse(await tooLarge.text()).message).toBe('Request entity too large: limit is 3145728');
     await c.server.close();
+  });
+
+  it('the header list reads and iterates as a fetch Headers object', () => {
+    const pairs: [string, string][] = [
+      ['Warning', '299 - "b"'], ['content-type', 'application/json'], ['X-B', ' padded\t'], ['warning', '299 - "a"'],
+      ['Audit-Id', 'x'], ['Cache-Control', 'no-cache, private'], ['WARNING', '299 - "c"'], ['x-a', '1'], ['X-A', '2'],
+    ];
+    const ours = new WireHeaders(pairs);
+    const theirs = new Headers(pairs);
+    expect(headerList(ours)).toEqual(headerList(theirs));
+    for (const n of ['warning', 'X-A', 'x-b', 'Content-Type', 'missing']) {
+      expect(ours.get(n), n).toBe(theirs.get(n));
+      expect(ours.has(n), n).toBe(theirs.has(n));
+    }
+    ours.set('x-a', '3');
+    theirs.set('x-a', '3');
+    ours.delete('Warning');
+    theirs.delete('Warning');
+    ours.append('Z', 'last');
+    theirs.append('Z', 'last');
+    expect(headerList(ours)).toEqual(headerList(theirs));
   });
 });

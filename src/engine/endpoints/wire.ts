@@ -115,13 +115,25 @@ export class WireHeaders implements EngineHeaderReader {
   }
 
   private combined(): [string, string][] {
-    const m = new Map<string, string>();
-    for (const [k, v] of this.list) {
-      const lower = k.toLowerCase();
-      const cur = m.get(lower);
-      m.set(lower, cur === undefined ? v : `${cur}, ${v}`);
+    // lowercased, then a stable insertion sort (a handful of headers): a repeated name's values stay in the
+    // order they were added, and are joined as they meet
+    const rows: [string, string][] = this.list.map(([k, v]) => [k.toLowerCase(), v]);
+    for (let i = 1; i < rows.length; i++) {
+      const x = rows[i];
+      let j = i - 1;
+      while (j >= 0 && rows[j][0] > x[0]) {
+        rows[j + 1] = rows[j];
+        j--;
+      }
+      rows[j + 1] = x;
     }
-    return [...m].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    const out: [string, string][] = [];
+    for (const r of rows) {
+      const last = out[out.length - 1];
+      if (last !== undefined && last[0] === r[0]) last[1] = `${last[1]}, ${r[1]}`;
+      else out.push(r);
+    }
+    return out;
   }
 }
 
