@@ -1,6 +1,6 @@
 // Which requests the app-shell cache of the service worker handles, and what it precaches.
 import { describe, expect, it } from 'vitest';
-import { classify, precacheUrls, SHELL_FILES } from './app-cache.js';
+import { addAppRoutes, APP_CACHE, appRoutes, classify, entryUrls, precacheUrls, SHELL_FILES, type RouterRule } from './app-cache.js';
 
 const base = new URL('https://play.example/app/');
 const at = (path: string) => new URL(path, 'https://play.example');
@@ -45,5 +45,52 @@ describe('app-shell cache', () => {
     ]);
     // without a manifest (the dev server): the shell files only
     expect(precacheUrls(undefined, base)).toEqual(SHELL_FILES.map((f) => `https://play.example/app/${f}`));
+  });
+
+  it('precaches the page and the entry chunk with its static imports and CSS first, not the dynamic chunks', () => {
+    const manifest = {
+      'index.html': { file: 'assets/index-a1.js', src: 'index.html', isEntry: true, css: ['assets/index-b2.css'], imports: ['_vendor-c3.js'], dynamicImports: ['src/ui/panels/cel/index.tsx'] },
+      '_vendor-c3.js': { file: 'assets/vendor-c3.js', imports: ['index.html'] },
+      'src/ui/panels/cel/index.tsx': { file: 'assets/index-d4.js', isDynamicEntry: true },
+    };
+    expect(entryUrls(manifest, base)).toEqual([
+      'https://play.example/app/',
+      'https://play.example/app/assets/index-a1.js',
+      'https://play.example/app/assets/index-b2.css',
+      'https://play.example/app/assets/vendor-c3.js',
+    ]);
+    expect(entryUrls(undefined, base)).toEqual(['https://play.example/app/']);
+  });
+
+  it('static routes: the API to the worker first, hashed files from the app cache, navigations raced; base paths matched literally', () => {
+    expect(appRoutes(base)).toEqual([
+      { condition: { urlPattern: { pathname: '/app/clusters' } }, source: 'fetch-event' },
+      { condition: { urlPattern: { pathname: '/app/clusters/*' } }, source: 'fetch-event' },
+      { condition: { urlPattern: { pathname: '/app/assets/*' } }, source: { cacheName: APP_CACHE } },
+      { condition: { requestMode: 'navigate' }, source: 'race-network-and-fetch-handler' },
+    ]);
+    const odd = appRoutes(new URL('https://play.example/a:b(c)*/'));
+    expect(odd[2].condition.urlPattern?.pathname).toBe('/a\\:b\\(c\\)\\*/assets/*');
+  });
+
+  it('adds the routes only where the install event has addRoutes, and a refused rule set never fails the install', async () => {
+    const waited: Promise<unknown>[] = [];
+    const added: RouterRule[][] = [];
+    const event = {
+      waitUntil: (p: Promise<unknown>) => void waited.push(p),
+      addRoutes: (rules: RouterRule[]) => {
+        added.push(rules);
+        return Promise.reject(new TypeError('unknown source'));
+      },
+    };
+    addAppRoutes(event as unknown as ExtendableEvent, base);
+    expect(added).toEqual([appRoutes(base)]);
+    await expect(Promise.all(waited)).resolves.toEqual([undefined]);
+
+    const throwing = { waitUntil: () => undefined, addRoutes: () => { throw new TypeError('sync'); } };
+    expect(() => addAppRoutes(throwing as unknown as ExtendableEvent, base)).not.toThrow();
+    const without = { waitUntil: (p: Promise<unknown>) => void waited.push(p) };
+    addAppRoutes(without as unknown as ExtendableEvent, base);
+    expect(waited).toHaveLength(1);
   });
 });

@@ -4,7 +4,7 @@
 // served. Responses are never gzipped: the browser does not decode a synthetic response.
 /// <reference lib="webworker" />
 import { createClusterEngines, routeCluster } from './clusters.js';
-import { installAppCache } from './app-cache.js';
+import { addAppRoutes, installAppCache } from './app-cache.js';
 
 declare const self: ServiceWorkerGlobalScope;
 
@@ -13,6 +13,7 @@ const clusters = createClusterEngines({ host: 'service-worker' });
 installAppCache(self); // the app's own files offline; never the API (docs/hosts.md 1.1)
 
 self.addEventListener('install', (event) => {
+  addAppRoutes(event, appBase); // the app's files without waiting for this worker to start (app-cache.ts)
   event.waitUntil(self.skipWaiting());
 });
 
