@@ -9,6 +9,30 @@ const root = fileURLToPath(new URL('.', import.meta.url));
 const SW_ENTRY = fileURLToPath(new URL('./src/hosts/sw/sw.ts', import.meta.url));
 export const SW_FILE_NAME = 'sw.js';
 
+/**
+ * Generated data modules whose one export is a JSON object literal. In the bundles it becomes `JSON.parse`
+ * of a string: V8 scans a string literal much faster than it compiles an object literal, and Chromium
+ * compiles a service worker's whole script eagerly when it installs it (the first visit waits for that).
+ */
+const JSON_DATA_MODULES = [{ file: '/src/engine/resources/generated/builtins.ts', declaration: 'export const builtins: BuiltinData = ' }];
+
+/** Rewrites the JSON_DATA_MODULES' literals as `JSON.parse('...')`; the value is the same. */
+function jsonDataPlugin(): Plugin {
+  return {
+    name: 'kube-playground:json-data',
+    enforce: 'pre',
+    transform(code, id) {
+      const data = JSON_DATA_MODULES.find((m) => id.split('?')[0].endsWith(m.file));
+      if (!data) return undefined;
+      const at = code.indexOf(data.declaration);
+      if (at < 0) return undefined;
+      const literal = code.slice(at + data.declaration.length).trim().replace(/;$/, '');
+      JSON.parse(literal); // throws (and fails the build) if the generator ever writes something else
+      return { code: `${code.slice(0, at)}${data.declaration}JSON.parse(${JSON.stringify(literal)});\n`, map: null };
+    },
+  };
+}
+
 /** Bundles the service worker into a single self-contained script and returns its code. */
 async function bundleServiceWorker(config: ResolvedConfig): Promise<string> {
   const output = await build({
@@ -18,7 +42,8 @@ async function bundleServiceWorker(config: ResolvedConfig): Promise<string> {
     mode: config.mode,
     logLevel: 'warn',
     publicDir: false,
-    // The worker sees the page's aliases and defines, but none of its plugins.
+    // The worker sees the page's aliases and defines, but none of its plugins (only the data rewrite).
+    plugins: [jsonDataPlugin()],
     resolve: { alias: config.resolve.alias },
     define: config.define,
     build: {
@@ -91,7 +116,7 @@ const e2ePages = process.env.KUBE_E2E_PAGES === '1';
 export default defineConfig({
   root,
   base: process.env.KUBE_BASE ?? '/',
-  plugins: [react(), serviceWorkerPlugin()],
+  plugins: [react(), jsonDataPlugin(), serviceWorkerPlugin()],
   build: {
     target: 'es2022',
     // Monaco's core is one ~4 MB chunk by design (loaded after the first paint): no size warning for it
