@@ -2,26 +2,10 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { openIdbStorage } from './idb-storage.js';
 import { dumpClusterDatabase, restoreClusterDatabase } from './cluster-copy.js';
+import { rawHistory } from './raw-history.testing.js';
 
 const key = (name: string) => `/core/configmaps/team/${name}`;
 const cm = (name: string, v: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'team' }, data: { v } });
-
-async function rawHistory(name: string): Promise<{ revision: number; events: Record<string, unknown>[] }[]> {
-  const r = indexedDB.open(name);
-  const db = await new Promise<IDBDatabase>((resolve, reject) => {
-    r.onsuccess = () => resolve(r.result);
-    r.onerror = () => reject(r.error);
-  });
-  try {
-    const all = db.transaction('history').objectStore('history').getAll();
-    return await new Promise((resolve, reject) => {
-      all.onsuccess = () => resolve(all.result);
-      all.onerror = () => reject(all.error);
-    });
-  } finally {
-    db.close();
-  }
-}
 
 async function cluster(name: string) {
   const s = await openIdbStorage({ name });

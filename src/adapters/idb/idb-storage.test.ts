@@ -6,6 +6,7 @@ import { testClient, type TestClient } from '../../engine/testing/harness.js';
 import { memoryStorageFromState, type MemoryState } from '../memory/memory-storage.js';
 import { storageConformanceCases } from '../../engine/storage/testing/index.js';
 import { IDB_STORAGE_VERSION, openIdbStorage } from './idb-storage.js';
+import { rawHistory } from './raw-history.testing.js';
 
 let seq = 0;
 const names = new WeakMap<Storage, string>();
@@ -185,24 +186,6 @@ describe('openIdbStorage: request journal (version 2)', () => {
 
 describe('openIdbStorage: history layout 3 (each state stored once)', () => {
   const cmKey = (name: string) => `/core/configmaps/team/${name}`;
-
-  /** The raw records of the history store. */
-  async function rawHistory(name: string): Promise<{ revision: number; events: Record<string, unknown>[] }[]> {
-    const r = indexedDB.open(name);
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      r.onsuccess = () => resolve(r.result);
-      r.onerror = () => reject(r.error);
-    });
-    try {
-      const all = db.transaction('history').objectStore('history').getAll();
-      return await new Promise((resolve, reject) => {
-        all.onsuccess = () => resolve(all.result);
-        all.onerror = () => reject(all.error);
-      });
-    } finally {
-      db.close();
-    }
-  }
 
   /** A watch from `rv` read until `n` events have come: type, name, resourceVersion and data of each. */
   async function watchFrom(c: TestClient, rv: string, n: number): Promise<unknown[]> {

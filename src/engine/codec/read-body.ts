@@ -6,6 +6,7 @@
 
 import { requestEntityTooLarge } from '../errors.js';
 import { MAX_REQUEST_BODY_BYTES } from './budgets.js';
+import { concatBytes } from '../util/bytes.js';
 import type { EngineRequest } from '../endpoints/wire.js';
 
 export { MAX_REQUEST_BODY_BYTES };
@@ -54,14 +55,7 @@ export async function readLimitedBody(request: EngineRequest, limit = MAX_REQUES
     }
     chunks.push(value);
   }
-  if (chunks.length === 1) return observed(request, chunks[0]);
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return observed(request, out);
+  return observed(request, concatBytes(chunks));
 }
 
 function tooLarge(limit: number) {

@@ -9,6 +9,8 @@
 // (case-insensitive names, values trimmed, iteration sorted by lowercased name with repeated names joined
 // by ", "), and a string body without a Content-Type gets the one a fetch Response gives it.
 
+import { concatBytes } from '../util/bytes.js';
+
 /** What the engine reads of a request's headers (a fetch Headers object is one). */
 export interface EngineHeaderReader {
   get(name: string): string | null;
@@ -179,21 +181,12 @@ export class EngineResponse {
     if (b instanceof Uint8Array) return b;
     const reader = b.getReader();
     const chunks: Uint8Array[] = [];
-    let total = 0;
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      if (!value) continue;
-      chunks.push(value);
-      total += value.byteLength;
+      if (value) chunks.push(value);
     }
-    const out = new Uint8Array(total);
-    let at = 0;
-    for (const c of chunks) {
-      out.set(c, at);
-      at += c.byteLength;
-    }
-    return out;
+    return concatBytes(chunks);
   }
 
   async text(): Promise<string> {

@@ -8,6 +8,7 @@
 // exhausting the tab's memory), and every way it can be wrong is named in a ShareLinkError.
 
 import { parseActingUser, type ActingUser } from '../auth/identity.js';
+import { concatBytes } from '../../engine/util/bytes.js';
 
 export const SCENARIO_PREFIX = '#scenario/';
 const LEGACY_PREFIXES = ['#yaml/'];
@@ -208,13 +209,7 @@ export async function inflateBounded(bytes: Uint8Array<ArrayBuffer>, max: number
     if (!tooLarge) throw new ShareLinkError('compression', "the link's data is not valid compressed (deflate) data");
   }
   if (tooLarge) throw new ShareLinkError('too-large', `the scenario in the link unpacks to more than ${sizeText(max)}`);
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
+  return concatBytes(chunks);
 }
 
 /** Only the settings that differ from `defaults`. */
