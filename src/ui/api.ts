@@ -52,18 +52,16 @@ function waitForController(container: ServiceWorkerContainer, ms: number): Promi
   });
 }
 
-declare global {
-  interface Window {
-    /** The registration index.html starts before this script loads (same script URL, scope and options). */
-    kubeEarlyRegistration?: Promise<ServiceWorkerRegistration>;
-  }
+/** The registration index.html starts before this script loads (same script URL, scope and options). */
+function earlyRegistration(): Promise<ServiceWorkerRegistration> | undefined {
+  return (globalThis as { kubeEarlyRegistration?: Promise<ServiceWorkerRegistration> }).kubeEarlyRegistration;
 }
 
 /** Registers `<app base>sw.js` (or takes over the registration index.html started) and waits until it controls this page. */
 async function startServiceWorker(): Promise<void> {
   const container = navigator.serviceWorker;
   const base = import.meta.env.BASE_URL;
-  const registration = await (window.kubeEarlyRegistration ?? container.register(`${base}sw.js`, { scope: base, updateViaCache: 'none' }));
+  const registration = await (earlyRegistration() ?? container.register(`${base}sw.js`, { scope: base, updateViaCache: 'none' }));
   markStartup('sw-registered');
   if (container.controller) return;
   const controlled = waitForController(container, CONTROL_TIMEOUT_MS);
