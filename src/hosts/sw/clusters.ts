@@ -54,6 +54,9 @@ export function routeCluster(url: URL, appBase: URL): (ClusterRoute & { invalid?
 
 export type BrowserHost = 'service-worker' | 'page';
 
+/** How many 1 ms waits a read gives this engine's own write in flight before it checks the database revision. */
+const WRITE_SETTLE_POLLS = 50;
+
 /** The BroadcastChannel name the browser hosts use to keep their engines coherent. */
 export const ENGINES_CHANNEL = 'kube-engines';
 
@@ -285,6 +288,12 @@ export function createClusterEngines(options: ClusterEnginesOptions): ClusterEng
   /** The engine to serve a request with: a fresh one when the current one missed another engine's writes. */
   async function current(route: ClusterRoute): Promise<Running> {
     let run = await engineOf(route);
+    if (!run.retired && (run.stale || peers.has(route.cluster))) {
+      // A write of this engine in flight (its controllers write all the time in a simulated cluster) puts
+      // the database a revision ahead of `known` until it returns: let it land (briefly) rather than skip
+      // the check, or a read racing it would miss another engine's writes.
+      for (let i = 0; run.writing > 0 && i < WRITE_SETTLE_POLLS; i++) await new Promise((r) => setTimeout(r, 1));
+    }
     if (!run.retired && (run.stale || peers.has(route.cluster)) && run.writing === 0) {
       let behind = run.stale;
       if (!behind) {
