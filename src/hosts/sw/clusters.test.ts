@@ -128,21 +128,9 @@ describe('several engines over one database', () => {
     const opens = { a: 0, b: 0 };
     const connect = (host: 'a' | 'b') => (): Storage => {
       opens[host]++;
-      return { ...bind(db), close: async () => undefined };
+      return reopenable(db);
     };
     return { connect, opens };
-  }
-  function bind(s: Storage): Storage {
-    return {
-      revision: () => s.revision(),
-      compactedRevision: () => s.compactedRevision(),
-      get: (k) => s.get(k),
-      list: (p) => s.list(p),
-      write: (o, t) => s.write(o, t),
-      events: (a) => s.events(a),
-      compact: (t) => s.compact(t),
-      close: () => s.close(),
-    };
   }
   const post = (name: string, data: Record<string, string>, method = 'POST', path = '/api/v1/namespaces/default/configmaps') =>
     new Request(url(path), {
