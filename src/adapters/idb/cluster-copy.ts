@@ -11,6 +11,7 @@
 import type { HistoryEvent, StoredObject } from '../../engine/storage/interface.js';
 import { openIdbStorage } from './idb-storage.js';
 import { compactRecords, wholeRecords, type HistoryRecord } from './history-records.js';
+import { deleteDatabase } from './cluster-database.js';
 
 export interface HistoryRecordDump {
   revision: number;
@@ -97,16 +98,6 @@ export async function dumpClusterDatabase(name: string, idb?: IDBFactory): Promi
   }
 }
 
-/** Deletes a database; resolves once it is gone. */
-export function deleteDatabase(name: string, idb?: IDBFactory): Promise<void> {
-  const f = factoryOf(idb);
-  return new Promise((resolve, reject) => {
-    const r = f.deleteDatabase(name);
-    r.onsuccess = () => resolve();
-    r.onerror = () => reject(r.error ?? new Error(`database ${name} could not be deleted`));
-  });
-}
-
 /**
  * Writes `dump` into the database `name`, which must not hold a cluster yet (no database, or an empty one).
  * Everything is written in one transaction; when it fails, a database this call created is deleted again,
@@ -139,7 +130,7 @@ export async function restoreClusterDatabase(name: string, dump: ClusterDump, id
   } catch (err) {
     db?.close();
     db = undefined;
-    if (!existed) await deleteDatabase(name, f).catch(() => undefined);
+    if (!existed) await deleteDatabase(name, { idb: f }).catch(() => undefined);
     throw err;
   } finally {
     db?.close();

@@ -12,7 +12,7 @@ import { ADMIN, saveActingUser } from '../auth/identity.js';
 import { describeClusterFile, parseClusterFile, ClusterFileError } from './carry.js';
 import { exportClusterFile, importClusterFile, nameProblem, renameCluster } from './actions.js';
 import { deleteClusterSettings } from '../../adapters/idb/cluster-settings.js';
-import { clusterDatabaseName } from '../../adapters/idb/cluster-database.js';
+import { deleteClusterDatabase as deleteClusterDatabaseIn } from '../../adapters/idb/cluster-database.js';
 
 const KNOWN_KEY = 'kube-playground:clusters';
 const CLUSTER_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
@@ -31,24 +31,9 @@ function readKnown(): unknown {
   }
 }
 
-/**
- * Deletes a cluster's database. Engines holding it (this tab's service worker, other tabs) close their
- * connection when it is deleted and start afresh on their next request, so a deleted cluster that is used
- * again is a fresh one. Rejects when the database stays open elsewhere for 10 s.
- */
+/** Deletes a cluster's database; rejects when it stays open elsewhere for 10 s. */
 function deleteClusterDatabase(cluster: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const req = indexedDB.deleteDatabase(clusterDatabaseName(cluster));
-    const timer = setTimeout(() => reject(new Error(`cluster ${cluster} is still open somewhere (another tab?)`)), 10_000);
-    req.onsuccess = () => {
-      clearTimeout(timer);
-      resolve();
-    };
-    req.onerror = () => {
-      clearTimeout(timer);
-      reject(req.error ?? new Error('deleteDatabase failed'));
-    };
-  });
+  return deleteClusterDatabaseIn(cluster, { blockedTimeoutMs: 10_000 });
 }
 
 function downloadText(name: string, text: string, type: string) {

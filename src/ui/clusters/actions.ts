@@ -3,8 +3,8 @@
 // deleted, so a failure midway leaves the cluster where it was), export a cluster to a file with its
 // history and settings, and import such a file into a new cluster. The file format and its checks are in
 // carry.ts.
-import { databaseExists, deleteDatabase, dumpClusterDatabase, restoreClusterDatabase } from '../../adapters/idb/cluster-copy.js';
-import { clusterDatabaseName } from '../../adapters/idb/cluster-database.js';
+import { databaseExists, dumpClusterDatabase, restoreClusterDatabase } from '../../adapters/idb/cluster-copy.js';
+import { clusterDatabaseName, deleteClusterDatabase } from '../../adapters/idb/cluster-database.js';
 import { deleteClusterSettings, readClusterSettings, writeClusterSettings } from '../../adapters/idb/cluster-settings.js';
 import { ADMIN, loadActingUser, saveActingUser } from '../auth/identity.js';
 import { buildClusterFile, CLUSTER_NAME, dumpOf, type ClusterFile } from './carry.js';
@@ -33,7 +33,7 @@ export async function importClusterFile(file: ClusterFile, target: string): Prom
     await writeClusterSettings(target, { simulated, ...(controllers ? { controllers } : {}) });
   } catch (err) {
     // the settings could not be written: the import is undone, so nothing half made stays
-    await deleteDatabase(clusterDatabase(target)).catch(() => undefined);
+    await deleteClusterDatabase(target).catch(() => undefined);
     throw err;
   }
   saveActingUser(globalThis.localStorage, target, file.actingUser ?? ADMIN);
@@ -53,7 +53,7 @@ export async function renameCluster(from: string, to: string, deleteOld: (cluste
     const again = await dumpClusterDatabase(clusterDatabase(from));
     if (again.revision !== dump.revision) throw new Error(`cluster ${from} changed while it was being copied; nothing was renamed, try again`);
   } catch (err) {
-    await deleteDatabase(clusterDatabase(to)).catch(() => undefined);
+    await deleteClusterDatabase(to).catch(() => undefined);
     await deleteClusterSettings(to).catch(() => undefined);
     throw err;
   }
