@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createMemoryStorage } from '../../adapters/memory/memory-storage.js';
 import type { Storage } from '../../engine/storage/interface.js';
 import { SETTINGS_CHANGED_HEADER } from '../../adapters/idb/cluster-settings.js';
-import { clusterDatabaseName, createClusterEngines, routeCluster } from './clusters.js';
+import { clusterDatabaseName, createClusterEngines, routeCluster, type PeerChannel } from './clusters.js';
 
 describe('routeCluster', () => {
   const root = new URL('http://localhost:5173/');
@@ -174,6 +174,60 @@ describe('several engines over one database', () => {
       expect(opens.a).toBeGreaterThan(1);
       expect(opens.b).toBeGreaterThan(1);
     } finally {
+      await a.closeAll();
+      await b.closeAll();
+    }
+  });
+
+  it('a read while the engine\'s own write is in flight still sees a write another engine made meanwhile (its notice late)', async () => {
+    const db = createMemoryStorage();
+    let gate: Promise<void> | undefined;
+    let release = () => {};
+    // a's connection: its writes wait at the gate while one is set (a write of its own, in flight)
+    const connectA = (): Storage => {
+      const inner = reopenable(db);
+      return {
+        ...inner,
+        write: async (ops, t) => {
+          if (gate) await gate;
+          return inner.write(ops, t);
+        },
+      };
+    };
+    const name = `test-engines-${Math.random()}`;
+    // a hears that b exists, but b's write notices reach it only after the read (they are dropped here)
+    const inner = new BroadcastChannel(name);
+    const late: PeerChannel = {
+      postMessage: (m) => inner.postMessage(m),
+      addEventListener: (type, listener) =>
+        inner.addEventListener(type, (event) => {
+          if ((event.data as { type?: string }).type !== 'wrote') listener(event);
+        }),
+      close: () => inner.close(),
+    };
+    const a = createClusterEngines({ host: 'service-worker', openStorage: connectA, channel: late });
+    const b = createClusterEngines({ host: 'page', openStorage: () => reopenable(db), channel: new BroadcastChannel(name) });
+    try {
+      expect((await a.handle(route, new Request(url('/api/v1/namespaces')))).status).toBe(200);
+      expect((await b.handle(route, new Request(url('/api/v1/namespaces')))).status).toBe(200);
+      await tick();
+
+      gate = new Promise((r) => (release = r));
+      const write = a.handle(route, post('from-a', { v: '1' }));
+      await tick();
+      expect((await b.handle(route, post('from-b', { v: '1' }))).status).toBe(201);
+      const read = a.handle(route, new Request(url('/api/v1/namespaces/default/configmaps/from-b')));
+      // the own write stays in flight well past any fixed wait a read might allow it
+      setTimeout(() => {
+        gate = undefined;
+        release();
+      }, 120);
+      const seen = await read;
+      expect(seen.status).toBe(200);
+      expect(await dataOf(seen)).toEqual({ v: '1' });
+      expect((await write).status).toBe(201);
+    } finally {
+      release();
       await a.closeAll();
       await b.closeAll();
     }

@@ -54,9 +54,6 @@ export function routeCluster(url: URL, appBase: URL): (ClusterRoute & { invalid?
 
 export type BrowserHost = 'service-worker' | 'page';
 
-/** How many 1 ms waits a read gives this engine's own write in flight before it checks the database revision. */
-const WRITE_SETTLE_POLLS = 50;
-
 /** The BroadcastChannel name the browser hosts use to keep their engines coherent. */
 export const ENGINES_CHANNEL = 'kube-engines';
 
@@ -124,6 +121,8 @@ interface Running {
   known: number;
   /** Writes of this engine in progress (the database may be ahead of `known` meanwhile). */
   writing: number;
+  /** The same writes, to wait for. */
+  pending: Set<Promise<unknown>>;
   /** Set when a commit skipped revisions: another engine wrote in between. */
   stale: boolean;
   /** Requests being handled (a retired engine is closed when the last one is done). */
@@ -138,7 +137,7 @@ interface Running {
 }
 
 /** Wraps a storage so that the host sees the revisions the engine loads and commits. */
-function observe(inner: Storage, run: Pick<Running, 'known' | 'writing' | 'stale' | 'tag'>, loading: () => boolean, committed: (revision: number) => void): Storage {
+function observe(inner: Storage, run: Pick<Running, 'known' | 'writing' | 'pending' | 'stale' | 'tag'>, loading: () => boolean, committed: (revision: number) => void): Storage {
   return {
     async revision() {
       const r = await inner.revision();
@@ -155,9 +154,9 @@ function observe(inner: Storage, run: Pick<Running, 'known' | 'writing' | 'stale
     }),
     get: (key) => inner.get(key),
     list: (prefix) => inner.list(prefix),
-    async write(ops, time) {
+    write(ops, time) {
       run.writing++;
-      try {
+      const done = (async () => {
         const tag = run.tag;
         const forRequest = tag && tag.revision === undefined && isRequestJournal(inner) && writeMatches(tag.write, ops);
         const result = forRequest ? await (inner as Storage & RequestJournal).writeFor(tag.write, ops, time) : await inner.write(ops, time);
@@ -168,9 +167,13 @@ function observe(inner: Storage, run: Pick<Running, 'known' | 'writing' | 'stale
           committed(result.revision);
         }
         return result;
-      } finally {
+      })();
+      const settled = done.finally(() => {
         run.writing--;
-      }
+        run.pending.delete(settled);
+      });
+      run.pending.add(settled);
+      return settled;
     },
     events: (after) => inner.events(after),
     compact: (beforeTime) => inner.compact(beforeTime),
@@ -243,7 +246,7 @@ export function createClusterEngines(options: ClusterEnginesOptions): ClusterEng
 
   async function start(route: ClusterRoute, lost: () => void): Promise<Running> {
     const raw = await openStorage(route.cluster, lost);
-    const tracked: Pick<Running, 'known' | 'writing' | 'stale' | 'tag'> = { known: 0, writing: 0, stale: false };
+    const tracked: Pick<Running, 'known' | 'writing' | 'pending' | 'stale' | 'tag'> = { known: 0, writing: 0, pending: new Set(), stale: false };
     let loading = true;
     const storage = observe(raw, tracked, () => loading, (revision) => {
       post({ type: 'wrote', cluster: route.cluster, revision, from: self });
@@ -285,26 +288,28 @@ export function createClusterEngines(options: ClusterEnginesOptions): ClusterEng
     return pending;
   }
 
+  /**
+   * Whether the engine holds every revision the database has. Its own writes in flight (the controllers of
+   * a simulated cluster write all the time) put the database ahead of `known` until they return, so the
+   * revision read is compared once the writes that started before it are done: what the database held
+   * then, this engine must know by then, unless another engine wrote.
+   */
+  async function caughtUp(run: Running): Promise<boolean> {
+    const before = [...run.pending];
+    let revision: number;
+    try {
+      revision = await run.storage.revision();
+    } catch {
+      return false; // the connection is gone
+    }
+    await Promise.allSettled(before);
+    return !run.stale && revision <= run.known;
+  }
+
   /** The engine to serve a request with: a fresh one when the current one missed another engine's writes. */
   async function current(route: ClusterRoute): Promise<Running> {
     let run = await engineOf(route);
-    if (!run.retired && (run.stale || peers.has(route.cluster))) {
-      // A write of this engine in flight (its controllers write all the time in a simulated cluster) puts
-      // the database a revision ahead of `known` until it returns: let it land (briefly) rather than skip
-      // the check, or a read racing it would miss another engine's writes.
-      for (let i = 0; run.writing > 0 && i < WRITE_SETTLE_POLLS; i++) await new Promise((r) => setTimeout(r, 1));
-    }
-    if (!run.retired && (run.stale || peers.has(route.cluster)) && run.writing === 0) {
-      let behind = run.stale;
-      if (!behind) {
-        try {
-          behind = (await run.storage.revision()) > run.known;
-        } catch {
-          behind = true; // the connection is gone
-        }
-      }
-      if (behind) retire(route.cluster, run);
-    }
+    if (!run.retired && (run.stale || peers.has(route.cluster)) && !(await caughtUp(run))) retire(route.cluster, run);
     if (run.retired) run = await engineOf(route);
     return run;
   }
