@@ -60,6 +60,9 @@ export interface TypingResult {
   /** The longest processing of one keystroke's events (keydown, keypress, input, keyup handlers, with the
    *  synchronous re-render they cause), from the Event Timing API. */
   maxEventMs: number;
+  /** How many keystroke events took over TYPING_LIMIT_MS to process (the max is one outlier, often a
+   *  first use of some Monaco code path; this count shows the rest). */
+  over: number;
   /** The longest gap between two turns of a message-channel probe: any main-thread task (event handlers,
    *  worker answers such as validation markers, timers, rendering). */
   maxGapMs: number;
@@ -131,6 +134,7 @@ export async function measureTyping(b: Browser, origin: string, cluster: string)
     return {
       keys,
       maxEventMs: Math.max(0, ...r.events),
+      over: r.events.filter((ms) => ms > TYPING_LIMIT_MS).length,
       maxGapMs: gaps[gaps.length - 1] ?? 0,
       p99GapMs: gaps[Math.floor(gaps.length * 0.99)] ?? 0,
       longTasks: r.long,
@@ -151,7 +155,7 @@ function typingRow(runs: TypingResult[]): Row {
     met: ev <= TYPING_LIMIT_MS,
     note:
       `${runs[0]?.keys ?? 0} keystrokes of a Deployment into Monaco (completion, schema validation on); median over ${runs.length} runs of the ` +
-      `longest keystroke event processing (runs ${runs.map((r) => round(r.maxEventMs)).join(', ')} ms); any main-thread task: ` +
+      `longest keystroke event processing (runs ${runs.map((r) => round(r.maxEventMs)).join(', ')} ms; events over ${TYPING_LIMIT_MS} ms ${runs.map((r) => r.over).join(', ')}); any main-thread task: ` +
       `longest ${round(gap)} ms, p99 ${round(median(runs.map((r) => r.p99GapMs)))} ms; long tasks (>= 50 ms) ${runs.map((r) => r.longTasks).join(', ')}`,
   };
 }
@@ -364,7 +368,7 @@ async function typingAB(dirs: string[], rounds: number): Promise<void> {
         if (process.env.TYPING === '0') continue;
         const res = await measureTyping(b, origin, `ab${r}`);
         runs[i].push(res);
-        console.log(`round ${r} ${dirs[i]}: event ${res.maxEventMs.toFixed(1)} ms, gap ${res.maxGapMs.toFixed(1)} ms, p99 gap ${res.p99GapMs.toFixed(1)} ms, long tasks ${res.longTasks}`);
+        console.log(`round ${r} ${dirs[i]}: event ${res.maxEventMs.toFixed(1)} ms, ${res.over} over ${TYPING_LIMIT_MS} ms, gap ${res.maxGapMs.toFixed(1)} ms, p99 gap ${res.p99GapMs.toFixed(1)} ms, long tasks ${res.longTasks}`);
       }
     }
     dirs.forEach((d, i) => {

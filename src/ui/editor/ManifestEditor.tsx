@@ -48,6 +48,32 @@ function useValue<T>(s: { get(): T; subscribe(l: () => void): () => void }): T {
   return useSyncExternalStore(s.subscribe, s.get);
 }
 
+/** The text area that is the editor until Monaco is there (controlled: it re-renders alone as it is typed in). */
+function PlainEditor() {
+  const text = useValue(editorText);
+  return (
+    <textarea
+      className="plain-editor"
+      aria-label="Manifest editor"
+      spellCheck={false}
+      value={text}
+      onChange={(e) => editorText.set(e.target.value)}
+      data-testid="plain-editor"
+    />
+  );
+}
+
+/** "N documents", counted without parsing; it alone re-renders when the text changes (in Monaco: once typing pauses). */
+function DocumentCount() {
+  const text = useValue(editorText);
+  const n = useMemo(() => countDocuments(text), [text]);
+  return (
+    <>
+      {n} document{n === 1 ? '' : 's'}
+    </>
+  );
+}
+
 /** `after`: Monaco loads once it settles (the frame passes its connection); without it, right after the first paint. */
 export function ManifestEditor({ after }: { after?: Promise<unknown> } = {}) {
   const store = usePlaygroundStore();
@@ -60,7 +86,6 @@ export function ManifestEditor({ after }: { after?: Promise<unknown> } = {}) {
   const optionsBar = useRef<HTMLDivElement>(null);
   useRovingFocus(actionsBar);
   useRovingFocus(optionsBar);
-  const text = useValue(editorText);
   const settings = useValue(editorSettings);
   const loaded = useValue(editorLoaded);
   const [recent, setRecent] = useState<string[]>(readRecent);
@@ -184,19 +209,7 @@ export function ManifestEditor({ after }: { after?: Promise<unknown> } = {}) {
     }
   };
 
-  const plain = (
-    <textarea
-      className="plain-editor"
-      aria-label="Manifest editor"
-      spellCheck={false}
-      value={text}
-      onChange={(e) => editorText.set(e.target.value)}
-      data-testid="plain-editor"
-    />
-  );
-
-  // counted without parsing (this runs on every keystroke)
-  const docCount = useMemo(() => countDocuments(text), [text]);
+  const plain = <PlainEditor />;
 
   return (
     <section className="editor" aria-labelledby="editor-heading" onKeyDown={onSectionKey}>
@@ -318,7 +331,7 @@ export function ManifestEditor({ after }: { after?: Promise<unknown> } = {}) {
           <div className="skeleton" aria-hidden="true" />
         ) : wantMonaco ? (
           <Suspense fallback={plain}>
-            <MonacoView value={text} onChange={editorText.set} theme={theme} schema={schema} onShortcut={onShortcut} label="Manifest editor" fontSize={presenter ? 20 : 13} />
+            <MonacoView text={editorText} theme={theme} schema={schema} onShortcut={onShortcut} label="Manifest editor" fontSize={presenter ? 20 : 13} />
           </Suspense>
         ) : (
           plain
@@ -327,7 +340,7 @@ export function ManifestEditor({ after }: { after?: Promise<unknown> } = {}) {
       <div className="editor-status" role="status" aria-label="Action results" data-testid="action-results">
         {results.length === 0 ? (
           <span className="hint">
-            {docCount} document{docCount === 1 ? '' : 's'}
+            <DocumentCount />
             {schema ? ' · schema from /openapi/v3 loaded' : ''}
           </span>
         ) : (

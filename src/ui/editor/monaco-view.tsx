@@ -10,6 +10,7 @@ import EditorWorker from 'monaco-editor/editor/editor.worker.js?worker';
 // @ts-expect-error: internal module without type declarations
 import { createWebWorker as createLegacyWebWorker } from 'monaco-editor/internal/common/workers.js';
 import type { JsonSchema } from './schemas.js';
+import type { TextStore } from './state.js';
 
 declare global {
   interface Window {
@@ -46,8 +47,9 @@ function setSchema(schema: JsonSchema | undefined): void {
 export type ShortcutAction = 'apply' | 'save' | 'help';
 
 export interface MonacoViewProps {
-  value: string;
-  onChange(value: string): void;
+  /** The text: Monaco owns it while it is typed in (uncontrolled: a keystroke re-renders nothing), tells
+   *  the store of each change without reading it, and takes in the store's changes from elsewhere. */
+  text: TextStore;
   theme: 'light' | 'dark';
   schema?: JsonSchema;
   onShortcut(action: ShortcutAction): void;
@@ -56,15 +58,15 @@ export interface MonacoViewProps {
   fontSize?: number;
 }
 
-export default function MonacoView({ value, onChange, theme, schema, onShortcut, label, fontSize = 13 }: MonacoViewProps) {
+export default function MonacoView({ text, theme, schema, onShortcut, label, fontSize = 13 }: MonacoViewProps) {
   const host = useRef<HTMLDivElement>(null);
   const editor = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
-  const latest = useRef({ onChange, onShortcut });
-  latest.current = { onChange, onShortcut };
+  const latest = useRef({ onShortcut });
+  latest.current = { onShortcut };
 
   useEffect(() => {
     if (!host.current) return;
-    const model = monaco.editor.createModel(value, 'yaml', monaco.Uri.parse('file:///manifest.yaml'));
+    const model = monaco.editor.createModel(text.get(), 'yaml', monaco.Uri.parse('file:///manifest.yaml'));
     const ed = monaco.editor.create(host.current, {
       model,
       automaticLayout: true,
@@ -77,30 +79,35 @@ export default function MonacoView({ value, onChange, theme, schema, onShortcut,
       ariaLabel: label,
       theme: theme === 'dark' ? 'vs-dark' : 'vs',
       quickSuggestions: { other: true, comments: false, strings: true },
+      // no inline (ghost text) completion provider is registered here (monaco-yaml has none), but with this on
+      // Monaco's inline-completions model still recomputes on every keystroke while the suggestion list is
+      // open (about a fifth of the keystroke's work in a trace); off, nothing visible changes
+      inlineSuggest: { enabled: false },
     });
     editor.current = ed;
-    const sub = model.onDidChangeContent(() => latest.current.onChange(model.getValue()));
+    // a keystroke only marks the text changed: it is read from the model when someone asks for it
+    const read = () => model.getValue();
+    const sub = model.onDidChangeContent(() => text.changed(read));
+    // a change from elsewhere (a panel, a link, a conflict resolution): one undoable edit
+    const unsubscribe = text.subscribe(() => {
+      const value = text.get();
+      if (model.getValue() !== value) model.pushEditOperations([], [{ range: model.getFullModelRange(), text: value }], () => null);
+    });
     ed.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, () => latest.current.onShortcut('apply'));
     ed.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, () => latest.current.onShortcut('save'));
     ed.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Slash | monaco.KeyMod.Shift, () => latest.current.onShortcut('help'));
     host.current.dataset.ready = 'true';
     return () => {
+      unsubscribe();
       sub.dispose();
+      text.flush(); // what was typed last is in the store before the model goes
       ed.dispose();
       model.dispose();
       editor.current = null;
     };
-    // created once; value/theme/schema changes are applied below
+    // created once; theme/schema/font changes are applied below
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
-
-  useEffect(() => {
-    const model = editor.current?.getModel();
-    if (model && model.getValue() !== value) {
-      // an external change (a panel, a conflict resolution): one undoable edit
-      model.pushEditOperations([], [{ range: model.getFullModelRange(), text: value }], () => null);
-    }
-  }, [value]);
 
   useEffect(() => {
     monaco.editor.setTheme(theme === 'dark' ? 'vs-dark' : 'vs');

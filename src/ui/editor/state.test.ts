@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS, sanitizeSettings, ValueStore } from './state.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { DEFAULT_SETTINGS, sanitizeSettings, TextStore, ValueStore } from './state.js';
 
 describe('editor state', () => {
   it('keeps known settings of the right type from a link, defaults the rest', () => {
@@ -21,5 +21,85 @@ describe('editor state', () => {
     s.set(3);
     expect(seen).toEqual([2]);
     expect(s.get()).toBe(3);
+  });
+
+  describe('TextStore (the editor text, owned by Monaco while typed in)', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    /** An owner like Monaco: its own text, and a count of how often the store read it. */
+    function owner(store: TextStore, initial: string) {
+      const o = { text: initial, reads: 0, type(s: string) {
+        o.text += s;
+        store.changed(read);
+      } };
+      const read = () => {
+        o.reads++;
+        return o.text;
+      };
+      return o;
+    }
+
+    it('a keystroke reads nothing and tells nobody; get() reads the owner at once; subscribers hear once typing pauses', () => {
+      vi.useFakeTimers();
+      const s = new TextStore('a', 100);
+      const told: string[] = [];
+      s.subscribe(() => told.push(s.get()));
+      const o = owner(s, 'a');
+      o.type('b');
+      o.type('c');
+      expect(o.reads).toBe(0);
+      expect(told).toEqual([]);
+      expect(s.get()).toBe('abc');
+      expect(o.reads).toBe(1);
+      expect(s.get()).toBe('abc');
+      expect(o.reads).toBe(1); // read once per change, not per get
+      // typing goes on: the pause counts from the last keystroke
+      vi.advanceTimersByTime(60);
+      o.type('d');
+      vi.advanceTimersByTime(60);
+      expect(told).toEqual([]);
+      vi.advanceTimersByTime(50);
+      expect(told).toEqual(['abcd']);
+      // nothing new: no second notice
+      vi.advanceTimersByTime(500);
+      expect(told).toEqual(['abcd']);
+    });
+
+    it('flush tells subscribers at once (page hidden, editor gone), and only of something new', () => {
+      vi.useFakeTimers();
+      const s = new TextStore('', 100);
+      const told: string[] = [];
+      s.subscribe(() => told.push(s.get()));
+      const o = owner(s, '');
+      o.type('x');
+      s.flush();
+      expect(told).toEqual(['x']);
+      s.flush();
+      vi.advanceTimersByTime(500);
+      expect(told).toEqual(['x']);
+    });
+
+    it('set from elsewhere wins over typing not yet told, and is told at once', () => {
+      vi.useFakeTimers();
+      const s = new TextStore('a', 100);
+      const told: string[] = [];
+      s.subscribe(() => told.push(s.get()));
+      const o = owner(s, 'a');
+      o.type('b');
+      // the same text as the editor shows: nothing to tell yet (the pause will)
+      s.set('ab');
+      expect(told).toEqual([]);
+      o.type('c');
+      // the text before the last keystroke: the editor must take it, so it is told even though it was told before
+      s.set('a');
+      expect(told).toEqual(['a']);
+      expect(s.get()).toBe('a');
+      vi.advanceTimersByTime(500);
+      expect(told).toEqual(['a']);
+      s.set('a');
+      expect(told).toEqual(['a']);
+    });
   });
 });

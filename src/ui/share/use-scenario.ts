@@ -63,25 +63,42 @@ export function useScenario(): string | undefined {
     void safeLoad(true);
     const onHash = () => void safeLoad(false);
     window.addEventListener('hashchange', onHash);
-    // the session is saved as it changes (debounced)
+    // the session is saved as it changes (debounced), and at once when the page is hidden or closed (the
+    // text typed in the last moment included: the editor tells of its text only once typing pauses)
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const save = () => {
+    let unsaved = false;
+    const write = () => {
       clearTimeout(timer);
-      timer = setTimeout(() => {
-        if (!editorLoaded.get()) return;
-        try {
-          localStorage.setItem(SESSION_KEY, JSON.stringify({ text: editorText.get(), settings: changedSettings(editorSettings.get(), DEFAULT_SETTINGS) }));
-        } catch {
-          // storage full or denied: sessions are a convenience
-        }
-      }, 300);
+      if (!unsaved || !editorLoaded.get()) return;
+      unsaved = false;
+      try {
+        localStorage.setItem(SESSION_KEY, JSON.stringify({ text: editorText.get(), settings: changedSettings(editorSettings.get(), DEFAULT_SETTINGS) }));
+      } catch {
+        // storage full or denied: sessions are a convenience
+      }
+    };
+    const save = () => {
+      unsaved = true;
+      clearTimeout(timer);
+      timer = setTimeout(write, 300);
+    };
+    const saveNow = () => {
+      editorText.flush();
+      write();
+    };
+    const onVisibility = () => {
+      if (document.visibilityState === 'hidden') saveNow();
     };
     const subs = [editorText.subscribe(save), editorSettings.subscribe(save)];
+    window.addEventListener('pagehide', saveNow);
+    document.addEventListener('visibilitychange', onVisibility);
     return () => {
       live = false;
       abort.abort();
       clearTimeout(timer);
       window.removeEventListener('hashchange', onHash);
+      window.removeEventListener('pagehide', saveNow);
+      document.removeEventListener('visibilitychange', onVisibility);
       subs.forEach((u) => u());
     };
   }, [store]);
