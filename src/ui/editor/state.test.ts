@@ -28,6 +28,15 @@ describe('editor state', () => {
       vi.useRealTimers();
     });
 
+    /** A store over fake timers (a pause of 100 ms), with what its subscriber was told. */
+    function watched(initial: string) {
+      vi.useFakeTimers();
+      const s = new TextStore(initial, 100);
+      const told: string[] = [];
+      s.subscribe(() => told.push(s.get()));
+      return { s, told };
+    }
+
     /** An owner like Monaco: its own text, and a count of how often the store read it. */
     function owner(store: TextStore, initial: string) {
       const o = { text: initial, reads: 0, type(s: string) {
@@ -42,10 +51,7 @@ describe('editor state', () => {
     }
 
     it('a keystroke reads nothing and tells nobody; get() reads the owner at once; subscribers hear once typing pauses', () => {
-      vi.useFakeTimers();
-      const s = new TextStore('a', 100);
-      const told: string[] = [];
-      s.subscribe(() => told.push(s.get()));
+      const { s, told } = watched('a');
       const o = owner(s, 'a');
       o.type('b');
       o.type('c');
@@ -68,10 +74,7 @@ describe('editor state', () => {
     });
 
     it('flush tells subscribers at once (page hidden, editor gone), and only of something new', () => {
-      vi.useFakeTimers();
-      const s = new TextStore('', 100);
-      const told: string[] = [];
-      s.subscribe(() => told.push(s.get()));
+      const { s, told } = watched('');
       const o = owner(s, '');
       o.type('x');
       s.flush();
@@ -82,10 +85,7 @@ describe('editor state', () => {
     });
 
     it('set from elsewhere wins over typing not yet told, and is told at once', () => {
-      vi.useFakeTimers();
-      const s = new TextStore('a', 100);
-      const told: string[] = [];
-      s.subscribe(() => told.push(s.get()));
+      const { s, told } = watched('a');
       const o = owner(s, 'a');
       o.type('b');
       // the same text as the editor shows: nothing to tell yet (the pause will)
