@@ -959,6 +959,8 @@ export class RE2Program {
   private readonly insts: Inst[];
   private readonly hasAsserts: boolean;
   private dfa = new Map<string, DfaState>();
+  /** The DFA's start state (the map's entry for [0], which never changes), kept out of the per-call key lookup. */
+  private start: DfaState | undefined;
   constructor(node: Node) {
     const b = new ProgramBuilder();
     b.compile(node);
@@ -974,7 +976,7 @@ export class RE2Program {
    * MAX_DFA_STATES states.
    */
   test(s: string): boolean {
-    let st = this.state([0]);
+    let st = (this.start ??= this.state([0]));
     const len = s.length;
     let prev = -1;
     for (let i = 0; ; ) {
