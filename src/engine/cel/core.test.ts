@@ -253,6 +253,22 @@ describe('evaluator', () => {
     if (isCompileError(p)) throw new Error(p.formatted);
     expect((p.evaluate({}) as { value: unknown }).value).toEqual(['a!', 'b!']);
   });
+
+  it('nested map and filter loops append only to their own accumulator, also after a loop was cut off', () => {
+    expect(run('[1, 2].map(x, [x, x].map(y, y * 10) + [x])')).toMatchObject({ value: [[10, 10, 1], [20, 20, 2]] });
+    expect(run('[1, 2, 3].filter(x, [x].map(y, y).filter(z, z > 1).size() > 0).map(x, [x] + [x].map(y, y + 1))')).toMatchObject({ value: [[2, 3], [3, 4]] });
+    // a list made by a finished loop is copied by a later concatenation, never appended to
+    expect(run('[[1].map(x, x)].map(l, [l + [2], l])')).toMatchObject({ value: [[[1, 2], [1]]] });
+    expect(run('[[1].map(x, x)].all(l, l + [2] == [1, 2] && l == [1])')).toMatchObject({ value: true });
+    expect(run('l.map(x, x) + [3] == [1, 2, 3] && l == [1, 2]', { l: [1, 2] })).toMatchObject({ value: true });
+    // a loop halted by the cost limit leaves nothing behind for the next evaluation
+    const env = createCelEnv({ variables: {} });
+    const p = env.compile('[1, 2, 3].map(x, [x].map(y, y * 2))');
+    if (isCompileError(p)) throw new Error(p.formatted);
+    expect(isRuntimeError(p.evaluate({}, { costLimit: 40 }))).toBe(true);
+    expect((p.evaluate({}) as { value: unknown }).value).toEqual([[2n], [4n], [6n]]);
+    expect(run('[1, 2].map(x, x)')).toMatchObject({ value: [1, 2] });
+  });
 });
 
 describe('compatibility versions', () => {

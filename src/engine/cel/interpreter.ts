@@ -9,7 +9,7 @@ import type { CelType } from './types.js';
 import { T } from './types.js';
 import type { CelValue } from './values.js';
 import {
-  isAppendable, setAppendable, CelCostLimitError, CelDuration, CelError, CelMap, CelOpaque, CelOptional, CelTimestamp, CelTypeValue, CelUint,
+  beginAppend, endAppend, CelCostLimitError, CelDuration, CelError, CelMap, CelOpaque, CelOptional, CelTimestamp, CelTypeValue, CelUint,
   listTypeOf, valueTypeName,
 } from './values.js';
 import { indexValue } from './stdlib.js';
@@ -611,44 +611,44 @@ export class Compiler {
       let accu = init(c);
       // an empty list accumulator (map, filter) gets a private array that concatenation may append to
       const appendable = Array.isArray(accu) && accu.length === 0 && !listTypeOf(accu);
-      if (appendable) setAppendable((accu = []), true);
+      let prevTarget: CelValue[] | undefined;
+      if (appendable) prevTarget = beginAppend((accu = []));
       c.slots[accuSlot] = accu;
-      if (rr !== undefined) {
-        // elements stay JSON: the variable's slot is empty and Ctx.raw holds the element (see localTypes)
-        const raw = c.raw!;
-        for (let i = 0; i < rr.length; i++) {
-          if (!condOk(c)) break;
+      try {
+        if (rr !== undefined) {
+          // elements stay JSON: the variable's slot is empty and Ctx.raw holds the element (see localTypes)
+          const raw = c.raw!;
+          for (let i = 0; i < rr.length; i++) {
+            if (!condOk(c)) break;
+            c.slots[iterSlot] = undefined as unknown as CelValue;
+            raw[iterSlot] = rr[i];
+            runStep(c);
+          }
+          raw[iterSlot] = undefined;
           c.slots[iterSlot] = undefined as unknown as CelValue;
-          raw[iterSlot] = rr[i];
-          runStep(c);
+        } else if (Array.isArray(r)) {
+          if (c.raw !== undefined) c.raw[iterSlot] = undefined;
+          for (let i = 0; i < r.length; i++) {
+            if (!condOk(c)) break;
+            if (two) {
+              c.slots[iterSlot] = BigInt(i);
+              c.slots[iter2Slot] = r[i];
+            } else c.slots[iterSlot] = r[i];
+            runStep(c);
+          }
+        } else if (r instanceof CelMap) {
+          if (c.raw !== undefined) c.raw[iterSlot] = undefined;
+          for (const [k, v] of r.entries()) {
+            if (!condOk(c)) break;
+            c.slots[iterSlot] = k;
+            if (two) c.slots[iter2Slot] = v;
+            runStep(c);
+          }
+        } else {
+          throw Object.assign(new CelError(`expression of type '${valueTypeName(r)}' cannot be range of a comprehension (must be list, map, or dynamic)`), { offset: e.iterRange.offset, length: e.iterRange.length });
         }
-        raw[iterSlot] = undefined;
-        c.slots[iterSlot] = undefined as unknown as CelValue;
-      } else if (Array.isArray(r)) {
-        if (c.raw !== undefined) c.raw[iterSlot] = undefined;
-        for (let i = 0; i < r.length; i++) {
-          if (!condOk(c)) break;
-          if (two) {
-            c.slots[iterSlot] = BigInt(i);
-            c.slots[iter2Slot] = r[i];
-          } else c.slots[iterSlot] = r[i];
-          runStep(c);
-        }
-      } else if (r instanceof CelMap) {
-        if (c.raw !== undefined) c.raw[iterSlot] = undefined;
-        for (const [k, v] of r.entries()) {
-          if (!condOk(c)) break;
-          c.slots[iterSlot] = k;
-          if (two) c.slots[iter2Slot] = v;
-          runStep(c);
-        }
-      } else {
-        throw Object.assign(new CelError(`expression of type '${valueTypeName(r)}' cannot be range of a comprehension (must be list, map, or dynamic)`), { offset: e.iterRange.offset, length: e.iterRange.length });
-      }
-      if (appendable) {
-        const last = c.slots[accuSlot];
-        if (Array.isArray(last) && isAppendable(last)) setAppendable(last, false);
-        setAppendable(accu as CelValue[], false);
+      } finally {
+        if (appendable) endAppend(prevTarget);
       }
       const out = result(c);
       c.slots[accuSlot] = undefined as unknown as CelValue;

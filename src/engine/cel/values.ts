@@ -339,17 +339,22 @@ export function listTypeInfo(t: ListType): ListTypeInfo | undefined {
 }
 
 /**
- * The list accumulators of comprehensions while their loop runs (map and filter build their result with
- * `accu + [x]`). Nothing but the loop can reach them, so list concatenation appends to them in place instead
- * of copying the whole list on every step; the loop clears the mark when it ends, before the result can be
- * shared. (A symbol-keyed property, like UNSTRUCTURED: far cheaper than a WeakSet entry per loop.)
+ * The list accumulator of the innermost comprehension whose loop is running (map and filter build their
+ * result with `accu + [x]`). Nothing but that loop can reach it, so list concatenation appends to it in place
+ * instead of copying the whole list on every step. The loop sets it before its first step and puts the outer
+ * loop's back when it ends (or throws), before the result can be shared; an outer accumulator reached while an
+ * inner loop runs is simply copied. One module variable: no mark on the array, nothing left on a finished list.
  */
-const APPENDABLE: unique symbol = Symbol('celAppendable');
-export function setAppendable(l: CelValue[], on: boolean): void {
-  // the mark is removed, not set to false, so a finished list carries no trace of the loop
-  if (on) (l as unknown as { [APPENDABLE]?: boolean })[APPENDABLE] = true;
-  else delete (l as unknown as { [APPENDABLE]?: boolean })[APPENDABLE];
+let appendTarget: CelValue[] | undefined;
+/** Makes l the list that concatenation may append to; returns the previous one, for endAppend. */
+export function beginAppend(l: CelValue[]): CelValue[] | undefined {
+  const prev = appendTarget;
+  appendTarget = l;
+  return prev;
+}
+export function endAppend(prev: CelValue[] | undefined): void {
+  appendTarget = prev;
 }
 export function isAppendable(l: CelValue[]): boolean {
-  return (l as unknown as { [APPENDABLE]?: boolean })[APPENDABLE] === true;
+  return l === appendTarget;
 }
