@@ -82,3 +82,17 @@ describe('runtime cost matches cel-go', () => {
     expect(r.cost).toBe(want);
   });
 });
+
+describe('regex calls', () => {
+  it('charge for the pattern of each call when patterns alternate (51 x 1 or 51 x 5 each, plus the loop)', () => {
+    const env = createCelEnv({ variables: { s: T.string, ps: T.list(T.string) } });
+    const ps = ['y', 'z'.repeat(20), 'y', 'z'.repeat(20)];
+    for (const [expr, want] of [['ps.all(p, !s.matches(p))', 638], ['ps.all(p, s.find(p) == "")', 634]] as const) {
+      const p = env.compile(expr);
+      if (isCompileError(p)) throw new Error(p.formatted);
+      const r = p.evaluateJson({ s: s500, ps });
+      if (isRuntimeError(r)) throw new Error(r.message);
+      expect(r).toMatchObject({ value: true, cost: want });
+    }
+  });
+});

@@ -23,8 +23,18 @@ function regexCall<R>(f: () => R): R {
   }
 }
 
+/** The pattern's share of a regex call's cost; the last pattern's is kept (a rule's pattern is nearly always one literal). */
+let lastPattern: CelValue | undefined;
+let lastPatternCost = 0;
+function patternCost(re: CelValue): number {
+  if (re !== lastPattern) {
+    lastPatternCost = Math.ceil(actualSize(re) * REGEX_LENGTH);
+    lastPattern = re;
+  }
+  return lastPatternCost;
+}
 const findCost = {
-  cost: (a: CelValue[]) => Math.ceil((1 + actualSize(a[0]!)) * STRING_TRAVERSAL) * Math.ceil(actualSize(a[1]!) * REGEX_LENGTH),
+  cost: (a: CelValue[]) => Math.ceil((1 + actualSize(a[0]!)) * STRING_TRAVERSAL) * patternCost(a[1]!),
   estimate: (s: SizeEstimate[]) =>
     costMul(sizeTimes({ min: s[0]!.min + 1, max: s[0]!.max >= MAX_U64 ? MAX_U64 : s[0]!.max + 1 }, STRING_TRAVERSAL), sizeTimes(s[1]!, REGEX_LENGTH)),
   resultSize: (s: SizeEstimate[]) => ({ min: 0, max: s[0]!.max }),
@@ -33,7 +43,7 @@ const findCost = {
 // cel-go `matches` (RE2, unanchored; a bad pattern is Go's parse error text). These overloads take the
 // ids of the standard library's, so they replace its regex translation with the RE2-faithful one.
 const matchesCost = {
-  cost: (a: CelValue[]) => Math.ceil((1 + actualSize(a[0]!)) * STRING_TRAVERSAL) * Math.ceil(actualSize(a[1]!) * REGEX_LENGTH),
+  cost: (a: CelValue[]) => Math.ceil((1 + actualSize(a[0]!)) * STRING_TRAVERSAL) * patternCost(a[1]!),
   estimate: (s: SizeEstimate[]) =>
     costMul(sizeTimes({ min: s[0]!.min + 1, max: s[0]!.max >= MAX_U64 ? MAX_U64 : s[0]!.max + 1 }, STRING_TRAVERSAL), sizeTimes(s[1]!, REGEX_LENGTH)),
 };
