@@ -24,6 +24,11 @@ export interface PeerRow {
   peers: Record<string, number | undefined>;
   /** Why a peer has no figure, by peer. */
   why?: Record<string, string>;
+  /**
+   * ours / peer as the median of per-round ratios, by peer (when the rows were taken in rounds): a burst of
+   * load that lands on one round moves that round's ratio only. Without it the table divides the medians.
+   */
+  ratios?: Record<string, number>;
 }
 
 export interface PeerTable {
@@ -327,6 +332,9 @@ async function bufbuildCel(): Promise<CelImpl> {
   };
 }
 
+/** Batches per implementation and CEL row (after one warm-up batch), taken in turn. */
+const CEL_ROUNDS = 21;
+
 /** µs per operation over one batch. */
 function perOpUs(fn: () => void, batch: number): number {
   const t = performance.now();
@@ -362,8 +370,8 @@ async function celTable(): Promise<PeerTable> {
     for (const phase of ['evaluate', 'compile + evaluate'] as const) {
       const values: Record<string, number | undefined> = {};
       const why: Record<string, string> = {};
-      // one warm-up batch each, then 9 batches per implementation, alternating, so that a burst of machine
-      // load lands on every column alike
+      // one warm-up batch each, then ROUNDS batches per implementation, taken in turn, so that a burst of
+      // machine load lands on every column of a round alike; the ratio is the median of per-round ratios
       const work: Record<string, () => void> = {};
       for (const impl of names) {
         const data = impl === 'ours' ? DATA : peerData;
@@ -377,9 +385,9 @@ async function celTable(): Promise<PeerTable> {
           why[impl] = (e as Error).message.split('\n')[0].slice(0, 120);
         }
       }
-      const batch = phase === 'evaluate' ? 2000 : 200;
+      const batch = phase === 'evaluate' ? 1000 : 100;
       const batches: Record<string, number[]> = {};
-      for (let r = 0; r < 10; r++) {
+      for (let r = 0; r <= CEL_ROUNDS; r++) {
         for (const impl of Object.keys(work)) {
           const us = perOpUs(work[impl], batch);
           if (r > 0) (batches[impl] ??= []).push(us);
@@ -388,11 +396,14 @@ async function celTable(): Promise<PeerTable> {
       for (const impl of Object.keys(work)) values[impl] = median(batches[impl]);
       if (values.ours === undefined) throw new Error(`our CEL failed on ${rule.name}: ${why.ours}`);
       const peers = Object.fromEntries(names.slice(1).map((p) => [p, values[p]]));
-      rows.push({ work: `${phase}: ${rule.name}`, ours: values.ours, peers, ...(Object.keys(why).length ? { why } : {}) });
+      const ratios = Object.fromEntries(
+        names.slice(1).filter((p) => batches[p]).map((p) => [p, median(batches.ours.map((o, i) => o / batches[p][i]))]),
+      );
+      rows.push({ work: `${phase}: ${rule.name}`, ours: values.ours, peers, ratios, ...(Object.keys(why).length ? { why } : {}) });
     }
   }
   notes.push(
-    'Each rule evaluated over the same 10-container object (true for every rule); ours type-checks against the object schema at compile, as the API server does. µs per operation, median of 9 batches taken in turn with the peers (after 300 compilations of every rule by every implementation and one warm-up batch each).',
+    `Each rule evaluated over the same 10-container object (true for every rule); ours type-checks against the object schema at compile, as the API server does. µs per operation, median of ${CEL_ROUNDS} batches taken in turn with the peers (after 300 compilations of every rule by every implementation and one warm-up batch each); each ratio is the median of the ${CEL_ROUNDS} per-round ratios, not the ratio of the medians.`,
     "The peers get the object with integer fields as bigint (CEL ints), ours reads JSON numbers with the schema's types.",
     "'@marcbachmann/cel-js checked': the same library through its Environment, type-checking each expression at compile (`parse` then `check`, variables declared as `map`), the like-for-like peer of our compile (parse, type check against the schema, AST validators, closures); the plain column parses only (it checks dynamically at the first evaluation). Environments are made once, outside the timing, for every implementation.",
   );
@@ -427,7 +438,7 @@ export function peerMarkdown(tables: PeerTable[]): string {
         const v = r.peers[p];
         cells.push(v === undefined ? `n/a${r.why?.[p] ? ` (${r.why[p]})` : ''}` : fmt(v));
         cells.push(v === undefined ? '' : (() => {
-          const ratio = r.ours / v;
+          const ratio = r.ratios?.[p] ?? r.ours / v;
           const s = `${ratio.toFixed(2)}x`;
           return ratio > 1 ? `**${s}**` : s;
         })());
