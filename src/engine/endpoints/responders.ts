@@ -15,6 +15,8 @@ export interface ResponseOptions {
   pretty?: boolean;
   headers?: Record<string, string>;
   warnings?: string[];
+  /** The body's compact JSON (with its trailing newline) where it is already made: used for a compact JSON answer. */
+  compactJson?: () => Uint8Array<ArrayBuffer>;
   /**
    * For error Statuses: the request's Accept header (and whether CBOR is served), negotiated as
    * ErrorNegotiated does; nothing acceptable writes the Status as indented JSON.
@@ -85,7 +87,7 @@ export function respond(status: number, body: unknown, opts: ResponseOptions = {
     payload = encodeCbor(body);
     contentType = neg.contentType;
   } else {
-    payload = encodeJson(body, opts.pretty ?? false);
+    payload = opts.compactJson && !opts.pretty ? opts.compactJson() : encodeJson(body, opts.pretty ?? false);
     contentType = neg?.contentType ?? 'application/json';
   }
   const headers: [string, string][] = [['Cache-Control', 'no-cache, private'], ['Content-Type', contentType]];

@@ -102,6 +102,11 @@ export interface WriteOptions {
 
 export interface WriteOutcome {
   object: KubeObject;
+  /**
+   * The stored object `object` presents, when the answer is one (not for dry runs or an object removed by
+   * the write): its serialization is kept with it, so the answer and later reads of it share one.
+   */
+  stored?: KubeObject;
   created: boolean;
   warnings: string[];
 }
@@ -280,7 +285,7 @@ export class Store {
       final = normalizeLayout(final);
       if (opts.dryRun) return { object: this.view(def, final), created: true, warnings };
       const events = await this.commitOne({ kind: 'put', key, object: this.stored(def, final), expectRevision: 0 }, def, fmeta.name!, effects.ops());
-      return { object: this.view(def, events[0].object), created: true, warnings };
+      return { object: this.view(def, events[0].object), stored: events[0].object, created: true, warnings };
     }
   }
 
@@ -453,7 +458,7 @@ export class Store {
     warnings.push(...await validatingAdmission({ operation: 'update', object: final, oldObject: old, def, namespace, name, subresource, dryRun: opts.dryRun, ctx, request: opts.admission, effects: opts.dryRun ? undefined : effects }));
     final = normalizeLayout(final);
     // A no-op write is not persisted and keeps the resourceVersion (the real server skips the etcd write).
-    if (sameIgnoringRV(final, old)) return { object: this.view(def, stored), created: false, warnings };
+    if (sameIgnoringRV(final, old)) return { object: this.view(def, stored), stored, created: false, warnings };
     if (opts.dryRun) return { object: this.view(def, final), created: false, warnings };
 
     // finalizers emptied on a terminating object (ShouldDeleteDuringUpdate): the object goes away, and the
@@ -468,7 +473,7 @@ export class Store {
       name,
       effects.ops(),
     );
-    return { object: this.view(def, events[0].object), created: false, warnings };
+    return { object: this.view(def, events[0].object), stored: events[0].object, created: false, warnings };
   }
 
   /**

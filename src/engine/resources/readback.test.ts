@@ -50,10 +50,10 @@ function sample(def: ResourceDefinition, name: string): KubeObject {
 
 let c: TestClient;
 
-beforeAll(async () => {
-  c = await testClient(createMemoryStorage());
-  for (const def of kinds) if (def.namespaced) expect((await c.req('POST', '/api/v1/namespaces', { metadata: { name: nsOf(def) } })).status).toBe(201);
-  const crd = await c.req('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
+/** The namespaces of every kind's test and the Widget CRD. */
+async function prepare(client: TestClient): Promise<void> {
+  for (const def of kinds) if (def.namespaced) expect((await client.req('POST', '/api/v1/namespaces', { metadata: { name: nsOf(def) } })).status).toBe(201);
+  const crd = await client.req('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
     metadata: { name: 'widgets.readback.example.com' },
     spec: {
       group: 'readback.example.com', scope: 'Namespaced',
@@ -62,7 +62,12 @@ beforeAll(async () => {
     },
   });
   expect(crd.status).toBe(201);
-  await c.env.advance(1000);
+  await client.env.advance(1000);
+}
+
+beforeAll(async () => {
+  c = await testClient(createMemoryStorage());
+  await prepare(c);
 });
 
 function withoutRV(o: KubeObject): KubeObject {
@@ -138,4 +143,50 @@ describe('conditional updates', () => {
       expect(r.status, `${def.plural}: ${r.text}`).toBe(409);
     }
   });
+});
+
+describe('the answer of a write is the object as a get of it answers, byte for byte', () => {
+  // no controllers: nothing but the test writes between a write and the read that follows it
+  let q: TestClient;
+  beforeAll(async () => {
+    q = await testClient(createMemoryStorage(), { controllers: [] });
+    await prepare(q);
+  });
+  const JSON_BODY = { 'Content-Type': 'application/json' };
+  const rvOf = (text: string) => (JSON.parse(text) as KubeObject).metadata?.resourceVersion;
+  for (const def of kinds) {
+    it(`${def.plural}.${def.version}${def.group ? `.${def.group}` : ''}: create, update, no-op update and merge patch`, async () => {
+      const created = await q.raw('POST', path(def), JSON.stringify(sample(def, 'bytes')), JSON_BODY);
+      const createdText = await created.text();
+      expect(created.status, createdText).toBe(201);
+      const name = (JSON.parse(createdText) as KubeObject).metadata!.name!;
+      const read = async () => (await q.raw('GET', path(def, name))).text();
+
+      const got = await read();
+      expect(rvOf(got)).toBe(rvOf(createdText));
+      expect(createdText).toBe(got);
+
+      const labelled = JSON.parse(got) as KubeObject;
+      labelled.metadata!.labels = { ...labelled.metadata!.labels, bytes: 'put' };
+      const put = await q.raw('PUT', path(def, name), JSON.stringify(labelled), JSON_BODY);
+      const putText = await put.text();
+      expect(put.status, putText).toBe(200);
+      expect(rvOf(putText)).not.toBe(rvOf(got));
+      expect(putText).toBe(await read());
+
+      const same = await q.raw('PUT', path(def, name), putText, JSON_BODY);
+      const sameText = await same.text();
+      expect(same.status, sameText).toBe(200);
+      expect(rvOf(sameText)).toBe(rvOf(putText));
+      expect(sameText).toBe(await read());
+
+      const patched = await q.raw('PATCH', path(def, name), JSON.stringify({ metadata: { labels: { bytes: 'patch' } } }), { 'Content-Type': 'application/merge-patch+json' });
+      const patchedText = await patched.text();
+      expect(patched.status, patchedText).toBe(200);
+      expect(patchedText).toBe(await read());
+      // pretty output is the same object, indented
+      const pretty = await q.raw('PATCH', `${path(def, name)}?pretty=true`, JSON.stringify({ metadata: { labels: { bytes: 'pretty' } } }), { 'Content-Type': 'application/merge-patch+json' });
+      expect(await pretty.text()).toBe(`${JSON.stringify(JSON.parse(await read()), null, 2)}\n`);
+    });
+  }
 });

@@ -2,6 +2,8 @@
 
 import { badRequest } from '../../errors.js';
 import { respond } from '../responders.js';
+import type { WriteOutcome } from '../../registry/store.js';
+import { objectJsonBytes } from './list.js';
 import { decodeObjectBody, expectKind, type Scope } from '../scope.js';
 import { admissionRequest, fieldValidate, recordUpdate, typeCheck, writeOptions } from '../pipeline.js';
 import type { EngineResponse } from '../wire.js';
@@ -22,11 +24,26 @@ export async function handleCreate(scope: Scope): Promise<EngineResponse> {
     admission: admissionRequest(scope),
     finalize: recordUpdate(scope, opts.fieldManager, ''),
   });
-  return respond(201, out.object, { negotiated: plain(scope), pretty: scope.pretty, warnings: [...admitted.warnings, ...out.warnings] });
+  return respondWritten(scope, 201, out, admitted.warnings);
 }
 
 /** Writes answer with the object itself, never a Table. */
 export function plain(scope: Scope) {
   const neg = scope.negotiated;
   return neg.as ? { format: neg.format, contentType: neg.contentType.split(';')[0] } : neg;
+}
+
+/**
+ * The answer of a write: the object, never a Table. As compact JSON it is the stored object's kept
+ * serialization (the one a get of it answers with), so a read that follows the write does not serialize
+ * the object again.
+ */
+export function respondWritten(scope: Scope, status: number, out: WriteOutcome, warnings: string[]): EngineResponse {
+  const stored = out.stored;
+  return respond(status, out.object, {
+    negotiated: plain(scope),
+    pretty: scope.pretty,
+    warnings: [...warnings, ...out.warnings],
+    ...(stored ? { compactJson: () => objectJsonBytes(scope.def, stored) } : {}),
+  });
 }

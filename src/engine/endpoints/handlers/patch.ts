@@ -18,10 +18,9 @@ import { applyPatch as serverSideApply, objectTypeFor } from '../../merge/index.
 import { fieldValidationResult, patchInvalid } from '../../schema/prune.js';
 import { groupVersion, type ResourceDefinition } from '../../registry/types.js';
 import { bodyMediaType } from '../negotiation/media.js';
-import { respond } from '../responders.js';
 import { readBody, type FieldValidation, type Scope } from '../scope.js';
 import { admissionRequest, fieldValidate, recordUpdate, resetFieldsFor, typeCheck, writeOptions } from '../pipeline.js';
-import { plain } from './create.js';
+import { respondWritten } from './create.js';
 import type { EngineResponse } from '../wire.js';
 
 export const PATCH_TYPES = [
@@ -145,7 +144,7 @@ export async function handlePatch(scope: Scope): Promise<EngineResponse> {
       finalize: isApply ? undefined : recordUpdate(scope, opts.fieldManager, subresource),
     },
   );
-  return respond(out.created ? 201 : 200, out.object, { negotiated: plain(scope), pretty: scope.pretty, warnings: [...warnings, ...out.warnings] });
+  return respondWritten(scope, out.created ? 201 : 200, out, warnings);
 }
 
 /** jsonPatcher / smpPatcher: the patch on the current object, then its decoding into the kind. */

@@ -1,10 +1,9 @@
 // PUT of one object or of its status subresource [K8S handlers/update.go].
 
 import { badRequest } from '../../errors.js';
-import { respond } from '../responders.js';
 import { decodeObjectBody, expectKind, type Scope } from '../scope.js';
 import { admissionRequest, fieldValidate, recordUpdate, typeCheck, writeOptions } from '../pipeline.js';
-import { plain } from './create.js';
+import { respondWritten } from './create.js';
 import type { EngineResponse } from '../wire.js';
 
 export async function handleUpdate(scope: Scope): Promise<EngineResponse> {
@@ -35,5 +34,5 @@ export async function handleUpdate(scope: Scope): Promise<EngineResponse> {
     // defaultUpdatedObjectInfo.Preconditions: a uid in the body must match the stored object
     preconditions: typeof meta.uid === 'string' && meta.uid !== '' ? { uid: meta.uid } : undefined,
   });
-  return respond(out.created ? 201 : 200, out.object, { negotiated: plain(scope), pretty: scope.pretty, warnings: [...admitted.warnings, ...out.warnings] });
+  return respondWritten(scope, out.created ? 201 : 200, out, admitted.warnings);
 }
