@@ -2,7 +2,8 @@
 // custom resource), a PUT of the object exactly as GET returned it succeeds and changes nothing but the
 // resourceVersion; a PUT of the manifest as first written (no resourceVersion, as `kubectl replace -f`
 // sends it) is accepted exactly where the real strategy allows unconditional updates, and so is a
-// resourceVersion of "0"; elsewhere both get the real 422.
+// resourceVersion of "0"; elsewhere both get the real 422. And the answer of every write (create, update,
+// no-op update, merge patch) is byte for byte what a get of the object then answers.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryStorage } from '../../adapters/memory/memory-storage.js';
 import { testClient, type TestClient } from '../testing/harness.js';
