@@ -1,7 +1,7 @@
 // The Monaco editor, loaded lazily (this module and Monaco are one dynamic chunk, never in the first
 // paint): YAML with completion, hover and validation from JSON Schemas (monaco-yaml), the playground's
 // theme, and the action shortcuts.
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import * as monaco from './monaco-core.js';
 import { configureMonacoYaml, type MonacoYaml } from 'monaco-yaml';
 import EditorWorker from 'monaco-editor/editor/editor.worker.js?worker';
@@ -63,6 +63,10 @@ export default function MonacoView({ text, theme, schema, onShortcut, label, fon
   const editor = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
   const latest = useRef({ onShortcut });
   latest.current = { onShortcut };
+  // a change from elsewhere that Monaco cannot take fails this view's render, so the editor panel's error
+  // boundary shows it (a store listener's throw would reach only whoever set the text)
+  const [failure, setFailure] = useState<{ error: unknown }>();
+  if (failure) throw failure.error;
 
   useEffect(() => {
     if (!host.current) return;
@@ -90,8 +94,12 @@ export default function MonacoView({ text, theme, schema, onShortcut, label, fon
     const sub = model.onDidChangeContent(() => text.changed(read));
     // a change from elsewhere (a panel, a link, a conflict resolution): one undoable edit
     const unsubscribe = text.subscribe(() => {
-      const value = text.get();
-      if (model.getValue() !== value) model.pushEditOperations([], [{ range: model.getFullModelRange(), text: value }], () => null);
+      try {
+        const value = text.get();
+        if (model.getValue() !== value) model.pushEditOperations([], [{ range: model.getFullModelRange(), text: value }], () => null);
+      } catch (error) {
+        setFailure({ error });
+      }
     });
     ed.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, () => latest.current.onShortcut('apply'));
     ed.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, () => latest.current.onShortcut('save'));

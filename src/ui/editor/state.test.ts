@@ -101,5 +101,17 @@ describe('editor state', () => {
       s.set('a');
       expect(told).toEqual(['a']);
     });
+
+    it('a subscriber that throws does not keep the others from hearing of a change; its error reaches the setter', () => {
+      const { s, told } = watched('a');
+      s.subscribe(() => {
+        throw new Error('cannot take it');
+      });
+      const after: string[] = [];
+      s.subscribe(() => after.push(s.get()));
+      expect(() => s.set('b')).toThrow('cannot take it');
+      expect(told).toEqual(['b']);
+      expect(after).toEqual(['b']);
+    });
   });
 });

@@ -86,7 +86,16 @@ export class TextStore {
     clearTimeout(this.timer);
     this.timer = undefined;
     this.told = this.value;
-    for (const l of [...this.listeners]) l();
+    // every subscriber hears of it, also when one of them throws (the first error is passed on after)
+    let failed: { error: unknown } | undefined;
+    for (const l of [...this.listeners]) {
+      try {
+        l();
+      } catch (error) {
+        failed ??= { error };
+      }
+    }
+    if (failed) throw failed.error;
   }
 
   /** One timer per pause, not one per keystroke: it waits again while changes keep coming. */
