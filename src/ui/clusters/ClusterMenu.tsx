@@ -12,7 +12,7 @@ import { ADMIN, saveActingUser } from '../auth/identity.js';
 import { describeClusterFile, parseClusterFile, ClusterFileError } from './carry.js';
 import { exportClusterFile, importClusterFile, nameProblem, renameCluster } from './actions.js';
 import { deleteClusterSettings } from '../../adapters/idb/cluster-settings.js';
-import { deleteClusterDatabase as deleteClusterDatabaseIn } from '../../adapters/idb/cluster-database.js';
+import { deleteClusterDatabase } from '../../adapters/idb/cluster-database.js';
 
 const KNOWN_KEY = 'kube-playground:clusters';
 const CLUSTER_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
@@ -32,9 +32,7 @@ function readKnown(): unknown {
 }
 
 /** Deletes a cluster's database; rejects when it stays open elsewhere for 10 s. */
-function deleteClusterDatabase(cluster: string): Promise<void> {
-  return deleteClusterDatabaseIn(cluster, { blockedTimeoutMs: 10_000 });
-}
+const deleteCluster = (cluster: string): Promise<void> => deleteClusterDatabase(cluster, { blockedTimeoutMs: 10_000 });
 
 function downloadText(name: string, text: string, type: string) {
   const url = URL.createObjectURL(new Blob([text], { type }));
@@ -120,7 +118,7 @@ export function ClusterMenu({ cluster }: { cluster: string }) {
     setBusy(true);
     setStatus(`Renaming ${cluster} to ${to}…`);
     try {
-      const warning = await renameCluster(cluster, to, deleteClusterDatabase);
+      const warning = await renameCluster(cluster, to, deleteCluster);
       const next = rememberCluster(warning ? known : known.filter((k) => k !== cluster), to);
       try {
         localStorage.setItem(KNOWN_KEY, JSON.stringify(next));
@@ -204,7 +202,7 @@ export function ClusterMenu({ cluster }: { cluster: string }) {
     });
     if (!ok) return setStatus('Reset cancelled: nothing was changed.');
     try {
-      await deleteClusterDatabase(cluster);
+      await deleteCluster(cluster);
       saveActingUser(globalThis.localStorage, cluster, ADMIN);
       location.reload();
     } catch (e) {
@@ -221,7 +219,7 @@ export function ClusterMenu({ cluster }: { cluster: string }) {
     });
     if (!ok) return setStatus(`Delete cancelled: cluster ${k} is kept.`);
     try {
-      await deleteClusterDatabase(k);
+      await deleteCluster(k);
       forget(k);
       setStatus(`Cluster ${k} deleted.`);
     } catch (e) {
