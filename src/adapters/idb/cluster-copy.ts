@@ -1,7 +1,8 @@
 // Copying a cluster's IndexedDB database as a whole: a consistent snapshot of its objects and its event
 // history (one read-only transaction), and the restore of such a snapshot into a new, empty database (one
-// read-write transaction, so a failure midway leaves nothing half written). Used to rename a cluster and to
-// export and import it with its history: the restored cluster has the same revisions, so a client can
+// read-write transaction, so a failure midway leaves nothing half written), and the move of a cluster to a
+// new name while its old database is held (moveClusterDatabase). Used to rename a cluster and to export and
+// import it with its history: the restored cluster has the same revisions, so a client can
 // still watch from a resourceVersion of the window the snapshot holds.
 //
 // The schema is the one openIdbStorage creates (it is opened through it first); the idempotency records of
@@ -75,27 +76,125 @@ export async function databaseExists(name: string, idb?: IDBFactory): Promise<bo
   return (await f.databases()).some((d) => d.name === name);
 }
 
+const STORES = ['objects', 'history', 'meta'] as const;
+
+function isClusterDatabase(db: IDBDatabase): boolean {
+  return STORES.every((s) => db.objectStoreNames.contains(s));
+}
+
+/** The snapshot a transaction over the three stores sees. */
+async function readDump(tx: IDBTransaction): Promise<ClusterDump> {
+  const [objects, history, revision, compacted] = await Promise.all([
+    req(tx.objectStore('objects').getAll() as IDBRequest<StoredObject[]>),
+    req(tx.objectStore('history').getAll() as IDBRequest<HistoryRecord[]>),
+    req(tx.objectStore('meta').get('revision') as IDBRequest<number | undefined>),
+    req(tx.objectStore('meta').get('compactedRevision') as IDBRequest<number | undefined>),
+  ]);
+  const byKey = new Map(objects.map((o) => [o.key, o]));
+  return { revision: revision ?? 0, compactedRevision: compacted ?? 0, objects, history: wholeRecords(history, (k) => byKey.get(k)) };
+}
+
 /** A consistent snapshot of a cluster database (objects, history, revisions), read in one transaction. */
 export async function dumpClusterDatabase(name: string, idb?: IDBFactory): Promise<ClusterDump> {
   const db = stepAside(await openExisting(name, factoryOf(idb)));
   try {
-    if (!db.objectStoreNames.contains('objects') || !db.objectStoreNames.contains('history') || !db.objectStoreNames.contains('meta')) {
-      throw new Error(`database ${name} is not a cluster's database`);
-    }
-    const tx = db.transaction(['objects', 'history', 'meta'], 'readonly');
+    if (!isClusterDatabase(db)) throw new Error(`database ${name} is not a cluster's database`);
+    const tx = db.transaction([...STORES], 'readonly');
     const finished = done(tx);
-    const [objects, history, revision, compacted] = await Promise.all([
-      req(tx.objectStore('objects').getAll() as IDBRequest<StoredObject[]>),
-      req(tx.objectStore('history').getAll() as IDBRequest<HistoryRecord[]>),
-      req(tx.objectStore('meta').get('revision') as IDBRequest<number | undefined>),
-      req(tx.objectStore('meta').get('compactedRevision') as IDBRequest<number | undefined>),
-    ]);
+    const dump = await readDump(tx);
     await finished;
-    const byKey = new Map(objects.map((o) => [o.key, o]));
-    return { revision: revision ?? 0, compactedRevision: compacted ?? 0, objects, history: wholeRecords(history, (k) => byKey.get(k)) };
+    return dump;
   } finally {
     db.close();
   }
+}
+
+export interface MoveOptions {
+  /** The IndexedDB factory; the global one when absent. */
+  idb?: IDBFactory;
+  /** When a connection to `from` does not step aside, give up after this many ms (nothing changes). */
+  blockedTimeoutMs?: number;
+}
+
+/**
+ * Copies the cluster database `from` into the new database `to` while no one else can use `from`, so that
+ * nothing written to the old name during a rename is lost.
+ *
+ * The hold is an upgrade of `from` to the next version: every engine holding it (the service worker, other
+ * tabs) closes its connection on `versionchange` and stops, and every request that would open it again
+ * waits in IndexedDB's queue while the upgrade's transaction is kept open. Inside it the snapshot is read,
+ * restored into `to`, and `alongside` runs (what else belongs to the new name, e.g. its settings).
+ * - When all of that succeeds the upgrade commits: `from` is then at a version this app's engines refuse to
+ *   open, so the waiting requests fail instead of writing to a cluster that has moved, and the caller
+ *   deletes `from`.
+ * - When anything fails the upgrade is aborted: `from` is as it was (same version, same data), the waiting
+ *   requests go on, and the database `to` is deleted again (the caller undoes what else `alongside` made).
+ */
+export async function moveClusterDatabase(from: string, to: string, alongside: () => Promise<void>, options: MoveOptions = {}): Promise<void> {
+  const f = factoryOf(options.idb);
+  const existing = await openExisting(from, f);
+  const version = existing.version;
+  const known = isClusterDatabase(existing);
+  existing.close();
+  if (!known) throw new Error(`database ${from} is not a cluster's database`);
+  let failure: unknown;
+  let gaveUp = false;
+  await new Promise<void>((resolve, reject) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const r = f.open(from, version + 1);
+    r.onblocked = () => {
+      if (options.blockedTimeoutMs === undefined) return;
+      timer ??= setTimeout(() => {
+        // the open stays queued; when it does get through, it is aborted at once
+        gaveUp = true;
+        reject(new Error(`cluster database ${from} is still open somewhere (another tab?)`));
+      }, options.blockedTimeoutMs);
+    };
+    r.onupgradeneeded = () => {
+      if (timer !== undefined) clearTimeout(timer);
+      const tx = r.transaction as IDBTransaction;
+      if (gaveUp || r.result.version !== version + 1 || !isClusterDatabase(r.result)) {
+        failure ??= new Error(`database ${from} changed before it could be held`);
+        tx.abort();
+        return;
+      }
+      // The transaction commits as soon as no request of it is pending: one is kept pending until the copy
+      // is done (a read of the revision after another).
+      let copying = true;
+      const keepOpen = (): void => {
+        if (copying) tx.objectStore('meta').get('revision').onsuccess = keepOpen;
+      };
+      keepOpen();
+      let restored = false;
+      readDump(tx)
+        .then((dump) => restoreClusterDatabase(to, dump, f))
+        .then(() => {
+          restored = true;
+          return alongside();
+        })
+        .then(
+          () => {
+            copying = false;
+          },
+          async (err: unknown) => {
+            failure = err;
+            if (restored) await deleteDatabase(to, { idb: f }).catch(() => undefined);
+            copying = false;
+            try {
+              tx.abort();
+            } catch {
+              // finished already
+            }
+          },
+        );
+    };
+    r.onsuccess = () => {
+      r.result.close();
+      if (failure === undefined && !gaveUp) resolve();
+      else reject(failure ?? new Error(`cluster database ${from} is still open somewhere (another tab?)`));
+    };
+    r.onerror = () => reject(failure ?? r.error ?? new Error(`cluster database ${from} could not be held for the copy`));
+  });
 }
 
 /**

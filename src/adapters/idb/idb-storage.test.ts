@@ -89,7 +89,7 @@ describe('openIdbStorage: connections and lifecycle', () => {
     await expect(s.get('/core/pods/d/a')).rejects.toThrow('storage: IndexedDB storage "upgraded" is closed');
     // That version is newer than this code's schema.
     await expect(openIdbStorage({ name: 'upgraded' })).rejects.toThrow(
-      `openIdbStorage: database "upgraded" has a newer schema than version ${IDB_STORAGE_VERSION} (written by a newer app; reload)`,
+      `openIdbStorage: database "upgraded" is at a version past ${IDB_STORAGE_VERSION}: a newer app wrote it (reload), or the cluster was just renamed`,
     );
   });
 

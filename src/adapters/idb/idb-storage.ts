@@ -138,7 +138,7 @@ export async function openIdbStorage(opts: IdbStorageOptions): Promise<Storage &
     const e = err as { name?: string; message?: string } | null;
     if (e?.name === 'VersionError') {
       throw new Error(
-        `openIdbStorage: database "${opts.name}" has a newer schema than version ${IDB_STORAGE_VERSION} (written by a newer app; reload)`,
+        `openIdbStorage: database "${opts.name}" is at a version past ${IDB_STORAGE_VERSION}: a newer app wrote it (reload), or the cluster was just renamed`,
       );
     }
     throw err;

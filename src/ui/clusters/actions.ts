@@ -1,9 +1,9 @@
 // The Clusters menu's carrying actions, over the browser's IndexedDB: rename a cluster (its database is
-// copied whole under the new name in one transaction, checked unchanged, and only then is the old one
-// deleted, so a failure midway leaves the cluster where it was), export a cluster to a file with its
+// held, copied whole under the new name in one transaction, and only then is the old one deleted, so a
+// failure midway leaves the cluster where it was and no write is lost), export a cluster to a file with its
 // history and settings, and import such a file into a new cluster. The file format and its checks are in
 // carry.ts.
-import { databaseExists, dumpClusterDatabase, restoreClusterDatabase } from '../../adapters/idb/cluster-copy.js';
+import { databaseExists, dumpClusterDatabase, moveClusterDatabase, restoreClusterDatabase } from '../../adapters/idb/cluster-copy.js';
 import { clusterDatabaseName, deleteClusterDatabase } from '../../adapters/idb/cluster-database.js';
 import { deleteClusterSettings, readClusterSettings, writeClusterSettings } from '../../adapters/idb/cluster-settings.js';
 import { ADMIN, loadActingUser, saveActingUser } from '../auth/identity.js';
@@ -40,20 +40,16 @@ export async function importClusterFile(file: ClusterFile, target: string): Prom
 }
 
 /**
- * Renames cluster `from` to `to`. The copy is made first; the old database is deleted only when the copy is
- * complete and the old cluster did not change meanwhile. Resolves to a warning when the old copy could not
- * be deleted (both names then hold the cluster).
+ * Renames cluster `from` to `to`. The old database is held while it is copied (its engines stop and the
+ * requests for it wait; moveClusterDatabase), so nothing written meanwhile is lost and a busy simulated
+ * cluster renames at the first try; it is deleted only once the copy and the new name's settings are
+ * complete. Resolves to a warning when the old copy could not be deleted (both names then hold the cluster).
  */
 export async function renameCluster(from: string, to: string, deleteOld: (cluster: string) => Promise<void>): Promise<string | undefined> {
-  const dump = await dumpClusterDatabase(clusterDatabase(from));
   const settings = await readClusterSettings(from);
-  await restoreClusterDatabase(clusterDatabase(to), dump);
   try {
-    await writeClusterSettings(to, settings);
-    const again = await dumpClusterDatabase(clusterDatabase(from));
-    if (again.revision !== dump.revision) throw new Error(`cluster ${from} changed while it was being copied; nothing was renamed, try again`);
+    await moveClusterDatabase(clusterDatabase(from), clusterDatabase(to), () => writeClusterSettings(to, settings), { blockedTimeoutMs: 10_000 });
   } catch (err) {
-    await deleteClusterDatabase(to).catch(() => undefined);
     await deleteClusterSettings(to).catch(() => undefined);
     throw err;
   }
