@@ -1,7 +1,7 @@
 // Scenarios and clusters you can carry (issue 16, items 2-4), in Chromium through the real service worker:
 // a link carries the acting user and restores it in a fresh browser context; hostile links are refused or
 // stay harmless; a link too long for chat apps is offered as a file that the Clusters menu opens; renaming
-// a cluster keeps its objects, settings and acting user; a cluster exported to a file and imported as
+// a cluster keeps its objects, settings and acting user, and no write the old name accepted meanwhile; a cluster exported to a file and imported as
 // another has the same objects, history and settings, and a bad file changes nothing; after one visit the
 // panels never opened before load with the network off, and a panel whose code cannot be fetched shows its
 // own error with a way to load it again while the rest keeps working.
@@ -176,9 +176,37 @@ test('rename a cluster: its objects, settings and acting user go with it; the ol
   await menu.getByLabel(`New name for ${from}`).fill('Bad Name');
   await menu.getByRole('button', { name: 'Rename', exact: true }).click();
   await expect(page.getByTestId('cluster-status')).toHaveText('Rename refused: "Bad Name" is not a valid cluster name (a lowercase DNS label: a-z, 0-9 and "-").');
+  // Writes keep coming while the cluster is renamed (besides the simulated cluster's controllers): every one
+  // the old name accepted is noted (localStorage outlives the page's move to the new name).
+  await page.evaluate(() => {
+    localStorage.removeItem('e2e-rename-writes');
+    localStorage.removeItem('e2e-rename-refused');
+    void (async () => {
+      for (let i = 0; i < 3000 && location.search.includes('ren-'); i++) {
+        const r = await window.playground
+          .apiFetch('/api/v1/namespaces/kept/configmaps', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ metadata: { name: `w-${i}` } }) })
+          .catch(() => undefined);
+        if (r?.status !== 201) {
+          // the old name is held, then gone: the first refusal ends the writes (a write after the deletion
+          // would start a fresh cluster of the old name)
+          localStorage.setItem('e2e-rename-refused', `${r?.status} ${await r?.text()}`);
+          break;
+        }
+        localStorage.setItem('e2e-rename-writes', JSON.stringify([...(JSON.parse(localStorage.getItem('e2e-rename-writes') ?? '[]') as string[]), `w-${i}`]));
+        await new Promise((res) => setTimeout(res, 5));
+      }
+    })();
+  });
+  await expect.poll(() => page.evaluate(() => (JSON.parse(localStorage.getItem('e2e-rename-writes') ?? '[]') as string[]).length)).toBeGreaterThan(2);
   await menu.getByLabel(`New name for ${from}`).fill(to);
   await menu.getByRole('button', { name: 'Rename', exact: true }).click();
   await page.waitForURL(`**/?cluster=${to}`);
+  // nothing the old name accepted is lost: the renamed cluster holds every write that was answered 201
+  const accepted = await page.evaluate(() => JSON.parse(localStorage.getItem('e2e-rename-writes') ?? '[]') as string[]);
+  const held = ((await shellFetch(page, '/api/v1/namespaces/kept/configmaps')).body as { items: { metadata: { name: string } }[] }).items.map((i) => i.metadata.name);
+  expect(held.filter((n) => n.startsWith('w-')).sort()).toEqual([...accepted].sort());
+  // and the writes did run into the rename: the first write after the hold began was refused, not lost
+  expect(await page.evaluate(() => localStorage.getItem('e2e-rename-refused'))).toMatch(/^500 [^]*(another connection is upgrading or deleting it|or the cluster was just renamed)/);
   await expect(page.getByTestId('cluster-name')).toHaveText(to, { timeout: 30_000 });
   await expect(page.getByTestId('acting-user')).toHaveText('ann', { timeout: 30_000 });
   await expect(page.getByTestId('simulation-switch')).toBeChecked();
