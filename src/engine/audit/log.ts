@@ -203,6 +203,8 @@ export class AuditContext implements AuditAnnotator {
   /** The policy ran and writes nothing for this request: annotations are dropped at once. */
   private off = false;
   private requestBody: Promise<unknown> | undefined;
+  /** The request's object as decoded (create, update): recorded instead of the body as sent. */
+  private decodedRequest: { object: unknown } | undefined;
   private done = false;
 
   constructor(
@@ -276,6 +278,20 @@ export class AuditContext implements AuditAnnotator {
     if (authenticated) this.process('RequestReceived');
   }
 
+  /** Whether the event records the request's object (its level is Request or above). */
+  get recordsRequestObject(): boolean {
+    return this.config !== undefined && !levelLess(this.config.level, 'Request');
+  }
+
+  /**
+   * LogRequestObject: the request's object as the handler decoded it (defaulted, apiVersion/kind of the
+   * request), which the event records instead of the body as sent. Patches keep their body as sent
+   * (LogRequestPatch), and so does a request whose handler never decodes an object.
+   */
+  requestObject(decoded: unknown): void {
+    if (this.recordsRequestObject) this.decodedRequest = { object: decoded };
+  }
+
   /** Impersonation replaced the requester (LogImpersonatedUser). */
   impersonated(user: UserInfo): void {
     if (!this.event) return;
@@ -333,7 +349,10 @@ export class AuditContext implements AuditAnnotator {
           if (!ref.uid && typeof meta.uid === 'string' && meta.uid) ref.uid = meta.uid;
           if (!ref.resourceVersion && typeof meta.resourceVersion === 'string' && meta.resourceVersion) ref.resourceVersion = meta.resourceVersion;
         }
-        if (!levelLess(level, 'Request')) ev.requestObject = omit ? withoutManagedFields(body) : body;
+        if (!levelLess(level, 'Request')) {
+          const logged = this.decodedRequest ? this.decodedRequest.object : body;
+          ev.requestObject = omit ? withoutManagedFields(logged) : logged;
+        }
       }
     }
     if (!levelLess(level, 'RequestResponse')) {

@@ -78,6 +78,16 @@ export function admissionRequest(scope: Scope): AdmissionRequest | undefined {
   return { user: scope.auth.user, authorizer: scope.auth.authorizer, ...(audit ? { audit } : {}) };
 }
 
+/**
+ * LogRequestObject of the create and update handlers: once the body is decoded (its kind, types and fields
+ * checked), the audit event records the object as the server decoded it (defaulted) rather than as sent.
+ * Nothing is computed unless the policy records request objects for this request.
+ */
+export function logRequestObject(scope: Scope, obj: KubeObject): void {
+  const audit = auditContextOf(scope.request);
+  if (audit?.recordsRequestObject) audit.requestObject(scope.core.store.decoded(scope.def, obj, scope.info.subresource));
+}
+
 /** managedFields for a create/update/non-apply patch, as the finalize hook of the store. */
 export function recordUpdate(scope: Scope, manager: string, subresource: string) {
   const def = scope.def;

@@ -194,6 +194,27 @@ export class Store {
     return normalizeLayout({ ...toRequestVersion(def, obj), apiVersion: groupVersion(def), kind: def.kind });
   }
 
+  /**
+   * The request's object as the real server decodes it before anything else runs: apiVersion/kind of the
+   * requested version, the kind's defaults applied, and what the typed encoding of a built-in kind always
+   * writes (`metadata.creationTimestamp: null` until the server sets it, an empty status). No system field
+   * is set and nothing is stored: the audit log records this as the request object of a create or update.
+   */
+  decoded(def: ResourceDefinition, input: KubeObject, subresource: string): KubeObject {
+    const obj = clone(input);
+    obj.apiVersion = groupVersion(def);
+    obj.kind = def.kind;
+    obj.metadata = isPlainObject(obj.metadata) ? (obj.metadata as ObjectMeta) : {};
+    if (!(def as { custom?: boolean }).custom) {
+      const meta = obj.metadata as Record<string, unknown>;
+      if (meta.creationTimestamp === undefined) meta.creationTimestamp = null;
+      // the status struct is there before defaulting, as in the typed object
+      if (def.subresources.status && obj.status === undefined) obj.status = {};
+    }
+    def.strategy.default?.(obj, this.context(subresource, true));
+    return normalizeLayout(obj);
+  }
+
   /** What is written: the object in the kind's storage version, in the real layout. */
   private stored(def: ResourceDefinition, obj: KubeObject): KubeObject {
     return normalizeLayout(toStorageVersion(def, obj));

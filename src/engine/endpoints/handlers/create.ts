@@ -5,7 +5,7 @@ import { respond } from '../responders.js';
 import type { WriteOutcome } from '../../registry/store.js';
 import { objectJsonBytes } from './list.js';
 import { decodeObjectBody, expectKind, type Scope } from '../scope.js';
-import { admissionRequest, fieldValidate, recordUpdate, typeCheck, writeOptions } from '../pipeline.js';
+import { admissionRequest, fieldValidate, logRequestObject, recordUpdate, typeCheck, writeOptions } from '../pipeline.js';
 import type { EngineResponse } from '../wire.js';
 
 export async function handleCreate(scope: Scope): Promise<EngineResponse> {
@@ -19,6 +19,7 @@ export async function handleCreate(scope: Scope): Promise<EngineResponse> {
   }
   typeCheck(def, input);
   const admitted = fieldValidate(def, input, body.duplicates, opts.fieldValidation, { operation: 'create', mediaType: body.format === 'yaml' ? 'yaml' : 'json' });
+  logRequestObject(scope, admitted.object);
   const out = await core.store.create(def, info.namespace, admitted.object, {
     dryRun: opts.dryRun,
     admission: admissionRequest(scope),

@@ -2,7 +2,7 @@
 
 import { badRequest } from '../../errors.js';
 import { decodeObjectBody, expectKind, type Scope } from '../scope.js';
-import { admissionRequest, fieldValidate, recordUpdate, typeCheck, writeOptions } from '../pipeline.js';
+import { admissionRequest, fieldValidate, logRequestObject, recordUpdate, typeCheck, writeOptions } from '../pipeline.js';
 import { respondWritten } from './create.js';
 import type { EngineResponse } from '../wire.js';
 
@@ -14,6 +14,7 @@ export async function handleUpdate(scope: Scope): Promise<EngineResponse> {
   typeCheck(def, input);
   const admitted = fieldValidate(def, input, body.duplicates, opts.fieldValidation, { operation: 'update', mediaType: body.format === 'yaml' ? 'yaml' : 'json' });
   const desired = admitted.object;
+  logRequestObject(scope, desired);
   // checkName
   const meta = desired.metadata ?? {};
   const name = typeof meta.name === 'string' ? meta.name : '';
