@@ -422,6 +422,35 @@ describe('the playground: /x-playground/audit and the policy in the cluster sett
   });
 });
 
+describe('the playground endpoints that change the cluster go through the filter chain and are audited', () => {
+  it('/x-playground/corrupt: an update of the object (its objectRef, decision and user); refused for jane with forbid', async () => {
+    const { c, events } = await audited('- level: Metadata\n', 'omitStages: [RequestReceived]\n');
+    expect((await c.req('POST', '/api/v1/namespaces/default/configmaps', cm('x'))).status).toBe(201);
+    events.length = 0;
+    const uri = `/x-playground/corrupt?path=${encodeURIComponent('/api/v1/namespaces/default/configmaps/x')}`;
+    const own = () => events.filter((e) => e.requestURI === uri);
+    const r = await c.req('POST', uri);
+    expect(r.status, r.text).toBe(200);
+    expect(own()).toHaveLength(1);
+    expect(own()[0]).toMatchObject({
+      stage: 'ResponseComplete', verb: 'update', requestURI: uri, user: ADMIN,
+      objectRef: { resource: 'configmaps', namespace: 'default', name: 'x', apiVersion: 'v1' },
+      responseStatus: { code: 200 },
+      annotations: { 'authorization.k8s.io/decision': 'allow' },
+    });
+    events.length = 0;
+    const denied = await c.req('POST', uri, undefined, JANE);
+    expect(denied.status).toBe(403);
+    expect(own()).toHaveLength(1);
+    expect(own()[0]).toMatchObject({ verb: 'update', user: { username: 'jane' }, responseStatus: { code: 403 }, annotations: { 'authorization.k8s.io/decision': 'forbid' } });
+    events.length = 0;
+    const unknown = await c.req('POST', uri, undefined, { Authorization: 'Bearer nope' });
+    expect(unknown.status).toBe(401);
+    expect(own()).toHaveLength(1);
+    expect(own()[0]).toMatchObject({ stage: 'ResponseStarted', responseStatus: { code: 401 } });
+  });
+});
+
 describe('the request object of a create, over the whole catalog', () => {
   // For every built-in kind: the object the event records is the decoded object (kind and apiVersion of the
   // request, no field the server sets, the typed encoding's creationTimestamp null), it is itself a valid

@@ -27,7 +27,7 @@ import {
 } from './discovery.js';
 import { negotiate } from './negotiation/media.js';
 import { buildOpenAPIV2, buildOpenAPIV3Discovery, buildOpenAPIV3GroupVersion } from './openapi.js';
-import { pathSegments, requestInfo, type ResourceRequestInfo } from './request-info.js';
+import { pathSegments, requestInfo, type RequestInfo, type ResourceRequestInfo } from './request-info.js';
 import { nameIsPathSegment } from '../util/validation.js';
 import { goQuote } from '../codec/go-format.js';
 import { respond, respondError, wantsPretty } from './responders.js';
@@ -58,7 +58,7 @@ export const PLAYGROUND_SETTINGS_PATH = '/x-playground/settings';
 export const PLAYGROUND_AUDIT_PATH = '/x-playground/audit';
 import { decodeBody } from '../codec/decode.js';
 import { readLimitedBody } from '../codec/read-body.js';
-import { authenticate, authorize, createClusterAuth, impersonate, requestAttributes, reconcileBootstrapRbac, type ClusterAuth, type UserInfo } from '../auth/index.js';
+import { authenticate, createClusterAuth, impersonate, requestAttributes, reconcileBootstrapRbac, type ClusterAuth, type UserInfo } from '../auth/index.js';
 import { authEndpointKind, handleAuthEndpoint } from '../auth/endpoints.js';
 import { guardEscalation } from '../auth/escalation.js';
 import { requestAuthorization } from '../auth/request-checks.js';
@@ -355,32 +355,11 @@ class Engine implements EngineCore {
         const body = decodeBody(await readLimitedBody(request), 'json', { interpretKind: false }).value;
         return respond(200, evaluatePlaygroundCel(body), { pretty });
       }
-      if (path === PLAYGROUND_CORRUPT_PATH) return await this.playgroundCorrupt(method, request, query, pretty, as);
-      if (path === PLAYGROUND_FAIL_PATH || path === PLAYGROUND_RECOVER_PATH) return await this.playgroundFail(path === PLAYGROUND_FAIL_PATH ? 'fail' : 'recover', method, request, query, pretty, as);
+      if (path === PLAYGROUND_CORRUPT_PATH) return await this.playgroundCorrupt(method, request, query, pretty, as, audit);
+      if (path === PLAYGROUND_FAIL_PATH || path === PLAYGROUND_RECOVER_PATH) return await this.playgroundFail(path === PLAYGROUND_FAIL_PATH ? 'fail' : 'recover', method, request, query, pretty, as, audit);
       if (!SERVED_METHODS.has(method)) this.refuseMethod(path, query);
       const info = requestInfo(method, path, query);
-      // the filter chain (docs: request pipeline): authentication -> impersonation -> authorization
-      // the controller manager's own requests carry their service account (trusted only for requests it built)
-      let requester: UserInfo;
-      try {
-        requester = as ?? this.controllerRequester(request) ?? authenticate(request, this.opts.auth ?? {}, this.auth.tokenChecker);
-      } catch (e) {
-        // WithFailedAuthenticationAudit: policy without a user, one ResponseStarted event
-        audit.failedAuthentication = failedAuthenticationMessage(request, query);
-        audit.start(requestAttributes(ANONYMOUS_USER, info, path, query), false);
-        throw e;
-      }
-      const requesterAttrs = requestAttributes(requester, info, path, query);
-      audit.longRunning = isLongRunning(requesterAttrs);
-      audit.start(requesterAttrs);
-      const user = impersonate(request.headers, requester, this.auth.authorizer);
-      if (user !== requester) audit.impersonated(user);
-      // the authorization filter, with its decision and reason as audit annotations
-      const attrs = user === requester ? requesterAttrs : requestAttributes(user, info, path, query);
-      const answer = this.auth.authorizer.authorize(attrs);
-      audit.annotate('authorization.k8s.io/decision', answer.decision === 'allow' ? 'allow' : 'forbid');
-      audit.annotate('authorization.k8s.io/reason', answer.reason);
-      if (answer.decision !== 'allow') throw forbiddenError(attrs, answer.reason);
+      const user = this.filters(request, as, audit, info, path, query);
       if (path === PLAYGROUND_SETTINGS_PATH) return await this.playgroundSettings(method, request, pretty);
       if (path === PLAYGROUND_AUDIT_PATH) return this.playgroundAudit(method, pretty);
       // (no non-resource path is a resource request: those skip the non-resource routes)
@@ -403,6 +382,35 @@ class Engine implements EngineCore {
     } catch (e) {
       return respondError(e, { pretty, errorAccept: this.errorAccept(request) });
     }
+  }
+
+  /**
+   * The filter chain (docs: request pipeline): authentication -> audit policy -> impersonation ->
+   * authorization, with the decision and its reason as audit annotations. The controller manager's own
+   * requests carry their service account (trusted only for requests it built). Answers the user the request
+   * acts as; throws the filter's Status (401, 403).
+   */
+  private filters(request: EngineRequest, as: UserInfo | undefined, audit: AuditContext, info: RequestInfo, path: string, query: URLSearchParams): UserInfo {
+    let requester: UserInfo;
+    try {
+      requester = as ?? this.controllerRequester(request) ?? authenticate(request, this.opts.auth ?? {}, this.auth.tokenChecker);
+    } catch (e) {
+      // WithFailedAuthenticationAudit: policy without a user, one ResponseStarted event
+      audit.failedAuthentication = failedAuthenticationMessage(request, query);
+      audit.start(requestAttributes(ANONYMOUS_USER, info, path, query), false);
+      throw e;
+    }
+    const requesterAttrs = requestAttributes(requester, info, path, query);
+    audit.longRunning = isLongRunning(requesterAttrs);
+    audit.start(requesterAttrs);
+    const user = impersonate(request.headers, requester, this.auth.authorizer);
+    if (user !== requester) audit.impersonated(user);
+    const attrs = user === requester ? requesterAttrs : requestAttributes(user, info, path, query);
+    const answer = this.auth.authorizer.authorize(attrs);
+    audit.annotate('authorization.k8s.io/decision', answer.decision === 'allow' ? 'allow' : 'forbid');
+    audit.annotate('authorization.k8s.io/reason', answer.reason);
+    if (answer.decision !== 'allow') throw forbiddenError(attrs, answer.reason);
+    return user;
   }
 
   /** How error Statuses are written for this request (ErrorNegotiated over the codec's serializers). */
@@ -473,27 +481,27 @@ class Engine implements EngineCore {
     };
   }
 
-  /** POST /x-playground/corrupt (playground-corrupt.ts): authenticated and authorized as an update of the object. */
-  private async playgroundCorrupt(method: string, request: EngineRequest, query: URLSearchParams, pretty: boolean, as?: UserInfo): Promise<EngineResponse> {
+  /**
+   * POST /x-playground/corrupt (playground-corrupt.ts): through the filter chain as an update of the object
+   * (audited as one, with the request's own URI).
+   */
+  private async playgroundCorrupt(method: string, request: EngineRequest, query: URLSearchParams, pretty: boolean, as: UserInfo | undefined, audit: AuditContext): Promise<EngineResponse> {
     if (method !== 'POST') throw methodNotAllowedRoute();
     const t = corruptTarget(this.registry, query);
-    const requester = as ?? this.controllerRequester(request) ?? authenticate(request, this.opts.auth ?? {}, this.auth.tokenChecker);
-    const user = impersonate(request.headers, requester, this.auth.authorizer);
-    authorize(this.auth.authorizer, requestAttributes(user, t.info, t.path, new URLSearchParams()));
+    this.filters(request, as, audit, t.info, t.path, new URLSearchParams());
     const changed = await this.store.corrupt(t.def, t.info.namespace, t.info.name);
     return respond(200, corruptedStatus(t.def, t.info.namespace, t.info.name, changed), { pretty });
   }
 
   /**
-   * POST /x-playground/fail|recover (playground-fail.ts): authenticated and authorized as an update of the
-   * pod's or node's status; the fault is kept with the cluster and the simulated kubelets act on it.
+   * POST /x-playground/fail|recover (playground-fail.ts): through the filter chain as an update of the pod's
+   * or node's status (audited as one, with the request's own URI); the fault is kept with the cluster and the
+   * simulated kubelets act on it.
    */
-  private async playgroundFail(action: 'fail' | 'recover', method: string, request: EngineRequest, query: URLSearchParams, pretty: boolean, as?: UserInfo): Promise<EngineResponse> {
+  private async playgroundFail(action: 'fail' | 'recover', method: string, request: EngineRequest, query: URLSearchParams, pretty: boolean, as: UserInfo | undefined, audit: AuditContext): Promise<EngineResponse> {
     if (method !== 'POST') throw methodNotAllowedRoute();
     const t = failTarget(query, action);
-    const requester = as ?? this.controllerRequester(request) ?? authenticate(request, this.opts.auth ?? {}, this.auth.tokenChecker);
-    const user = impersonate(request.headers, requester, this.auth.authorizer);
-    authorize(this.auth.authorizer, requestAttributes(user, t.info, t.path, new URLSearchParams()));
+    this.filters(request, as, audit, t.info, t.path, new URLSearchParams());
     if (!this.opts.workloads) throw badRequest('this cluster simulates no nodes (its workload controllers are off): there is no kubelet to fail');
     const now = this.env.clock.now();
     let changed: boolean;
