@@ -48,26 +48,44 @@ const inContainers = (rest: string): string[] => CONTAINERS.map((c) => `${c}.*.$
 
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Every value at `path` (with `*` over arrays). */
-function valuesAt(root: unknown, path: string): unknown[] {
-  let cur: unknown[] = [root];
-  for (const seg of path.split('.')) {
-    const next: unknown[] = [];
-    for (const v of cur) {
-      if (seg === '*') {
-        if (Array.isArray(v)) next.push(...v);
-      } else if (isObj(v) && v[seg] !== undefined) next.push(v[seg]);
-    }
-    cur = next;
+/** The segments of a path, split once per path (the table's paths are few and fixed). */
+const segmentCache = new Map<string, string[]>();
+function segmentsOf(path: string): string[] {
+  let segs = segmentCache.get(path);
+  if (!segs) segmentCache.set(path, (segs = path.split('.')));
+  return segs;
+}
+
+function collect(v: unknown, segs: string[], i: number, out: unknown[]): void {
+  if (i === segs.length) {
+    out.push(v);
+    return;
   }
-  return cur;
+  const seg = segs[i];
+  if (seg === '*') {
+    if (Array.isArray(v)) for (const item of v) collect(item, segs, i + 1, out);
+  } else if (isObj(v) && v[seg] !== undefined) collect(v[seg], segs, i + 1, out);
+}
+
+/** Every value at `path` (with `*` over arrays), in document order. */
+function valuesAt(root: unknown, path: string): unknown[] {
+  const out: unknown[] = [];
+  collect(root, segmentsOf(path), 0, out);
+  return out;
+}
+
+function removeFrom(v: unknown, segs: string[], i: number): void {
+  const seg = segs[i];
+  if (i === segs.length - 1) {
+    if (isObj(v)) delete v[seg];
+  } else if (seg === '*') {
+    if (Array.isArray(v)) for (const item of v) removeFrom(item, segs, i + 1);
+  } else if (isObj(v) && v[seg] !== undefined) removeFrom(v[seg], segs, i + 1);
 }
 
 /** Removes the field at `path` wherever it is (with `*` over arrays). */
 function removeAt(root: unknown, path: string): void {
-  const segs = path.split('.');
-  const last = segs.pop()!;
-  for (const parent of segs.length ? valuesAt(root, segs.join('.')) : [root]) if (isObj(parent)) delete parent[last];
+  removeFrom(root, segmentsOf(path), 0);
 }
 
 const used = (v: unknown): boolean =>

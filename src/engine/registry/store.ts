@@ -469,8 +469,12 @@ export class Store {
     const admitted = await mutatingAdmission({ operation: 'update', object: final, oldObject: old, def, namespace, name, subresource, dryRun: opts.dryRun, ctx, request: opts.admission });
     def.strategy.prepareForUpdate?.(final, old, ctx);
 
-    if (this.generationTracked(def) && subresource !== 'status' && subresource !== 'approval' && specChanged(old, final)) {
-      final.metadata!.generation = (oldMeta.generation ?? 0) + 1;
+    // whether anything but metadata and status changed, when the kind's generation needed it (then a
+    // no-op check below need not walk the spec again)
+    let specDiffers: boolean | undefined;
+    if (this.generationTracked(def) && subresource !== 'status' && subresource !== 'approval') {
+      specDiffers = specChanged(old, final);
+      if (specDiffers) final.metadata!.generation = (oldMeta.generation ?? 0) + 1;
     }
     const errs = this.validateUpdate(def, final, old, ctx);
     if (errs.length) throw invalid({ group: def.group, kind: def.kind }, name, errs);
@@ -479,7 +483,7 @@ export class Store {
     warnings.push(...await validatingAdmission({ operation: 'update', object: final, oldObject: old, def, namespace, name, subresource, dryRun: opts.dryRun, ctx, request: opts.admission, effects: opts.dryRun ? undefined : effects }));
     final = normalizeLayout(final);
     // A no-op write is not persisted and keeps the resourceVersion (the real server skips the etcd write).
-    if (sameIgnoringRV(final, old)) return { object: this.view(def, stored), stored, created: false, warnings };
+    if (specDiffers !== true && sameIgnoringRV(final, old, specDiffers === false)) return { object: this.view(def, stored), stored, created: false, warnings };
     if (opts.dryRun) return { object: this.view(def, final), created: false, warnings };
 
     // finalizers emptied on a terminating object (ShouldDeleteDuringUpdate): the object goes away, and the
@@ -677,14 +681,19 @@ export function specChanged(a: KubeObject, b: KubeObject): boolean {
   return !deepEqual(strip(a), strip(b));
 }
 
-function sameIgnoringRV(a: KubeObject, b: KubeObject): boolean {
+/**
+ * Equal but for the resourceVersion and the managedFields timestamps (which change on every write: a write
+ * that changes nothing else is still a no-op). `specEqual`: everything but metadata and status is known to
+ * be equal already (specChanged said so), so only those are compared.
+ */
+function sameIgnoringRV(a: KubeObject, b: KubeObject, specEqual = false): boolean {
   const ma = { ...(a.metadata ?? {}) };
   const mb = { ...(b.metadata ?? {}) };
   delete ma.resourceVersion;
   delete mb.resourceVersion;
-  // managedFields timestamps change on every write; a write that changes nothing else is still a no-op
   stripTimes(ma);
   stripTimes(mb);
+  if (specEqual) return a.apiVersion === b.apiVersion && a.kind === b.kind && deepEqual(ma, mb) && deepEqual(a.status, b.status);
   return deepEqual({ ...a, metadata: ma }, { ...b, metadata: mb });
 }
 
