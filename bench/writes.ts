@@ -1,13 +1,11 @@
-// Writes benchmarks (issue 4), through the engine's entry `serve` on Node over the memory storage (the request
+// Writes benchmarks (issue 4), through the engine's entry `serve` of the bundled engine on Node over the memory storage (the request
 // body given as JSON text, the response body read as bytes: serialization counted, no fetch objects), per operation:
 //   - server-side apply of a label change on a small ConfigMap (issue 17: <= 0.25 ms);
 //   - server-side apply of a Deployment with 3 containers: a no-op re-apply, a value change (image of one
 //     container, alternating), and a conflict (another manager applying a different replicas value: 409);
 //   - a strategic merge patch of the same Deployment (image of one container, alternating).
 // Target (issue 4): each <= 0.5 ms p50.
-import { createMemoryStorage } from '../src/adapters/memory/memory-storage.js';
-import { systemEnv } from '../src/adapters/system-env.js';
-import { createApiServer, engineRequest } from '../src/engine/server.js';
+import { importBundled } from './bundled.js';
 import type { Row } from './run.js';
 
 function median(xs: number[]): number {
@@ -45,6 +43,8 @@ function deployment(replicas: number, image: string): Record<string, unknown> {
 }
 
 export async function bench(): Promise<Row[]> {
+  // the engine as it ships (bundled, without tsx's per-function wrappers), as the node, steps and A/B benches run it
+  const { createApiServer, createMemoryStorage, systemEnv, engineRequest } = await importBundled<typeof import('./engine-entry.js')>('bench/engine-entry.ts');
   const api = createApiServer({ storage: createMemoryStorage(), env: systemEnv(), host: 'test' });
   await api.ready;
   const call = async (contentType: string, query: string, body: unknown, expect: number) => {
