@@ -16,7 +16,7 @@ function median(xs: number[]): number {
 
 const PATH = '/apis/apps/v1/namespaces/default/deployments/bench';
 const N = 300;
-const WARMUP = 30;
+const WARMUP = 300;
 
 function deployment(replicas: number, image: string): Record<string, unknown> {
   return {
