@@ -73,8 +73,21 @@ describe('moving a cluster database to a new name while holding the old one', ()
     expect(await moved.list('')).toEqual(objects);
     expect(await moved.events(0)).toEqual(events);
     await moved.close();
-    // what the old name holds is unchanged (no late write got in) until the caller deletes it
+    // what the old name holds is unchanged (no late write got in) until the caller deletes it, and it says
+    // where the cluster went
     expect((await dumpClusterDatabase('move-src')).objects).toEqual(objects);
+    const old = await new Promise<IDBDatabase>((res, rej) => {
+      const r = indexedDB.open('move-src');
+      r.onsuccess = () => res(r.result);
+      r.onerror = () => rej(r.error);
+    });
+    expect(old.version).toBe(4);
+    const movedTo = await new Promise((res) => {
+      const g = old.transaction('meta').objectStore('meta').get('movedTo');
+      g.onsuccess = () => res(g.result);
+    });
+    old.close();
+    expect(movedTo).toBe('move-dst');
     await deleteDatabase('move-src');
     expect(await databaseExists('move-src')).toBe(false);
   });

@@ -159,10 +159,13 @@ export async function moveClusterDatabase(from: string, to: string, alongside: (
         return;
       }
       // The transaction commits as soon as no request of it is pending: one is kept pending until the copy
-      // is done (a read of the revision after another).
+      // is done (a read of the revision after another). Once it is, the last request marks the old
+      // database with the new name (a later app that could open this version can tell it has moved).
       let copying = true;
+      let moved = false;
       const keepOpen = (): void => {
         if (copying) tx.objectStore('meta').get('revision').onsuccess = keepOpen;
+        else if (moved) tx.objectStore('meta').put(to, 'movedTo');
       };
       keepOpen();
       let restored = false;
@@ -174,6 +177,7 @@ export async function moveClusterDatabase(from: string, to: string, alongside: (
         })
         .then(
           () => {
+            moved = true;
             copying = false;
           },
           async (err: unknown) => {
