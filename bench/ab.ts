@@ -1,11 +1,12 @@
 // A/B of two builds of the engine in one process, so that a before/after ratio holds on a loaded machine:
 // this tree's engine (bundled as it ships, bench/bundled.ts) against another build of bench/engine-entry.ts.
 // Both sides are set up first, then timed in rounds taken in turn (bench/alternate.ts).
-//   npx tsx bench/ab.ts <before.mjs | --build <git-ref>> [requests] [writes] [cel]
+//   npx tsx bench/ab.ts <before.mjs | --build <git-ref>> [requests] [serve] [writes] [cel]
 //       [--after <after.mjs>] [--rounds N] [--per-round N] [--only <text in a row's name>]
-// Suites (all three when none is named):
+// Suites (all when none is named):
 //   requests  create, get, update (get + put) and merge patch of a ConfigMap, list of 100: 8 rounds of 150
 //             requests per side; each figure the median of the per-round p50s;
+//   serve     the same rows through the engine's own entry serve() instead of handle();
 //   writes    the rows of bench/writes.ts (apply, strategic merge patch): requests interleaved one by one
 //             (before, after, after, before, ...: rounds of one request, 2,000 per side after 50 of warm-up),
 //             so a burst of load falls on both sides (against itself 1.00-1.01x, where rounds of 100 gave
@@ -135,19 +136,29 @@ interface Suite {
   run(before: Entry, after: Entry, opts: RoundOptions, keep: (name: string) => boolean): AsyncGenerator<AbRow>;
 }
 
+/** The requests rows, each side called through `caller` (handle() or the engine's own entry serve()). */
+async function* requestRows(suite: string, before: Entry, after: Entry, opts: RoundOptions, keep: (name: string) => boolean, caller: (e: Entry, api: Awaited<ReturnType<typeof engine>>) => Call) {
+  const entries = { before, after };
+  for (const [name, w] of Object.entries(REQUESTS)) {
+    if (!keep(name)) continue;
+    const apis = { before: await engine(before), after: await engine(after) };
+    const calls = { before: caller(entries.before, apis.before), after: caller(entries.after, apis.after) };
+    for (const s of SIDES) await w.setup?.(calls[s]);
+    yield row(suite, name, await alternate(SIDES, opts, (s, n) => w.run(calls[s], n)), opts.perRound);
+    for (const s of SIDES) await apis[s].close();
+  }
+}
+
 export const SUITES: Record<string, Suite> = {
   requests: {
     defaults: { rounds: 8, perRound: 150 },
-    async *run(before, after, opts, keep) {
-      for (const [name, w] of Object.entries(REQUESTS)) {
-        if (!keep(name)) continue;
-        const apis = { before: await engine(before), after: await engine(after) };
-        const calls = { before: textCaller(apis.before), after: textCaller(apis.after) };
-        for (const s of SIDES) await w.setup?.(calls[s]);
-        yield row('requests', name, await alternate(SIDES, opts, (s, n) => w.run(calls[s], n)), opts.perRound);
-        for (const s of SIDES) await apis[s].close();
-      }
-    },
+    run: (before, after, opts, keep) => requestRows('requests', before, after, opts, keep, (_e, api) => textCaller(api)),
+  },
+  // the same rows through the engine's own entry serve() (EngineRequest in, the answer read as text), as the
+  // Node host and the peers' table call it: without the fetch Request/Response objects that dominate handle()
+  serve: {
+    defaults: { rounds: 8, perRound: 150 },
+    run: (before, after, opts, keep) => requestRows('serve', before, after, opts, keep, (e, api) => e.serveCaller(api)),
   },
   writes: {
     defaults: { rounds: 2000, perRound: 1, warmupRounds: 50 },
@@ -222,7 +233,7 @@ async function main(argv: string[]): Promise<void> {
   const load = (f: string) => import(pathToFileURL(resolve(f)).href) as Promise<Entry>;
   const ref = flags.get('--build');
   const beforeFile = ref !== undefined ? await buildRef(ref) : positional.shift();
-  if (!beforeFile) throw new Error('usage: npx tsx bench/ab.ts <before.mjs | --build <git-ref>> [requests] [writes] [cel] [--after after.mjs] [--rounds N] [--per-round N] [--only text]');
+  if (!beforeFile) throw new Error('usage: npx tsx bench/ab.ts <before.mjs | --build <git-ref>> [requests] [serve] [writes] [cel] [--after after.mjs] [--rounds N] [--per-round N] [--only text]');
   const before = await load(beforeFile);
   const after = flags.has('--after') ? await load(flags.get('--after')!) : await importBundled<Entry>('bench/engine-entry.ts');
   const opts: Partial<RoundOptions> = {};
