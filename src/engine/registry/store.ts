@@ -687,14 +687,22 @@ export function specChanged(a: KubeObject, b: KubeObject): boolean {
  * be equal already (specChanged said so), so only those are compared.
  */
 function sameIgnoringRV(a: KubeObject, b: KubeObject, specEqual = false): boolean {
+  // the members outside metadata first, without copying anything: one that differs (the common case of a
+  // write) makes the write no no-op; each is walked once
+  if (specEqual) {
+    if (a.apiVersion !== b.apiVersion || a.kind !== b.kind || !deepEqual(a.status, b.status)) return false;
+  } else {
+    for (const k in a) if (k !== 'metadata' && Object.hasOwn(a, k) && !deepEqual(a[k], b[k])) return false;
+    // a member b has and a lacks
+    for (const k in b) if (k !== 'metadata' && Object.hasOwn(b, k) && b[k] !== undefined && !(Object.hasOwn(a, k) && a[k] !== undefined)) return false;
+  }
   const ma = { ...(a.metadata ?? {}) };
   const mb = { ...(b.metadata ?? {}) };
   delete ma.resourceVersion;
   delete mb.resourceVersion;
   stripTimes(ma);
   stripTimes(mb);
-  if (specEqual) return a.apiVersion === b.apiVersion && a.kind === b.kind && deepEqual(ma, mb) && deepEqual(a.status, b.status);
-  return deepEqual({ ...a, metadata: ma }, { ...b, metadata: mb });
+  return deepEqual(ma, mb);
 }
 
 function stripTimes(m: ObjectMeta): void {

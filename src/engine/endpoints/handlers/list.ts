@@ -527,6 +527,16 @@ function prettyItemBytes(def: ResourceDefinition, o: KubeObject, gv: string): Ui
 
 const OBJECT_END = utf8.encode('}\n');
 
+/** `{"kind":...,"apiVersion":...` of a get body, encoded once per kind and group/version. */
+const objectHeads = new Map<string, Uint8Array>();
+
+function objectHead(kind: string, gv: string): Uint8Array {
+  const key = `${kind} ${gv}`;
+  let head = objectHeads.get(key);
+  if (!head) objectHeads.set(key, (head = utf8.encode(`{"kind":${JSON.stringify(kind)},"apiVersion":${JSON.stringify(gv)}`)));
+  return head;
+}
+
 /**
  * The JSON body of a get (compact, with its trailing newline) from the same per-object cache as list items:
  * the bytes of `presentShallow(def, o)` serialized. A built-in kind's list item lacks kind and apiVersion,
@@ -540,7 +550,7 @@ export function objectJsonBytes(def: ResourceDefinition, o: KubeObject, gv = gro
     out[item.byteLength] = 0x0a;
     return out;
   }
-  const head = utf8.encode(`{"kind":${JSON.stringify(def.kind)},"apiVersion":${JSON.stringify(gv)}`);
+  const head = objectHead(def.kind, gv);
   // the item is `{}` or `{"field":...}`: its fields follow the head after a comma
   const empty = item.byteLength <= 2;
   const out = new Uint8Array(head.byteLength + (empty ? OBJECT_END.byteLength : item.byteLength + 1));
