@@ -23,7 +23,7 @@ function median(xs: number[]): number {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
-interface ProfileNode { id: number; callFrame: { functionName: string; url: string }; children?: number[] }
+interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
 interface Profile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }
 
 /** Steps in the order a request passes them; a frame names a step when its function is one of these. */
@@ -80,7 +80,8 @@ export async function profileSteps(
     while (!step && id !== undefined) {
       const f = byId.get(id)!.callFrame;
       if (f.url.includes('bench-bundled') || (other !== undefined && f.url.endsWith(basename(other)))) {
-        firstOurs ||= f.functionName || '(anonymous)';
+        // an anonymous function is named by its line in the bundle, to be found there
+        firstOurs ||= f.functionName || `(anonymous, bundle line ${f.lineNumber + 1})`;
         for (const [name, re] of STEPS) if (re.test(f.functionName)) { step = name; break; }
       }
       id = parent.get(id);
