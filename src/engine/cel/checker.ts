@@ -14,10 +14,10 @@ export interface CheckResult {
   /** Type of the whole expression (type parameters left free become dyn). */
   type: CelType;
   issues: CelIssue[];
-  /** Type per node id. */
-  types: Map<number, CelType>;
-  /** Matching overload ids per call node id. */
-  overloads: Map<number, string[]>;
+  /** Type per node id (indexed by id: an array is cheaper to fill per compile than a Map). */
+  types: (CelType | undefined)[];
+  /** Matching overload ids per call node id (indexed by id). */
+  overloads: (string[] | undefined)[];
 }
 
 export interface CheckerOptions {
@@ -54,8 +54,8 @@ export class Checker {
   private trail: [string, CelType | undefined][] = [];
   private fresh = 0;
   private issues: CelIssue[] = [];
-  private types = new Map<number, CelType>();
-  private overloads = new Map<number, string[]>();
+  private types: (CelType | undefined)[] = [];
+  private overloads: (string[] | undefined)[] = [];
   private scopes: Map<string, CelType>[] = [];
 
   constructor(private readonly opts: CheckerOptions) {}
@@ -69,9 +69,11 @@ export class Checker {
     }
     // final types in place (a type without parameters stays as it is)
     const types = this.types;
-    for (const [id, ty] of types) {
+    for (let id = 0; id < types.length; id++) {
+      const ty = types[id];
+      if (ty === undefined) continue;
       const f = this.finalize(ty);
-      if (f !== ty) types.set(id, f);
+      if (f !== ty) types[id] = f;
     }
     // cel-go reports issues ordered by source location
     this.issues.sort((a, b) => a.position.offset - b.position.offset);
@@ -286,7 +288,7 @@ export class Checker {
   // ---- expressions -------------------------------------------------------------------------------
 
   private set(e: Expr, t: CelType): CelType {
-    this.types.set(e.id, t);
+    this.types[e.id] = t;
     return t;
   }
 
@@ -602,7 +604,7 @@ export class Checker {
       const shown = member ? `${ts[0]}.(${ts.slice(1).join(', ')})` : `(${ts.join(', ')})`;
       return this.error(e, `found no matching overload for '${name}' applied to '${shown}'`);
     }
-    this.overloads.set(e.id, matched);
+    this.overloads[e.id] = matched;
     return result;
   }
 }

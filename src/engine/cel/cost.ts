@@ -36,7 +36,7 @@ class Estimator {
   constructor(private readonly check: CheckResult | undefined, private readonly fns: FunctionTable) {}
 
   private typeOf(e: Expr): CelType | undefined {
-    return this.check?.types.get(e.id);
+    return this.check?.types[e.id];
   }
 
   size(e: Expr): SizeEstimate {
@@ -156,7 +156,7 @@ class Estimator {
   }
 
   private overloadsOf(e: CallExpr): CelOverload[] {
-    const ids = this.check?.overloads.get(e.id);
+    const ids = this.check?.overloads[e.id];
     const all = [...(this.fns.global.get(e.fn) ?? []), ...(this.fns.member.get(e.fn) ?? [])];
     if (e.target) {
       // qualified global names (optional.of)

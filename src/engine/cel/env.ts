@@ -194,7 +194,7 @@ export function createCelEnv(opts: CelEnvOptions = {}): CelEnv {
     check(expr) {
       const r = checkExpr(expr);
       if (isCompileError(r)) return r;
-      return r.check ?? { type: T.dyn, issues: [], types: new Map(), overloads: new Map() };
+      return r.check ?? { type: T.dyn, issues: [], types: [], overloads: [] };
     },
     estimateCost(expr) {
       const p = env.compile(expr);

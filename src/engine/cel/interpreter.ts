@@ -41,7 +41,7 @@ export interface CompileInfo {
   typeValues: Map<string, CelTypeValue>;
   functions: FunctionTable;
   /** Overload ids the checker selected per call node id (narrows runtime dispatch). */
-  overloadsByNode?: Map<number, string[]>;
+  overloadsByNode?: (string[] | undefined)[];
   /** Field types of object types selected per select node (unused at runtime today). */
   constants?: Map<string, CelValue>;
   /** Declared variable types: field chains over object-typed variables get a direct path over JSON data. */
@@ -818,7 +818,7 @@ export class Compiler {
   }
 
   private invoke(name: string, all: CelOverload[], e: CallExpr, argExprs: Expr[], general = false): Ev {
-    const ids = this.info.overloadsByNode?.get(e.id);
+    const ids = this.info.overloadsByNode?.[e.id];
     let ovs = ids ? all.filter((o) => ids.includes(o.id)) : all;
     if (ovs.length === 0) ovs = all;
     const member = !!e.target && argExprs.length === e.args.length + 1;

@@ -17,7 +17,7 @@ const HOMOGENEOUS_EXEMPT = new Set(['format']);
 export function validateAst(e: Expr, check: CheckResult, src: Source, opts: { homogeneous: boolean; literals: boolean; format?: boolean }): CelIssue[] {
   const issues: CelIssue[] = [];
   const report = (node: Expr, msg: string) => issues.push(makeIssue(src, node.offset, node.length, msg));
-  const typeOf = (n: Expr): CelType | undefined => check.types.get(n.id);
+  const typeOf = (n: Expr): CelType | undefined => check.types[n.id];
 
   const literalArg = (fn: string, arg: Expr) => {
     if (arg.kind !== 'literal' || !opts.literals) return;
