@@ -1,0 +1,95 @@
+// An update of the app reaches the user (docs/hosts.md 1.1): the built app is served from a folder of its
+// own, visited once (the worker installs and keeps the page), then replaced by a new version (a changed page
+// and a changed worker script). The next visit shows the new page, the new worker takes over, and the copy
+// kept for offline use is the new page too: nothing of the old version is served once the new one is active.
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize } from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { skipWithoutBrowser } from './helpers';
+
+skipWithoutBrowser();
+
+// the build Playwright's web server serves (playwright.config.ts)
+const BUILD = '.e2e-dist';
+const APP_CACHE = 'kube-playground-app-v1';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json',
+  '.webmanifest': 'application/manifest+json', '.svg': 'image/svg+xml', '.png': 'image/png', '.wasm': 'application/wasm',
+  '.ttf': 'font/ttf', '.woff': 'font/woff', '.woff2': 'font/woff2',
+};
+
+/** A static server of `dir` (files read at every request, so a file replaced on disk is served at once). */
+function serve(dir: string): Promise<{ server: Server; origin: string }> {
+  const server = createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    const rel = normalize(path === '/' ? '/index.html' : path).replace(/^(\.\.[/\\])+/, '');
+    let file = join(dir, rel);
+    let body: Buffer;
+    try {
+      body = readFileSync(file);
+    } catch {
+      // the app's routes (and unknown paths) get the page, as vite preview answers them
+      file = join(dir, 'index.html');
+      body = readFileSync(file);
+    }
+    res.writeHead(200, { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream', 'Cache-Control': 'no-cache' });
+    res.end(body);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {
+    const address = server.address();
+    resolve({ server, origin: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` });
+  }));
+}
+
+/** The page the worker keeps for offline use. */
+function keptPage(page: Page, origin: string): Promise<string | undefined> {
+  return page.evaluate(async ({ name, url }) => {
+    const hit = await (await caches.open(name)).match(url);
+    return hit ? await hit.text() : undefined;
+  }, { name: APP_CACHE, url: `${origin}/` });
+}
+
+test('a new version of the app reaches the user: the new page, the new worker, and the new page kept for offline', async ({ page, context }) => {
+  test.setTimeout(120_000);
+  const dir = mkdtempSync(join(tmpdir(), 'kube-app-update-'));
+  cpSync(BUILD, dir, { recursive: true });
+  const { server, origin } = await serve(dir);
+  try {
+    await page.goto(`${origin}/`);
+    await expect(page.getByTestId('engine-mode')).toHaveText('service worker', { timeout: 30_000 });
+    await expect.poll(() => keptPage(page, origin), { timeout: 30_000 }).toContain('<div id="root"');
+    const firstWorker = await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.active?.scriptURL);
+    expect(firstWorker).toBe(`${origin}/sw.js`);
+
+    // the new version: another page, and a worker script that differs by a byte
+    const html = readFileSync(join(dir, 'index.html'), 'utf8');
+    expect(html).toContain('</head>');
+    writeFileSync(join(dir, 'index.html'), html.replace('</head>', '<meta name="app-version" content="2"></head>'));
+    writeFileSync(join(dir, 'sw.js'), `${readFileSync(join(dir, 'sw.js'), 'utf8')}\n// version 2\n`);
+
+    await page.reload();
+    await expect(page.locator('meta[name="app-version"]')).toHaveAttribute('content', '2');
+    await expect(page.getByTestId('engine-mode')).toHaveText('service worker', { timeout: 30_000 });
+    // the browser found the new worker script: it is installed and takes over at once
+    await expect.poll(() => page.evaluate(async () => {
+      const reg = await navigator.serviceWorker.getRegistration();
+      const text = reg?.active ? await (await fetch(reg.active.scriptURL, { cache: 'no-store' })).text() : '';
+      return !!reg?.active && !reg.installing && !reg.waiting && text.endsWith('// version 2\n') && navigator.serviceWorker.controller?.state === 'activated';
+    }), { timeout: 30_000 }).toBe(true);
+    // the copy kept for offline use is the new page
+    await expect.poll(() => keptPage(page, origin), { timeout: 30_000 }).toContain('<meta name="app-version" content="2">');
+
+    // offline, the app opens as the new version
+    await context.setOffline(true);
+    await page.reload();
+    await expect(page.locator('meta[name="app-version"]')).toHaveAttribute('content', '2');
+    await expect(page.getByTestId('engine-mode')).toHaveText('service worker', { timeout: 30_000 });
+  } finally {
+    await context.setOffline(false);
+    server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
