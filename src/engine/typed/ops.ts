@@ -292,15 +292,15 @@ function cmpHandle(a: Atom, k: ReturnType<typeof deduce>, lhs: V, rhs: V, path: 
       const m = a.map!;
       const l = asMap(lhs);
       const r = asMap(rhs);
-      const emptyPromote = (!l || Object.keys(l).length === 0) && (!r || Object.keys(r).length === 0);
+      const emptyPromote = (!l || isEmptyMap(l)) && (!r || isEmptyMap(r));
       if (m.atomic || emptyPromote) {
         cmpLeaf(lhs, rhs, path, c, st);
         return;
       }
-      const keys = new Set([...Object.keys(l ?? {}), ...Object.keys(r ?? {})]);
-      for (const key of keys) {
-        cmpWalk(childType(m, key), l?.[key], r?.[key], [...path, { field: key }], c);
-      }
+      // the keys of the left side, then those only on the right (no key arrays or set made: this runs
+      // for every map of both objects)
+      if (l) for (const key in l) if (Object.hasOwn(l, key)) cmpWalk(childType(m, key), l[key], r?.[key], [...path, { field: key }], c);
+      if (r) for (const key in r) if (Object.hasOwn(r, key) && !(l && Object.hasOwn(l, key))) cmpWalk(childType(m, key), undefined, r[key], [...path, { field: key }], c);
       return;
     }
   }
@@ -390,17 +390,25 @@ function mergeHandle(a: Atom, k: ReturnType<typeof deduce>, lhs: V, rhs: V): V {
       const m = a.map!;
       const l = asMap(lhs);
       const r = asMap(rhs);
-      const emptyPromote = (!l || Object.keys(l).length === 0) && (!r || Object.keys(r).length === 0);
+      const emptyPromote = (!l || isEmptyMap(l)) && (!r || isEmptyMap(r));
       if (m.atomic || emptyPromote) return keepRHS(lhs, rhs);
       const out: Obj = {};
-      // live key order first, then keys new in the configuration
-      const keys = [...Object.keys(l ?? {})];
-      for (const key of Object.keys(r ?? {})) if (!l || !(key in l)) keys.push(key);
-      for (const key of keys) {
-        const v = mergeWalk(childType(m, key), l?.[key], r?.[key]);
-        if (v !== undefined) out[key] = v;
+      // live key order first, then keys new in the configuration (no key arrays made)
+      if (l) {
+        for (const key in l) {
+          if (!Object.hasOwn(l, key)) continue;
+          const v = mergeWalk(childType(m, key), l[key], r?.[key]);
+          if (v !== undefined) out[key] = v;
+        }
       }
-      return Object.keys(out).length > 0 ? out : undefined;
+      if (r) {
+        for (const key in r) {
+          if (!Object.hasOwn(r, key) || (l && key in l)) continue;
+          const v = mergeWalk(childType(m, key), undefined, r[key]);
+          if (v !== undefined) out[key] = v;
+        }
+      }
+      return isEmptyMap(out) ? undefined : out;
     }
   }
   return undefined;
