@@ -231,15 +231,27 @@ export interface Comparison {
 
 export function compare(ref: TypeRef, lhs: JsonValue, rhs: JsonValue): Comparison {
   const c: Comparison = { added: new FieldSet(), modified: new FieldSet(), removed: new FieldSet() };
-  cmpWalk(ref, lhs, rhs, [], c);
+  cmpWalk(ref, lhs, rhs, null, c);
   return c;
+}
+
+/**
+ * The path of a node of the walk, kept as a link to its parent's: an array is made only for a path that
+ * is recorded (most nodes of two similar objects record none), not for every node walked.
+ */
+type PathNode = { up: PathNode; pe: PathElement } | null;
+
+function pathOf(n: PathNode): Path {
+  const out: PathElement[] = [];
+  for (let x = n; x; x = x.up) out.push(x.pe);
+  return out.reverse();
 }
 
 interface Leaf {
   inLeaf: boolean;
 }
 
-function cmpWalk(ref: TypeRef, lhs: V, rhs: V, path: Path, c: Comparison): void {
+function cmpWalk(ref: TypeRef, lhs: V, rhs: V, path: PathNode, c: Comparison): void {
   const a = ref.atom;
   const kl = deduce(a, lhs);
   const kr = deduce(a, rhs);
@@ -251,17 +263,17 @@ function cmpWalk(ref: TypeRef, lhs: V, rhs: V, path: Path, c: Comparison): void 
     cmpHandle(a, kr, lhs, rhs, path, c, st);
   }
   if (!st.inLeaf) {
-    if (lhs === undefined) c.added.insert(path);
-    else if (rhs === undefined) c.removed.insert(path);
+    if (lhs === undefined) c.added.insert(pathOf(path));
+    else if (rhs === undefined) c.removed.insert(pathOf(path));
   }
 }
 
-function cmpLeaf(lhs: V, rhs: V, path: Path, c: Comparison, st: Leaf): void {
+function cmpLeaf(lhs: V, rhs: V, path: PathNode, c: Comparison, st: Leaf): void {
   if (st.inLeaf) return;
   st.inLeaf = true;
-  if (lhs === undefined) c.added.insert(path);
-  else if (rhs === undefined) c.removed.insert(path);
-  else if (!valuesEqual(rhs, lhs)) c.modified.insert(path);
+  if (lhs === undefined) c.added.insert(pathOf(path));
+  else if (rhs === undefined) c.removed.insert(pathOf(path));
+  else if (!valuesEqual(rhs, lhs)) c.modified.insert(pathOf(path));
 }
 
 function asList(v: V): JsonValue[] | undefined {
@@ -271,7 +283,7 @@ function asMap(v: V): Obj | undefined {
   return isMap(v) ? v : undefined;
 }
 
-function cmpHandle(a: Atom, k: ReturnType<typeof deduce>, lhs: V, rhs: V, path: Path, c: Comparison, st: Leaf): void {
+function cmpHandle(a: Atom, k: ReturnType<typeof deduce>, lhs: V, rhs: V, path: PathNode, c: Comparison, st: Leaf): void {
   switch (dispatch(a, k)) {
     case 'scalar':
       cmpLeaf(lhs, rhs, path, c, st);
@@ -292,21 +304,21 @@ function cmpHandle(a: Atom, k: ReturnType<typeof deduce>, lhs: V, rhs: V, path: 
       const m = a.map!;
       const l = asMap(lhs);
       const r = asMap(rhs);
-      const emptyPromote = (!l || Object.keys(l).length === 0) && (!r || Object.keys(r).length === 0);
+      const emptyPromote = (!l || isEmptyMap(l)) && (!r || isEmptyMap(r));
       if (m.atomic || emptyPromote) {
         cmpLeaf(lhs, rhs, path, c, st);
         return;
       }
-      const keys = new Set([...Object.keys(l ?? {}), ...Object.keys(r ?? {})]);
-      for (const key of keys) {
-        cmpWalk(childType(m, key), l?.[key], r?.[key], [...path, { field: key }], c);
-      }
+      // the keys of the left side, then those only on the right (no key arrays or set made: this runs
+      // for every map of both objects)
+      if (l) for (const key in l) if (Object.hasOwn(l, key)) cmpWalk(childType(m, key), l[key], r?.[key], { up: path, pe: { field: key } }, c);
+      if (r) for (const key in r) if (Object.hasOwn(r, key) && !(l && Object.hasOwn(l, key))) cmpWalk(childType(m, key), undefined, r[key], { up: path, pe: { field: key } }, c);
       return;
     }
   }
 }
 
-function cmpListItems(list: ListType, lhs: JsonValue[], rhs: JsonValue[], path: Path, c: Comparison): void {
+function cmpListItems(list: ListType, lhs: JsonValue[], rhs: JsonValue[], path: PathNode, c: Comparison): void {
   const order: PathElement[] = [];
   const lValues = new Map<string, JsonValue[]>();
   const rValues = new Map<string, JsonValue[]>();
@@ -336,17 +348,17 @@ function cmpListItems(list: ListType, lhs: JsonValue[], rhs: JsonValue[], path: 
     const k = serializePE(pe);
     const l = lValues.get(k) ?? [];
     const r = rValues.get(k) ?? [];
-    const p = [...path, pe];
+    const p: PathNode = { up: path, pe };
     if (l.length === 0 && r.length === 0) return;
     if (l.length <= 1 && r.length <= 1) cmpWalk(list.elem, l[0], r[0], p, c);
     else if (l.length >= 2 && r.length >= 2) {
-      if (l.length !== r.length || l.some((x, i) => !valuesEqual(x, r[i]))) c.modified.insert(p);
+      if (l.length !== r.length || l.some((x, i) => !valuesEqual(x, r[i]))) c.modified.insert(pathOf(p));
     } else if (l.length >= 2) {
       if (r.length !== 0) cmpWalk(list.elem, undefined, r[0], p, c);
-      c.removed.insert(p);
+      c.removed.insert(pathOf(p));
     } else {
       if (l.length !== 0) cmpWalk(list.elem, l[0], undefined, p, c);
-      c.added.insert(p);
+      c.added.insert(pathOf(p));
     }
   }
 }
@@ -390,17 +402,25 @@ function mergeHandle(a: Atom, k: ReturnType<typeof deduce>, lhs: V, rhs: V): V {
       const m = a.map!;
       const l = asMap(lhs);
       const r = asMap(rhs);
-      const emptyPromote = (!l || Object.keys(l).length === 0) && (!r || Object.keys(r).length === 0);
+      const emptyPromote = (!l || isEmptyMap(l)) && (!r || isEmptyMap(r));
       if (m.atomic || emptyPromote) return keepRHS(lhs, rhs);
       const out: Obj = {};
-      // live key order first, then keys new in the configuration
-      const keys = [...Object.keys(l ?? {})];
-      for (const key of Object.keys(r ?? {})) if (!l || !(key in l)) keys.push(key);
-      for (const key of keys) {
-        const v = mergeWalk(childType(m, key), l?.[key], r?.[key]);
-        if (v !== undefined) out[key] = v;
+      // live key order first, then keys new in the configuration (no key arrays made)
+      if (l) {
+        for (const key in l) {
+          if (!Object.hasOwn(l, key)) continue;
+          const v = mergeWalk(childType(m, key), l[key], r?.[key]);
+          if (v !== undefined) out[key] = v;
+        }
       }
-      return Object.keys(out).length > 0 ? out : undefined;
+      if (r) {
+        for (const key in r) {
+          if (!Object.hasOwn(r, key) || (l && key in l)) continue;
+          const v = mergeWalk(childType(m, key), undefined, r[key]);
+          if (v !== undefined) out[key] = v;
+        }
+      }
+      return isEmptyMap(out) ? undefined : out;
     }
   }
   return undefined;

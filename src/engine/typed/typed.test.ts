@@ -181,3 +181,38 @@ describe('typed operations', () => {
     });
   });
 });
+
+describe('compare and merge read frozen inputs only', () => {
+  const deploy = builtin('io.k8s.api.apps.v1.Deployment');
+  const freeze = <T>(v: T): T => {
+    if (v && typeof v === 'object') {
+      for (const x of Object.values(v)) freeze(x);
+      Object.freeze(v);
+    }
+    return v;
+  };
+  const container = (name: string, image: string): JsonValue => ({ name, image, ports: [{ containerPort: 80, protocol: 'TCP' }], env: [{ name: 'A', value: '1' }] });
+  const live = (image: string): JsonValue => ({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'web', namespace: 'default', labels: { app: 'web' } },
+    spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [container('a', image), container('b', 'b:1'), container('c', 'c:1')] } } },
+  });
+
+  test('a stored (deeply frozen) state on both sides: same results as unfrozen copies, nothing written', () => {
+    // modules run in strict mode: a write to a frozen object throws
+    const old = freeze(live('a:1'));
+    const changed = freeze(live('a:2'));
+    const c = compare(deploy, old, changed);
+    expect(paths(c.modified)).toEqual(['.spec.template.spec.containers[name="a"].image']);
+    expect(c.added.empty() && c.removed.empty()).toBe(true);
+    expect(compare(deploy, old, old).modified.empty()).toBe(true);
+    const config = freeze({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', annotations: { x: 'y' } }, spec: { template: { spec: { containers: [{ name: 'a', image: 'a:3' }] } } } } as JsonValue);
+    const merged = merge(deploy, old, config) as { metadata: Record<string, unknown>; spec: { template: { spec: { containers: { image: string }[] } } } };
+    // live key order first, then the keys new in the configuration
+    expect(Object.keys(merged.metadata)).toEqual(['name', 'namespace', 'labels', 'annotations']);
+    expect(merged.spec.template.spec.containers.map((x) => x.image)).toEqual(['a:3', 'b:1', 'c:1']);
+    expect(merged).toEqual(merge(deploy, live('a:1'), JSON.parse(JSON.stringify(config))));
+    expect(old).toEqual(live('a:1'));
+  });
+});
