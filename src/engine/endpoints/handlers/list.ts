@@ -493,12 +493,14 @@ export function presentShallow(def: ResourceDefinition, o: KubeObject, gv = grou
 const itemJsonCache = new WeakMap<object, Map<string, Uint8Array>>();
 const utf8 = new TextEncoder();
 
-function itemBytes(def: ResourceDefinition, o: KubeObject, gv: string): Uint8Array {
+/** `keep`: whether bytes made now are kept with the object (reads keep them; a write's answer does not). */
+function itemBytes(def: ResourceDefinition, o: KubeObject, gv: string, keep = true): Uint8Array {
   const key = itemCacheKey(def, gv);
   let m = itemJsonCache.get(o);
   const hit = m?.get(key);
   if (hit) return hit;
   const bytes = utf8.encode(JSON.stringify(listItem(def, o, gv)));
+  if (!keep) return bytes;
   if (!m) itemJsonCache.set(o, (m = new Map()));
   m.set(key, bytes);
   return bytes;
@@ -542,8 +544,8 @@ function objectHead(kind: string, gv: string): Uint8Array {
  * the bytes of `presentShallow(def, o)` serialized. A built-in kind's list item lacks kind and apiVersion,
  * which lead the object here, so they are written before the item's fields.
  */
-export function objectJsonBytes(def: ResourceDefinition, o: KubeObject, gv = groupVersion(def)): Uint8Array<ArrayBuffer> {
-  const item = itemBytes(def, o, gv);
+export function objectJsonBytes(def: ResourceDefinition, o: KubeObject, gv = groupVersion(def), keep = true): Uint8Array<ArrayBuffer> {
+  const item = itemBytes(def, o, gv, keep);
   if (isCustom(def)) {
     const out = new Uint8Array(item.byteLength + 1);
     out.set(item);
