@@ -127,10 +127,3 @@ export function forbiddenError(a: Attributes, reason: string): StatusError {
   const msg = sanitize(forbiddenMessage(a));
   return forbiddenStatus(a.apiGroup, a.resource, a.name, reason ? `${msg}: ${reason}` : msg, { 'X-Content-Type-Options': 'nosniff' });
 }
-
-/** The authorization filter: passes when the authorizer allows, else the real 403. */
-export function authorize(authorizer: Authorizer, a: Attributes): void {
-  const answer = authorizer.authorize(a);
-  if (answer.decision === 'allow') return;
-  throw forbiddenError(a, answer.reason);
-}

@@ -15,7 +15,7 @@ import { objectKey } from '../registry/keys.js';
 
 export { authenticate } from './authenticate.js';
 export { impersonate } from './impersonate.js';
-export { authorize, requestAttributes } from './authorize.js';
+export { requestAttributes } from './authorize.js';
 export type { UserInfo } from './user.js';
 
 export interface AuthOptions extends AuthenticationOptions {
