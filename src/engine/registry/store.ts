@@ -201,10 +201,7 @@ export class Store {
    * is set and nothing is stored: the audit log records this as the request object of a create or update.
    */
   decoded(def: ResourceDefinition, input: KubeObject, subresource: string): KubeObject {
-    const obj = clone(input);
-    obj.apiVersion = groupVersion(def);
-    obj.kind = def.kind;
-    obj.metadata = isPlainObject(obj.metadata) ? (obj.metadata as ObjectMeta) : {};
+    const obj = requestedCopy(def, input);
     if (!(def as { custom?: boolean }).custom) {
       const meta = obj.metadata as Record<string, unknown>;
       if (meta.creationTimestamp === undefined) meta.creationTimestamp = null;
@@ -254,10 +251,8 @@ export class Store {
 
   private async createLocked(def: ResourceDefinition, namespace: string, input: KubeObject, opts: WriteOptions): Promise<WriteOutcome> {
     const ctx = this.context('', opts.dryRun, opts.admission?.user);
-    const obj = clone(input);
-    obj.apiVersion = groupVersion(def);
-    obj.kind = def.kind;
-    const meta: ObjectMeta = (obj.metadata = isPlainObject(obj.metadata) ? (obj.metadata as ObjectMeta) : {});
+    const obj = requestedCopy(def, input);
+    const meta = obj.metadata as ObjectMeta;
     if (def.namespaced) meta.namespace = namespace;
     else delete meta.namespace;
 
@@ -662,6 +657,15 @@ function dedupe(errs: FieldError[]): FieldError[] {
     seen.add(k);
     return true;
   });
+}
+
+/** A copy of a request's object with apiVersion/kind of the requested version and a metadata object. */
+function requestedCopy(def: ResourceDefinition, input: KubeObject): KubeObject {
+  const obj = clone(input);
+  obj.apiVersion = groupVersion(def);
+  obj.kind = def.kind;
+  obj.metadata = isPlainObject(obj.metadata) ? (obj.metadata as ObjectMeta) : {};
+  return obj;
 }
 
 /** The etcd key the real server would use (named in storage precondition errors). */
