@@ -1,10 +1,11 @@
 // Scenarios and clusters you can carry (issue 16, items 2-4), in Chromium through the real service worker:
 // a link carries the acting user and restores it in a fresh browser context; hostile links are refused or
 // stay harmless; a link too long for chat apps is offered as a file that the Clusters menu opens; renaming
-// a cluster keeps its objects, settings and acting user, and no write the old name accepted meanwhile; a cluster exported to a file and imported as
-// another has the same objects, history and settings, and a bad file changes nothing; after one visit the
-// panels never opened before load with the network off, and a panel whose code cannot be fetched shows its
-// own error with a way to load it again while the rest keeps working.
+// a cluster keeps its objects, settings and acting user, and every write the old name accepted meanwhile;
+// a cluster exported to a file and imported as another has the same objects, history and settings, and a
+// bad file changes nothing; after one visit the panels never opened before load with the network off, and
+// a panel whose code cannot be fetched shows its own error with a way to load it again while the rest
+// keeps working.
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { shellFetch, skipWithoutBrowser } from './helpers';
