@@ -414,9 +414,9 @@ export async function peerTables(): Promise<PeerTable[]> {
   return [await apiTable(), await celTable()];
 }
 
-/** The CEL table alone: `npx tsx bench/peers.ts cel`. */
-if (process.argv[1]?.endsWith('peers.ts') && process.argv[2] === 'cel') {
-  process.stdout.write(peerMarkdown([await celTable()]));
+/** One table alone: `npx tsx bench/peers.ts cel` or `npx tsx bench/peers.ts api`. */
+if (process.argv[1]?.endsWith('peers.ts') && (process.argv[2] === 'cel' || process.argv[2] === 'api')) {
+  process.stdout.write(peerMarkdown([process.argv[2] === 'cel' ? await celTable() : await apiTable()]));
   process.exit(0);
 }
 
