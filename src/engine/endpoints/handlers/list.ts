@@ -601,11 +601,11 @@ export function listJsonStream(def: ResourceDefinition, res: ListResult): Readab
         at = head.length;
         head = undefined;
       }
-      parts.forEach((b, k) => {
+      for (let k = 0; k < parts.length; k++) {
         if (first + k > 0) out[at++] = 0x2c; // ','
-        out.set(b, at);
-        at += b.length;
-      });
+        out.set(parts[k], at);
+        at += parts[k].length;
+      }
       if (last) {
         out.set([0x5d, 0x7d, 0x0a], at); // ]}\n
         at += 3;
