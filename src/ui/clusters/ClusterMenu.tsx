@@ -10,9 +10,8 @@ import { DEFAULT_CLUSTER } from '../settings.js';
 import { confirmDialog } from '../confirm/dialog.js';
 import { ADMIN, saveActingUser } from '../auth/identity.js';
 import { describeClusterFile, parseClusterFile, ClusterFileError } from './carry.js';
-import { exportClusterFile, importClusterFile, nameProblem, renameCluster } from './actions.js';
+import { deleteCluster, exportClusterFile, importClusterFile, nameProblem, renameCluster } from './actions.js';
 import { deleteClusterSettings } from '../../adapters/idb/cluster-settings.js';
-import { deleteClusterDatabase } from '../../adapters/idb/cluster-database.js';
 
 const KNOWN_KEY = 'kube-playground:clusters';
 const CLUSTER_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
@@ -31,8 +30,6 @@ function readKnown(): unknown {
   }
 }
 
-/** Deletes a cluster's database; rejects when it stays open elsewhere for 10 s. */
-const deleteCluster = (cluster: string): Promise<void> => deleteClusterDatabase(cluster, { blockedTimeoutMs: 10_000 });
 
 function downloadText(name: string, text: string, type: string) {
   const url = URL.createObjectURL(new Blob([text], { type }));

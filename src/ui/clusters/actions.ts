@@ -11,6 +11,12 @@ import { buildClusterFile, CLUSTER_NAME, dumpOf, type ClusterFile } from './carr
 
 const clusterDatabase = clusterDatabaseName;
 
+/** How long a rename or delete waits for other holders of a cluster's database (tabs, workers) to let go. */
+const HOLD_TIMEOUT_MS = 10_000;
+
+/** Deletes a cluster's database; rejects when it stays open elsewhere for HOLD_TIMEOUT_MS. */
+export const deleteCluster = (cluster: string): Promise<void> => deleteClusterDatabase(cluster, { blockedTimeoutMs: HOLD_TIMEOUT_MS });
+
 /** Why a new cluster name cannot be used, or undefined. */
 export async function nameProblem(name: string, known: string[]): Promise<string | undefined> {
   if (!CLUSTER_NAME.test(name)) return `"${name}" is not a valid cluster name (a lowercase DNS label: a-z, 0-9 and "-")`;
@@ -48,7 +54,7 @@ export async function importClusterFile(file: ClusterFile, target: string): Prom
 export async function renameCluster(from: string, to: string, deleteOld: (cluster: string) => Promise<void>): Promise<string | undefined> {
   const settings = await readClusterSettings(from);
   try {
-    await moveClusterDatabase(clusterDatabase(from), clusterDatabase(to), () => writeClusterSettings(to, settings), { blockedTimeoutMs: 10_000 });
+    await moveClusterDatabase(clusterDatabase(from), clusterDatabase(to), () => writeClusterSettings(to, settings), { blockedTimeoutMs: HOLD_TIMEOUT_MS });
   } catch (err) {
     await deleteClusterSettings(to).catch(() => undefined);
     throw err;
