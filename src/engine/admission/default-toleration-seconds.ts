@@ -10,6 +10,7 @@ const KEYS = ['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable'];
 export const defaultTolerationSeconds: MutatingPlugin = {
   name: 'DefaultTolerationSeconds',
   operations: ['create', 'update'],
+  resources: [['', 'pods']],
   admit(attrs) {
     if (!isMainResource(attrs, '', 'pods')) return;
     const pod = attrs.object;

@@ -10,6 +10,7 @@ type Obj = Record<string, unknown>;
 export const limitRanger: MutatingPlugin = {
   name: 'LimitRanger',
   operations: ['create'],
+  resources: [['', 'pods']],
   admit(attrs) {
     if (!isMainResource(attrs, '', 'pods')) return;
     const pod = attrs.object;

@@ -18,6 +18,7 @@ const SYSTEM_PRIORITY_CLASSES: Record<string, number> = {
 export const priority: MutatingPlugin = {
   name: 'Priority',
   operations: ['create', 'update'],
+  resources: [['', 'pods']],
   admit(attrs) {
     if (!isMainResource(attrs, '', 'pods')) return;
     const pod = attrs.object;

@@ -20,6 +20,7 @@ const MOUNT_PATH = '/var/run/secrets/kubernetes.io/serviceaccount';
 export const serviceAccount: MutatingPlugin = {
   name: 'ServiceAccount',
   operations: ['create'],
+  resources: [['', 'pods']],
   admit(attrs) {
     if (!isMainResource(attrs, '', 'pods')) return;
     const pod = attrs.object;

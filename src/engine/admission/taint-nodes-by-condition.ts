@@ -9,6 +9,7 @@ const NOT_READY = { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' };
 export const taintNodesByCondition: MutatingPlugin = {
   name: 'TaintNodesByCondition',
   operations: ['create'],
+  resources: [['', 'nodes']],
   admit(attrs) {
     if (!isMainResource(attrs, '', 'nodes')) return;
     const node = attrs.object;

@@ -53,6 +53,11 @@ export interface MutatingPlugin {
   /** The real plugin's name, e.g. "Priority". */
   name: string;
   operations: Operation[];
+  /**
+   * The resources (group, plural) the plugin acts on, when it acts on a few only: the chain then never
+   * calls it for other kinds (the plugin still checks the subresource itself). Absent: every resource.
+   */
+  resources?: readonly (readonly [string, string])[];
   /** Mutates `attrs.object`; may return warnings; throws (or rejects with) a Status error to refuse the request. */
   admit(attrs: AdmissionAttributes): string[] | void | Promise<string[] | void>;
 }
@@ -93,6 +98,8 @@ export interface ValidatingPlugin {
   /** The real plugin's name, e.g. "ValidatingAdmissionPolicy". */
   name: string;
   operations: ValidatingOperation[];
+  /** As MutatingPlugin.resources. */
+  resources?: readonly (readonly [string, string])[];
   /** Never mutates; may return warnings; throws (or rejects with) a Status error to refuse the request. */
   validate(attrs: ValidatingAttributes): string[] | void | Promise<string[] | void>;
 }

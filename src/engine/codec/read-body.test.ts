@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { StatusError } from '../errors.js';
-import { readLimitedBody, MAX_REQUEST_BODY_BYTES } from './read-body.js';
+import { heldBodyText, observeRequestBody, readLimitedBody, MAX_REQUEST_BODY_BYTES } from './read-body.js';
 
 /** A request whose body arrives in `chunks` chunks of `size` bytes, counting how many were pulled. */
 function streamed(chunks: number, size: number, contentLength?: number) {
@@ -60,5 +60,43 @@ describe('readLimitedBody', () => {
 
   it('an absent body is empty', async () => {
     expect((await readLimitedBody(new Request('http://x/', { method: 'POST' }))).byteLength).toBe(0);
+  });
+});
+
+describe('heldBodyText', () => {
+  const held = (bodyText: string, extra: Record<string, unknown> = {}) =>
+    ({ method: 'POST', url: 'http://x/', headers: new Headers(), bodyText, ...extra }) as unknown as Parameters<typeof heldBodyText>[0];
+
+  it('answers the text a host holds, as its bytes would decode', () => {
+    const text = '{"data":{"k":"é 日本 😀"}}';
+    expect(heldBodyText(held(text))).toBe(text);
+    expect(new TextDecoder().decode(new TextEncoder().encode(text))).toBe(text);
+  });
+
+  it('refuses past the limit by UTF-8 bytes, not by characters (the real 413)', async () => {
+    expect(heldBodyText(held('é'.repeat(500)), 1000)).toBe('é'.repeat(500));
+    let caught: unknown;
+    try {
+      heldBodyText(held('é'.repeat(501)), 1000);
+    } catch (e) {
+      caught = e;
+    }
+    expect((caught as StatusError).status).toMatchObject({ code: 413, message: 'Request entity too large: limit is 1000' });
+    expect(await status(readLimitedBody(held('é'.repeat(501)), 1000))).toMatchObject({ code: 413, message: 'Request entity too large: limit is 1000' });
+  });
+
+  it('leaves bytes, and text with a lone surrogate (which encodes as U+FFFD), to the byte reader', () => {
+    expect(heldBodyText(held('{}', { bodyBytes: new Uint8Array([0x7b, 0x7d]) }))).toBeUndefined();
+    expect(heldBodyText(held('{"a":"\ud800"}'))).toBeUndefined();
+    expect(heldBodyText(held('{"a":"\udc00"}'))).toBeUndefined();
+    expect(heldBodyText(held('{"a":"😀"}'))).toBe('{"a":"😀"}');
+  });
+
+  it('hands the bytes to an observer (the audit layer) as readLimitedBody does', () => {
+    const request = held('{"a":"é"}');
+    let seen: Uint8Array | undefined;
+    observeRequestBody(request, (b) => (seen = b));
+    expect(heldBodyText(request)).toBe('{"a":"é"}');
+    expect(seen).toEqual(new TextEncoder().encode('{"a":"é"}'));
   });
 });

@@ -58,6 +58,33 @@ export async function readLimitedBody(request: EngineRequest, limit = MAX_REQUES
   return observed(request, concatBytes(chunks));
 }
 
+/**
+ * The body as text when the host holds it as text (serve() clients: the controllers, the post-start hooks):
+ * refused past `limit` bytes of UTF-8 and handed to an observer as readLimitedBody does, without encoding it
+ * to bytes only to decode them again. Undefined when the body is to be read as bytes: the host gave bytes or
+ * a stream, or the text holds a lone surrogate (encoding would write it as U+FFFD).
+ */
+export function heldBodyText(request: EngineRequest, limit = MAX_REQUEST_BODY_BYTES): string | undefined {
+  const text = request.bodyText;
+  if (text === undefined || request.bodyBytes !== undefined || !wellFormed(text)) return undefined;
+  const observer = observers.get(request);
+  // at most three bytes per UTF-16 unit (a surrogate pair, two units, is four)
+  if (observer || text.length * 3 > limit) {
+    const bytes = UTF8.encode(text);
+    if (bytes.byteLength > limit) throw tooLarge(limit);
+    observer?.(bytes);
+  }
+  return text;
+}
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** No lone surrogate (String.prototype.isWellFormed where the runtime has it). */
+function wellFormed(text: string): boolean {
+  const native = (text as { isWellFormed?: () => boolean }).isWellFormed;
+  return native ? native.call(text) : !LONE_SURROGATE.test(text);
+}
+
 function tooLarge(limit: number) {
   return requestEntityTooLarge(`limit is ${limit}`);
 }

@@ -16,7 +16,7 @@ export interface ResponseOptions {
   headers?: Record<string, string>;
   warnings?: string[];
   /** The body's compact JSON (with its trailing newline) where it is already made: used for a compact JSON answer. */
-  compactJson?: () => Uint8Array<ArrayBuffer>;
+  compactJson?: () => string | Uint8Array<ArrayBuffer>;
   /**
    * For error Statuses: the request's Accept header (and whether CBOR is served), negotiated as
    * ErrorNegotiated does; nothing acceptable writes the Status as indented JSON.

@@ -7,7 +7,7 @@ import type { ResourceRegistry } from '../registry/resources.js';
 import type { Store } from '../registry/store.js';
 import type { ResourceDefinition } from '../registry/types.js';
 import { decodeBody } from '../codec/decode.js';
-import { MAX_REQUEST_BODY_BYTES, readLimitedBody } from '../codec/read-body.js';
+import { MAX_REQUEST_BODY_BYTES, heldBodyText, readLimitedBody } from '../codec/read-body.js';
 import { decodeProtobufObject } from '../codec/protobuf/decode.js';
 import { hasProtobufForm } from '../codec/protobuf/encode.js';
 import { groupVersion } from '../registry/types.js';
@@ -88,10 +88,11 @@ export async function decodeObjectBody(scope: Scope, target?: { kind: string; ap
     return { value: decoded.object, duplicates: [], format: 'json' };
   }
   if (!ct.format || (ct.format === 'cbor' && !cbor)) throw unsupportedMediaType(supportedTypes({ cbor }).join(', '));
-  const bytes = await body();
-  if (ct.format === 'cbor') return { value: decodeCborBody(bytes, kind), duplicates: [], format: 'json' };
+  if (ct.format === 'cbor') return { value: decodeCborBody(await body(), kind), duplicates: [], format: 'json' };
+  // a body the host holds as text is decoded from it (the same text its bytes would decode to)
+  const held = preread ? undefined : heldBodyText(scope.request);
   // a body that cannot be decoded is a 400 naming the type the endpoint expects (transformDecodeError)
-  const { value, duplicates } = decodeBody(bytes, ct.format, { expectKind: kind });
+  const { value, duplicates } = decodeBody(held ?? (await body()), ct.format, { expectKind: kind });
   return { value, duplicates, format: ct.format };
 }
 

@@ -275,7 +275,8 @@ export class Store {
     // PrepareForCreate add belongs to no manager (a reset with `[{}]` is consumed here too)
     let final = opts.finalize ? opts.finalize(obj, null) : obj;
     const fmeta: ObjectMeta = (final.metadata ??= {});
-    const admitted = await mutatingAdmission({ operation: 'create', object: final, oldObject: null, def, namespace, name: fmeta.name ?? '', subresource: '', dryRun: opts.dryRun, ctx, request: opts.admission });
+    const mutated = mutatingAdmission({ operation: 'create', object: final, oldObject: null, def, namespace, name: fmeta.name ?? '', subresource: '', dryRun: opts.dryRun, ctx, request: opts.admission });
+    const admitted = mutated instanceof Promise ? await mutated : mutated;
     def.strategy.prepareForCreate?.(final, ctx);
     const warnings = [...admitted.warnings, ...(def.strategy.warningsOnCreate?.(final, ctx) ?? [])];
 
@@ -286,7 +287,8 @@ export class Store {
     const errs = this.validateCreate(def, final, ctx);
     if (errs.length) throw invalid({ group: def.group, kind: def.kind }, fmeta.name ?? fmeta.generateName ?? '', errs);
     const effects = this.effects();
-    warnings.push(...await validatingAdmission({ operation: 'create', object: final, oldObject: null, def, namespace, name: fmeta.name ?? '', subresource: '', dryRun: opts.dryRun, ctx, request: opts.admission, effects: opts.dryRun ? undefined : effects }));
+    const validated = validatingAdmission({ operation: 'create', object: final, oldObject: null, def, namespace, name: fmeta.name ?? '', subresource: '', dryRun: opts.dryRun, ctx, request: opts.admission, effects: opts.dryRun ? undefined : effects });
+    warnings.push(...(validated instanceof Promise ? await validated : validated));
 
     for (let attempt = 0; ; attempt++) {
       const key = this.key(def, namespace, fmeta.name!);
@@ -461,7 +463,8 @@ export class Store {
     // managedFields first, then mutating admission and the strategy's preparation (the real update handler
     // runs the field manager before admission, and the store prepares the object after both)
     let final = opts.finalize ? opts.finalize(obj, old) : obj;
-    const admitted = await mutatingAdmission({ operation: 'update', object: final, oldObject: old, def, namespace, name, subresource, dryRun: opts.dryRun, ctx, request: opts.admission });
+    const mutated = mutatingAdmission({ operation: 'update', object: final, oldObject: old, def, namespace, name, subresource, dryRun: opts.dryRun, ctx, request: opts.admission });
+    const admitted = mutated instanceof Promise ? await mutated : mutated;
     def.strategy.prepareForUpdate?.(final, old, ctx);
 
     // whether anything but metadata and status changed, when the kind's generation needed it (then a
@@ -475,7 +478,8 @@ export class Store {
     if (errs.length) throw invalid({ group: def.group, kind: def.kind }, name, errs);
     const warnings = [...admitted.warnings, ...(def.strategy.warningsOnUpdate?.(final, old, ctx) ?? [])];
     const effects = this.effects();
-    warnings.push(...await validatingAdmission({ operation: 'update', object: final, oldObject: old, def, namespace, name, subresource, dryRun: opts.dryRun, ctx, request: opts.admission, effects: opts.dryRun ? undefined : effects }));
+    const validated = validatingAdmission({ operation: 'update', object: final, oldObject: old, def, namespace, name, subresource, dryRun: opts.dryRun, ctx, request: opts.admission, effects: opts.dryRun ? undefined : effects });
+    warnings.push(...(validated instanceof Promise ? await validated : validated));
     final = normalizeLayout(final);
     // A no-op write is not persisted and keeps the resourceVersion (the real server skips the etcd write).
     if (specDiffers !== true && sameIgnoringRV(final, old, specDiffers === false)) return { object: this.view(def, stored), stored, created: false, warnings };

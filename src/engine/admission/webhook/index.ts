@@ -168,9 +168,16 @@ function conditionsHold(hook: Obj, attrs: Attrs): boolean {
 }
 
 /** Runs the webhooks in order; a failing call is skipped when failurePolicy is Ignore. */
-async function dispatch(attrs: Attrs, plural: string, onAllowed: (hook: Obj, response: Obj) => void): Promise<string[]> {
+function dispatch(attrs: Attrs, plural: string, onAllowed: (hook: Obj, response: Obj) => void): string[] | Promise<string[]> {
+  const hooks = relevant(attrs, plural);
+  // nothing to call (no configuration, or none matches): the answer needs no promise
+  if (hooks.length === 0) return [];
+  return callInOrder(hooks, attrs, onAllowed);
+}
+
+async function callInOrder(hooks: Obj[], attrs: Attrs, onAllowed: (hook: Obj, response: Obj) => void): Promise<string[]> {
   const warnings: string[] = [];
-  for (const hook of relevant(attrs, plural)) {
+  for (const hook of hooks) {
     let response: Obj;
     try {
       if (!conditionsHold(hook, attrs)) continue;

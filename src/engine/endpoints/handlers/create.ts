@@ -3,7 +3,7 @@
 import { badRequest } from '../../errors.js';
 import { respond } from '../responders.js';
 import type { WriteOutcome } from '../../registry/store.js';
-import { objectJsonBytes } from './list.js';
+import { objectJsonText } from './list.js';
 import { decodeObjectBody, expectKind, type Scope } from '../scope.js';
 import { admissionRequest, fieldValidate, logRequestObject, recordUpdate, typeCheck, writeOptions } from '../pipeline.js';
 import type { EngineResponse } from '../wire.js';
@@ -46,6 +46,6 @@ export function respondWritten(scope: Scope, status: number, out: WriteOutcome, 
     warnings: [...warnings, ...out.warnings],
     // not kept with the object: every written object would hold its serialization until it is read
     // (the scale bench's heap went from 2.33x to 2.98x of the stored JSON with it)
-    ...(stored ? { compactJson: () => objectJsonBytes(scope.def, stored, undefined, false) } : {}),
+    ...(stored ? { compactJson: () => objectJsonText(scope.def, stored) } : {}),
   });
 }

@@ -566,6 +566,24 @@ export function objectJsonBytes(def: ResourceDefinition, o: KubeObject, gv = gro
   return out;
 }
 
+/** `{"kind":...,"apiVersion":...` of a get body as text, made once per kind and group/version. */
+const objectHeadTexts = new Map<string, string>();
+
+/**
+ * The body objectJsonBytes writes, as text, for an answer that is not kept (a write's): the bytes when the
+ * object's are already made, else the serialization as a string, which the hosts encode as they send it
+ * (no encoding to bytes, no copy into a buffer beside the head).
+ */
+export function objectJsonText(def: ResourceDefinition, o: KubeObject, gv = groupVersion(def)): string | Uint8Array<ArrayBuffer> {
+  if (itemJsonCache.get(o)?.has(itemCacheKey(def, gv))) return objectJsonBytes(def, o, gv, false);
+  const item = JSON.stringify(listItem(def, o, gv));
+  if (isCustom(def)) return item + '\n';
+  const key = `${def.kind} ${gv}`;
+  let head = objectHeadTexts.get(key);
+  if (head === undefined) objectHeadTexts.set(key, (head = `{"kind":${JSON.stringify(def.kind)},"apiVersion":${JSON.stringify(gv)}`));
+  return item.length <= 2 ? head + '}\n' : head + ',' + item.slice(1) + '\n';
+}
+
 /** Lists of at least this many items are streamed in pieces of about STREAM_PIECE bytes. */
 const STREAM_MIN_ITEMS = 256;
 const STREAM_PIECE = 256 * 1024;
