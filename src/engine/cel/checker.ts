@@ -18,6 +18,9 @@ export interface CheckResult {
   types: (CelType | undefined)[];
   /** Matching overload ids per call node id (indexed by id). */
   overloads: (string[] | undefined)[];
+  /** The matching overloads themselves per call node id, and the overload list they were chosen from. */
+  chosen?: (CelOverload[] | undefined)[];
+  chosenFrom?: (CelOverload[] | undefined)[];
 }
 
 export interface CheckerOptions {
@@ -56,6 +59,9 @@ export class Checker {
   private issues: CelIssue[] = [];
   private types: (CelType | undefined)[] = [];
   private overloads: (string[] | undefined)[] = [];
+  /** The matched overloads per call node id, and the overload list they were chosen from. */
+  private chosen: (CelOverload[] | undefined)[] = [];
+  private chosenFrom: (CelOverload[] | undefined)[] = [];
   private scopes: Map<string, CelType>[] = [];
 
   constructor(private readonly opts: CheckerOptions) {}
@@ -77,7 +83,7 @@ export class Checker {
     }
     // cel-go reports issues ordered by source location
     this.issues.sort((a, b) => a.position.offset - b.position.offset);
-    return { type: this.finalize(t), issues: this.issues, types, overloads: this.overloads };
+    return { type: this.finalize(t), issues: this.issues, types, overloads: this.overloads, chosen: this.chosen, chosenFrom: this.chosenFrom };
   }
 
   private error(node: { offset: number; length: number }, message: string): CelType {
@@ -568,8 +574,35 @@ export class Checker {
   }
 
   private resolveCall(e: CallExpr, name: string, all: CelOverload[], args: Expr[], member: boolean, firstType?: CelType): CelType {
-    const argTypes = args.map((a, i) => (i === 0 && firstType ? firstType : this.expr(a)));
+    const n = args.length;
+    const argTypes = new Array<CelType>(n);
+    // the direct table's key: the arguments' kinds, when every argument is of a simple kind (see simpleCalls)
+    let key: string | undefined = member ? 'm' : 'g';
+    for (let i = 0; i < n; i++) {
+      const t = i === 0 && firstType ? firstType : this.expr(args[i]);
+      argTypes[i] = t;
+      if (key !== undefined) {
+        const r = this.resolve(t);
+        key = SIMPLE_KINDS.has(r.kind) ? `${key},${r.kind}` : undefined;
+      }
+    }
+    let table: Map<string, SimpleCall> | undefined;
+    if (key !== undefined) {
+      table = simpleCalls.get(all);
+      if (!table) simpleCalls.set(all, (table = new Map()));
+      const hit = table.get(key);
+      if (hit) {
+        this.fresh += hit.fresh;
+        this.overloads[e.id] = hit.ids;
+        this.chosen[e.id] = hit.chosen;
+        this.chosenFrom[e.id] = all;
+        return hit.result;
+      }
+    }
+    const fresh0 = this.fresh;
     const matched: string[] = [];
+    const chosen: CelOverload[] = [];
+    let cacheable = table !== undefined;
     let result: CelType | undefined;
     // the first argument's type, when it is not a parameter: bindings made below cannot change it
     const first = argTypes.length ? this.resolve(argTypes[0]) : undefined;
@@ -591,6 +624,8 @@ export class Checker {
         continue;
       }
       matched.push(o.id);
+      chosen.push(o);
+      if (cacheable && hasParams(o.result)) cacheable = false;
       const rt = inst(o.result);
       if (!result) result = rt;
       else if (this.show(result) !== this.show(rt)) result = T.dyn;
@@ -605,8 +640,32 @@ export class Checker {
       return this.error(e, `found no matching overload for '${name}' applied to '${shown}'`);
     }
     this.overloads[e.id] = matched;
+    this.chosen[e.id] = chosen;
+    this.chosenFrom[e.id] = all;
+    if (cacheable) table!.set(key!, { ids: Object.freeze(matched) as string[], chosen, result, fresh: this.fresh - fresh0 });
     return result;
   }
+}
+
+/**
+ * Argument kinds for which overload resolution depends on the kinds alone (assign() of two such types
+ * compares kinds, binds a fresh parameter to the argument, or answers true for dyn), so that a call's
+ * outcome can be looked up by the function's overload list, the call form and the argument kinds.
+ */
+const SIMPLE_KINDS = new Set(['int', 'uint', 'double', 'bool', 'string', 'bytes', 'null_type', 'timestamp', 'duration', 'dyn']);
+
+/**
+ * The direct table of resolveCall: per overload list and key (form and argument kinds), the matched
+ * overloads, the result type and how many fresh type parameters the full resolution makes (counted so that
+ * later `_varN` names in messages stay the same). Only successful resolutions whose matched overloads have a
+ * result without type parameters are kept: their result is a declared type, the same for every call with
+ * those kinds (the parameters bound on the way are fresh and referenced by nothing else).
+ */
+type SimpleCall = { ids: string[]; chosen: CelOverload[]; result: CelType; fresh: number };
+const simpleCalls = new WeakMap<CelOverload[], Map<string, SimpleCall>>();
+
+function hasParams(t: CelType): boolean {
+  return paramNames(t).length > 0;
 }
 
 function literalType(v: unknown): CelType {

@@ -42,6 +42,9 @@ export interface CompileInfo {
   functions: FunctionTable;
   /** Overload ids the checker selected per call node id (narrows runtime dispatch). */
   overloadsByNode?: (string[] | undefined)[];
+  /** The overloads the checker matched per call node id, and the list it chose them from (see invoke). */
+  chosen?: (CelOverload[] | undefined)[];
+  chosenFrom?: (CelOverload[] | undefined)[];
   /** Field types of object types selected per select node (unused at runtime today). */
   constants?: Map<string, CelValue>;
   /** Declared variable types: field chains over object-typed variables get a direct path over JSON data. */
@@ -818,11 +821,24 @@ export class Compiler {
   }
 
   private invoke(name: string, all: CelOverload[], e: CallExpr, argExprs: Expr[], general = false): Ev {
-    const ids = this.info.overloadsByNode?.[e.id];
-    let ovs = ids ? all.filter((o) => ids.includes(o.id)) : all;
-    if (ovs.length === 0) ovs = all;
     const member = !!e.target && argExprs.length === e.args.length + 1;
-    ovs = ovs.filter((o) => !!o.member === member);
+    // the checker's choice, taken as it made it when it chose from this same list (else filtered by id)
+    const chosen = this.info.chosenFrom?.[e.id] === all ? this.info.chosen?.[e.id] : undefined;
+    let ovs: CelOverload[];
+    if (chosen !== undefined && chosen.length > 0) {
+      ovs = chosen;
+      for (let i = 0; i < chosen.length; i++) {
+        if (!!chosen[i].member !== member) {
+          ovs = chosen.filter((o) => !!o.member === member);
+          break;
+        }
+      }
+    } else {
+      const ids = this.info.overloadsByNode?.[e.id];
+      ovs = ids ? all.filter((o) => ids.includes(o.id)) : all;
+      if (ovs.length === 0) ovs = all;
+      ovs = ovs.filter((o) => !!o.member === member);
+    }
     const args = argExprs.map((a) => this.expr(a));
     const n = args.length;
     if (!general && ovs.length === 1 && n === 1 && (ovs[0].id === 'size_list' || ovs[0].id === 'list_size') && !ovs[0].cost) {
