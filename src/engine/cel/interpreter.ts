@@ -421,6 +421,22 @@ export class Compiler {
    * and errors).
    */
   private jsonHas(e: Extract<Expr, { kind: 'select' }>): Ev | undefined {
+    if (e.field.includes('__')) return undefined;
+    // the common case without building the qualified name: a chain of plain selects (no dot in a field
+    // name) from a root that is a declared variable, not a local, and starts no dotted name
+    const fields: string[] = [];
+    let r: Expr = e.operand;
+    let plain = true;
+    while (r.kind === 'select' && !r.testOnly && !r.optional) {
+      if (r.field.includes('.')) plain = false;
+      fields.push(r.field);
+      r = r.operand;
+    }
+    if (r.kind !== 'ident') return undefined;
+    if (plain && !r.name.startsWith('.') && !dottedRoots(this.info.variables, this.info.typeValues).has(r.name)) {
+      if (!this.info.variables.has(r.name) || this.local(r.name) !== undefined) return undefined;
+      return this.jsonHasAt(e, r.name, fields.reverse());
+    }
     const q = this.qualifiedName(e.operand);
     if (q === undefined || q.startsWith('.') || e.field.includes('__')) return undefined;
     const parts = q.split('.');
@@ -820,7 +836,7 @@ export class Compiler {
     };
   }
 
-  private invoke(name: string, all: CelOverload[], e: CallExpr, argExprs: Expr[], general = false): Ev {
+  private invoke(name: string, all: CelOverload[], e: CallExpr, argExprs: Expr[]): Ev {
     const member = !!e.target && argExprs.length === e.args.length + 1;
     // the checker's choice, taken as it made it when it chose from this same list (else filtered by id)
     const chosen = this.info.chosenFrom?.[e.id] === all ? this.info.chosen?.[e.id] : undefined;
@@ -840,12 +856,20 @@ export class Compiler {
       ovs = ovs.filter((o) => !!o.member === member);
     }
     const args = argExprs.map((a) => this.expr(a));
+    return this.invokeWith(name, ovs, e, argExprs, args, false);
+  }
+
+  /**
+   * The call's closure over the argument closures `args` (built once: a direct path's general fallback
+   * shares them); `general` leaves out the direct JSON paths.
+   */
+  private invokeWith(name: string, ovs: CelOverload[], e: CallExpr, argExprs: Expr[], args: Ev[], general: boolean): Ev {
     const n = args.length;
     if (!general && ovs.length === 1 && n === 1 && (ovs[0].id === 'size_list' || ovs[0].id === 'list_size') && !ovs[0].cost) {
       // the size of a list read as JSON: its length, without converting its elements
       const rl = this.rawList(argExprs[0]);
       if (rl) {
-        const slow = this.invoke(name, ovs, e, argExprs, true);
+        const slow = this.invokeWith(name, ovs, e, argExprs, args, true);
         const read = rl.read;
         const ev: Ev = (c) => {
           const rr = read(c);
@@ -891,7 +915,7 @@ export class Compiler {
       const key = a.kind === 'literal' ? a.value : undefined;
       const rm = typeof key === 'string' && key !== '__proto__' ? this.rawAt(argExprs[1], 'map') : undefined;
       if (rm && typeof key === 'string') {
-        const slow = this.invoke(name, ovs, e, argExprs, true);
+        const slow = this.invokeWith(name, ovs, e, argExprs, args, true);
         const read = rm.read;
         return (c) => {
           const m = read(c);
