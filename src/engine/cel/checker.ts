@@ -573,17 +573,56 @@ export class Checker {
     return this.resolveCall(e, name, ovs, e.args, false);
   }
 
+  /**
+   * A key of a (resolved) argument type for the direct table of resolveCall: what assign() looks at when it
+   * matches the argument against an overload's parameter (kinds, element types; object and opaque types by
+   * identity, which is stricter than assign's name comparison). Undefined for a type that holds a free type
+   * parameter, an error, a type value or a nesting deeper than 4: such calls take the full resolution.
+   */
+  private typeKey(t0: CelType, depth: number): string | undefined {
+    const t = this.resolve(t0);
+    switch (t.kind) {
+      case 'int': case 'uint': case 'double': case 'bool': case 'string': case 'bytes':
+      case 'null_type': case 'timestamp': case 'duration': case 'dyn':
+        return t.kind;
+      case 'list': {
+        if (depth > 3) return undefined;
+        const k = this.typeKey(t.elem, depth + 1);
+        return k === undefined ? undefined : `list(${k})`;
+      }
+      case 'map': {
+        if (depth > 3) return undefined;
+        const k = this.typeKey(t.key, depth + 1);
+        const v = k === undefined ? undefined : this.typeKey(t.value, depth + 1);
+        return v === undefined ? undefined : `map(${k},${v})`;
+      }
+      case 'optional': {
+        if (depth > 3) return undefined;
+        const k = this.typeKey(t.param, depth + 1);
+        return k === undefined ? undefined : `optional(${k})`;
+      }
+      case 'object':
+      case 'opaque': {
+        let id = typeIds.get(t);
+        if (id === undefined) typeIds.set(t, (id = `#${nextTypeId++}`));
+        return id;
+      }
+      default:
+        return undefined;
+    }
+  }
+
   private resolveCall(e: CallExpr, name: string, all: CelOverload[], args: Expr[], member: boolean, firstType?: CelType): CelType {
     const n = args.length;
     const argTypes = new Array<CelType>(n);
-    // the direct table's key: the arguments' kinds, when every argument is of a simple kind (see simpleCalls)
+    // the direct table's key: the call form and the arguments' type keys (see typeKey and simpleCalls)
     let key: string | undefined = member ? 'm' : 'g';
     for (let i = 0; i < n; i++) {
       const t = i === 0 && firstType ? firstType : this.expr(args[i]);
       argTypes[i] = t;
       if (key !== undefined) {
-        const r = this.resolve(t);
-        key = SIMPLE_KINDS.has(r.kind) ? `${key},${r.kind}` : undefined;
+        const k = this.typeKey(t, 0);
+        key = k === undefined ? undefined : `${key},${k}`;
       }
     }
     let table: Map<string, SimpleCall> | undefined;
@@ -591,7 +630,7 @@ export class Checker {
       table = simpleCalls.get(all);
       if (!table) simpleCalls.set(all, (table = new Map()));
       const hit = table.get(key);
-      if (hit) {
+      if (hit !== undefined) {
         this.fresh += hit.fresh;
         this.overloads[e.id] = hit.ids;
         this.chosen[e.id] = hit.chosen;
@@ -607,15 +646,17 @@ export class Checker {
     // the first argument's type, when it is not a parameter: bindings made below cannot change it
     const first = argTypes.length ? this.resolve(argTypes[0]) : undefined;
     const quick = first !== undefined && first.kind !== 'param' && first.kind !== 'dyn' && first.kind !== 'error' && first.kind !== 'null_type';
-    for (const { o, generic } of candidates(all, member, argTypes.length, quick ? first.kind : undefined)) {
-      // instantiate type parameters freshly per overload (an overload without any is used as declared)
-      const m = generic ? new Map<string, CelType>() : undefined;
-      const inst = (t: CelType): CelType => {
-        if (!m) return t;
-        for (const n of paramNames(t)) if (!m.has(n)) m.set(n, this.newParam());
-        return this.substituteParams(t, m);
-      };
-      const params = generic ? o.args.map(inst) : o.args;
+    for (const { o, generic, argNames, resultNames } of candidates(all, member, argTypes.length, quick ? first.kind : undefined)) {
+      // instantiate type parameters freshly per overload (an overload without any is used as declared):
+      // the arguments' parameters in order of first appearance, the result's own ones only on a match
+      let m: Map<string, CelType> | undefined;
+      let params = o.args;
+      if (generic) {
+        m = new Map<string, CelType>();
+        for (let i = 0; i < argNames.length; i++) m.set(argNames[i], this.newParam());
+        params = new Array<CelType>(o.args.length);
+        for (let i = 0; i < o.args.length; i++) params[i] = this.substituteParams(o.args[i], m);
+      }
       const mark = this.trail.length;
       let ok = true;
       for (let i = 0; i < params.length && ok; i++) ok = this.assign(params[i], argTypes[i]);
@@ -626,9 +667,13 @@ export class Checker {
       matched.push(o.id);
       chosen.push(o);
       if (cacheable && hasParams(o.result)) cacheable = false;
-      const rt = inst(o.result);
+      let rt = o.result;
+      if (m) {
+        for (let i = 0; i < resultNames.length; i++) m.set(resultNames[i], this.newParam());
+        rt = this.substituteParams(rt, m);
+      }
       if (!result) result = rt;
-      else if (this.show(result) !== this.show(rt)) result = T.dyn;
+      else if (result !== rt && this.show(result) !== this.show(rt)) result = T.dyn;
       if (matched.length > 1) {
         // keep bindings of the first match only when several match with dyn arguments
         this.undo(mark);
@@ -642,24 +687,27 @@ export class Checker {
     this.overloads[e.id] = matched;
     this.chosen[e.id] = chosen;
     this.chosenFrom[e.id] = all;
-    if (cacheable) table!.set(key!, { ids: Object.freeze(matched) as string[], chosen, result, fresh: this.fresh - fresh0 });
+    if (cacheable) {
+      if (table!.size >= MAX_SIMPLE_CALLS) table!.clear();
+      table!.set(key!, { ids: Object.freeze(matched) as string[], chosen, result, fresh: this.fresh - fresh0 });
+    }
     return result;
   }
 }
 
-/**
- * Argument kinds for which overload resolution depends on the kinds alone (assign() of two such types
- * compares kinds, binds a fresh parameter to the argument, or answers true for dyn), so that a call's
- * outcome can be looked up by the function's overload list, the call form and the argument kinds.
- */
-const SIMPLE_KINDS = new Set(['int', 'uint', 'double', 'bool', 'string', 'bytes', 'null_type', 'timestamp', 'duration', 'dyn']);
+/** Identity keys of object and opaque types (see typeKey). */
+const typeIds = new WeakMap<CelType, string>();
+let nextTypeId = 0;
+/** Entries per overload list, at most (keys of types of environments no longer used are dropped with the rest). */
+const MAX_SIMPLE_CALLS = 2000;
 
 /**
- * The direct table of resolveCall: per overload list and key (form and argument kinds), the matched
+ * The direct table of resolveCall: per overload list and key (form and argument type keys), the matched
  * overloads, the result type and how many fresh type parameters the full resolution makes (counted so that
- * later `_varN` names in messages stay the same). Only successful resolutions whose matched overloads have a
- * result without type parameters are kept: their result is a declared type, the same for every call with
- * those kinds (the parameters bound on the way are fresh and referenced by nothing else).
+ * later `_varN` names in messages stay the same). Matching depends on nothing but what the key holds. Only
+ * successful resolutions whose matched overloads have a result without type parameters are kept: their
+ * result is a declared type, the same for every call with that key (the parameters bound on the way are
+ * fresh and referenced by nothing else).
  */
 type SimpleCall = { ids: string[]; chosen: CelOverload[]; result: CelType; fresh: number };
 const simpleCalls = new WeakMap<CelOverload[], Map<string, SimpleCall>>();
@@ -688,7 +736,13 @@ function literalType(v: unknown): CelType {
  * assign() answers for it without binding anything. Overload lists are immutable per function table, so
  * the selection is cached per list and form.
  */
-type Candidate = { o: CelOverload; generic: boolean };
+type Candidate = {
+  o: CelOverload;
+  generic: boolean;
+  /** The type parameters of the arguments in order of first appearance, and those only the result has. */
+  argNames: string[];
+  resultNames: string[];
+};
 const candidateCache = new WeakMap<CelOverload[], Map<string, Candidate[]>>();
 function candidates(all: CelOverload[], member: boolean, arity: number, firstKind: string | undefined): Candidate[] {
   let byForm = candidateCache.get(all);
@@ -704,7 +758,13 @@ function candidates(all: CelOverload[], member: boolean, arity: number, firstKin
         const k = o.args[0].kind;
         if (k !== firstKind && k !== 'dyn' && k !== 'error') continue;
       }
-      list.push({ o, generic });
+      const argNames: string[] = [];
+      const resultNames: string[] = [];
+      if (generic) {
+        for (const a of o.args) for (const n of paramNames(a)) if (!argNames.includes(n)) argNames.push(n);
+        for (const n of paramNames(o.result)) if (!argNames.includes(n) && !resultNames.includes(n)) resultNames.push(n);
+      }
+      list.push({ o, generic, argNames, resultNames });
     }
     byForm.set(key, list);
   }
