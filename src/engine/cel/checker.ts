@@ -37,13 +37,17 @@ type Subst = Map<string, CelType>;
 
 class CheckError extends Error {}
 
-/** First segments of the dotted variable and type names of an environment (its objects are reused per compile). */
+/**
+ * First segments of the dotted variable and type names of an environment (`net` of `net.IP`), cached per
+ * declared-variables object (an environment's objects are reused per compile). The checker passes the
+ * declarations, the closure builder the set of their names.
+ */
 const dottedRootCache = new WeakMap<object, { tv: Map<string, CelTypeValue>; roots: Set<string> }>();
-function dottedRoots(variables: Record<string, CelType>, typeValues: Map<string, CelTypeValue>): Set<string> {
+export function dottedRoots(variables: Record<string, unknown> | Set<string>, typeValues: Map<string, CelTypeValue>): Set<string> {
   const c = dottedRootCache.get(variables);
   if (c && c.tv === typeValues) return c.roots;
   const roots = new Set<string>();
-  for (const n of [...Object.keys(variables), ...typeValues.keys()]) {
+  for (const n of [...(variables instanceof Set ? variables : Object.keys(variables)), ...typeValues.keys()]) {
     const i = n.indexOf('.');
     if (i > 0) roots.add(n.slice(0, i));
   }
@@ -577,38 +581,33 @@ export class Checker {
    * A key of a (resolved) argument type for the direct table of resolveCall: what assign() looks at when it
    * matches the argument against an overload's parameter (kinds, element types; object and opaque types by
    * identity, which is stricter than assign's name comparison). Undefined for a type that holds a free type
-   * parameter, an error, a type value or a nesting deeper than 4: such calls take the full resolution.
+   * parameter, an error, a type value or a nesting deeper than 5: such calls take the full resolution.
    */
   private typeKey(t0: CelType, depth: number): string | undefined {
     const t = this.resolve(t0);
+    if (depth > 4) return undefined;
+    let k: string | undefined, v: string | undefined;
     switch (t.kind) {
-      case 'int': case 'uint': case 'double': case 'bool': case 'string': case 'bytes':
-      case 'null_type': case 'timestamp': case 'duration': case 'dyn':
-        return t.kind;
-      case 'list': {
-        if (depth > 3) return undefined;
-        const k = this.typeKey(t.elem, depth + 1);
-        return k === undefined ? undefined : `list(${k})`;
-      }
-      case 'map': {
-        if (depth > 3) return undefined;
-        const k = this.typeKey(t.key, depth + 1);
-        const v = k === undefined ? undefined : this.typeKey(t.value, depth + 1);
-        return v === undefined ? undefined : `map(${k},${v})`;
-      }
-      case 'optional': {
-        if (depth > 3) return undefined;
-        const k = this.typeKey(t.param, depth + 1);
-        return k === undefined ? undefined : `optional(${k})`;
-      }
+      case 'list':
+      case 'optional':
+        k = this.typeKey(t.kind === 'list' ? t.elem : t.param, depth + 1);
+        return k && `${t.kind}(${k})`;
+      case 'map':
+        k = this.typeKey(t.key, depth + 1);
+        v = k && this.typeKey(t.value, depth + 1);
+        return v && `map(${k},${v})`;
       case 'object':
-      case 'opaque': {
-        let id = typeIds.get(t);
-        if (id === undefined) typeIds.set(t, (id = `#${nextTypeId++}`));
-        return id;
-      }
-      default:
+      case 'opaque':
+        k = typeIds.get(t);
+        if (k === undefined) typeIds.set(t, (k = `#${nextTypeId++}`));
+        return k;
+      case 'param':
+      case 'error':
+      case 'type':
         return undefined;
+      default:
+        // the primitive kinds and dyn
+        return t.kind;
     }
   }
 
@@ -666,7 +665,7 @@ export class Checker {
       }
       matched.push(o.id);
       chosen.push(o);
-      if (cacheable && hasParams(o.result)) cacheable = false;
+      if (paramNames(o.result).length) cacheable = false;
       let rt = o.result;
       if (m) {
         for (let i = 0; i < resultNames.length; i++) m.set(resultNames[i], this.newParam());
@@ -711,10 +710,6 @@ const MAX_SIMPLE_CALLS = 2000;
  */
 type SimpleCall = { ids: string[]; chosen: CelOverload[]; result: CelType; fresh: number };
 const simpleCalls = new WeakMap<CelOverload[], Map<string, SimpleCall>>();
-
-function hasParams(t: CelType): boolean {
-  return paramNames(t).length > 0;
-}
 
 function literalType(v: unknown): CelType {
   switch (typeof v) {

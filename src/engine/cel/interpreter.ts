@@ -14,6 +14,7 @@ import {
 } from './values.js';
 import { indexValue } from './stdlib.js';
 import { fromJson } from './convert.js';
+import { dottedRoots } from './checker.js';
 
 export interface Ctx {
   slots: (CelValue | CelError)[];
@@ -95,20 +96,6 @@ export function matchesType(v: CelValue, t: CelType): boolean {
     default:
       return false;
   }
-}
-
-/** First segments of the dotted variable and type names of an environment (its sets are reused per compile). */
-const dottedRootCache = new WeakMap<Set<string>, { tv: Map<string, CelTypeValue>; roots: Set<string> }>();
-function dottedRoots(variables: Set<string>, typeValues: Map<string, CelTypeValue>): Set<string> {
-  const c = dottedRootCache.get(variables);
-  if (c && c.tv === typeValues) return c.roots;
-  const roots = new Set<string>();
-  for (const n of [...variables, ...typeValues.keys()]) {
-    const i = n.indexOf('.');
-    if (i > 0) roots.add(n.slice(0, i));
-  }
-  dottedRootCache.set(variables, { tv: typeValues, roots });
-  return roots;
 }
 
 function setPos(e: unknown, node: Expr): void {
@@ -842,13 +829,8 @@ export class Compiler {
     const chosen = this.info.chosenFrom?.[e.id] === all ? this.info.chosen?.[e.id] : undefined;
     let ovs: CelOverload[];
     if (chosen !== undefined && chosen.length > 0) {
+      // (the checker chose among the overloads of this call's form, member or not, as below)
       ovs = chosen;
-      for (let i = 0; i < chosen.length; i++) {
-        if (!!chosen[i].member !== member) {
-          ovs = chosen.filter((o) => !!o.member === member);
-          break;
-        }
-      }
     } else {
       const ids = this.info.overloadsByNode?.[e.id];
       ovs = ids ? all.filter((o) => ids.includes(o.id)) : all;
