@@ -748,34 +748,21 @@ function candidates(all: CelOverload[], member: boolean, arity: number, firstKin
     list = [];
     for (const o of all) {
       if (!!o.member !== member || o.args.length !== arity) continue;
-      const generic = isGeneric(o);
+      // the type parameters of the arguments in order of first appearance, then those of the result only
+      const argNames: string[] = [];
+      const resultNames: string[] = [];
+      for (const a of o.args) for (const n of paramNames(a)) if (!argNames.includes(n)) argNames.push(n);
+      for (const n of paramNames(o.result)) if (!argNames.includes(n) && !resultNames.includes(n)) resultNames.push(n);
+      const generic = argNames.length + resultNames.length > 0;
       if (firstKind !== undefined && !generic) {
         const k = o.args[0].kind;
         if (k !== firstKind && k !== 'dyn' && k !== 'error') continue;
-      }
-      const argNames: string[] = [];
-      const resultNames: string[] = [];
-      if (generic) {
-        for (const a of o.args) for (const n of paramNames(a)) if (!argNames.includes(n)) argNames.push(n);
-        for (const n of paramNames(o.result)) if (!argNames.includes(n) && !resultNames.includes(n)) resultNames.push(n);
       }
       list.push({ o, generic, argNames, resultNames });
     }
     byForm.set(key, list);
   }
   return list;
-}
-
-/** Whether an overload's signature has type parameters (overloads are immutable: cached per overload). */
-const genericOverloads = new WeakMap<CelOverload, boolean>();
-function isGeneric(o: CelOverload): boolean {
-  let g = genericOverloads.get(o);
-  if (g === undefined) {
-    const names: string[] = paramNames(o.result);
-    for (const a of o.args) paramNames(a, names);
-    genericOverloads.set(o, (g = names.length > 0));
-  }
-  return g;
 }
 
 function paramNames(t: CelType, out: string[] = []): string[] {
