@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { tests } from '@bufbuild/cel-spec/testdata/checking.js';
 import { createCelEnv, isCompileError } from './env.js';
-import { typeName } from './types.js';
+import { T, typeName } from './types.js';
+import { schemaToCelType } from './schema-types.js';
 
 interface C { original: { expr: string }; type?: string }
 interface S { tests?: C[]; suites?: S[] }
@@ -30,5 +31,42 @@ describe('checked result types as cel-go deduces them', () => {
     const p = env.compile(expr);
     if (isCompileError(p)) throw new Error(p.formatted);
     expect(typeName(p.resultType)).toBe(want);
+  });
+});
+
+// The checker answers a call it has resolved before (same overload list, call form and argument types) from
+// a table: the answer must be what the full resolution gives, messages with their `_varN` names included.
+describe('overload resolution answered from the table is the full resolution', () => {
+  const variables = {
+    names: T.list(T.string),
+    counts: T.map(T.string, T.int),
+    spec: schemaToCelType({ type: 'object', properties: { replicas: { type: 'integer' }, tags: { type: 'array', items: { type: 'string' } } } })!,
+  };
+  const exprs = [
+    "1 + 2 == 3 && 'a'.startsWith('b')",
+    '[1, 2].size() + size([3]) > 1',
+    "'k' in {'k': 1} && counts['k'] == 1 && 'x' in counts",
+    '[1, 2] + [3] == [1, 2, 3] && names + names == names',
+    'dyn(1) == 1 && 1.0 < 2 && 2u > 1u',
+    "spec.replicas <= 3 && spec.tags.exists(t, t == 'x') && size(spec.tags) > 0",
+    'names.map(n, n + "!").size() == 1',
+    // errors that print type parameters made after calls the table answers
+    "1 == 1 && [] == 'a'",
+    "size(names) == 2 && {} == 1 && [[]] == 'b'",
+    "counts['a'] == 1 && spec.tags + 1 == []",
+  ];
+  const shot = (env: ReturnType<typeof createCelEnv>, expr: string) => {
+    const r = env.check(expr);
+    if (isCompileError(r)) return { error: r.formatted };
+    return { type: typeName(r.type), types: r.types.map((t) => (t ? typeName(t) : undefined)), overloads: r.overloads };
+  };
+  it.each(exprs)('%s', (expr) => {
+    // an extra (empty) library gives the environment overload lists of its own: the first check fills their
+    // table, the second answers from it
+    const env = createCelEnv({ variables, libraries: [{ name: 'none', functions: [] }] });
+    const first = shot(env, expr);
+    expect(shot(env, expr)).toEqual(first);
+    // and a fresh environment (cold table) agrees with both
+    expect(shot(createCelEnv({ variables, libraries: [{ name: 'none', functions: [] }] }), expr)).toEqual(first);
   });
 });

@@ -18,6 +18,9 @@ export interface CheckResult {
   types: (CelType | undefined)[];
   /** Matching overload ids per call node id (indexed by id). */
   overloads: (string[] | undefined)[];
+  /** The matching overloads themselves per call node id, and the overload list they were chosen from. */
+  chosen?: (CelOverload[] | undefined)[];
+  chosenFrom?: (CelOverload[] | undefined)[];
 }
 
 export interface CheckerOptions {
@@ -34,13 +37,17 @@ type Subst = Map<string, CelType>;
 
 class CheckError extends Error {}
 
-/** First segments of the dotted variable and type names of an environment (its objects are reused per compile). */
+/**
+ * First segments of the dotted variable and type names of an environment (`net` of `net.IP`), cached per
+ * declared-variables object (an environment's objects are reused per compile). The checker passes the
+ * declarations, the closure builder the set of their names.
+ */
 const dottedRootCache = new WeakMap<object, { tv: Map<string, CelTypeValue>; roots: Set<string> }>();
-function dottedRoots(variables: Record<string, CelType>, typeValues: Map<string, CelTypeValue>): Set<string> {
+export function dottedRoots(variables: Record<string, unknown> | Set<string>, typeValues: Map<string, CelTypeValue>): Set<string> {
   const c = dottedRootCache.get(variables);
   if (c && c.tv === typeValues) return c.roots;
   const roots = new Set<string>();
-  for (const n of [...Object.keys(variables), ...typeValues.keys()]) {
+  for (const n of [...(variables instanceof Set ? variables : Object.keys(variables)), ...typeValues.keys()]) {
     const i = n.indexOf('.');
     if (i > 0) roots.add(n.slice(0, i));
   }
@@ -56,6 +63,9 @@ export class Checker {
   private issues: CelIssue[] = [];
   private types: (CelType | undefined)[] = [];
   private overloads: (string[] | undefined)[] = [];
+  /** The matched overloads per call node id, and the overload list they were chosen from. */
+  private chosen: (CelOverload[] | undefined)[] = [];
+  private chosenFrom: (CelOverload[] | undefined)[] = [];
   private scopes: Map<string, CelType>[] = [];
 
   constructor(private readonly opts: CheckerOptions) {}
@@ -77,7 +87,7 @@ export class Checker {
     }
     // cel-go reports issues ordered by source location
     this.issues.sort((a, b) => a.position.offset - b.position.offset);
-    return { type: this.finalize(t), issues: this.issues, types, overloads: this.overloads };
+    return { type: this.finalize(t), issues: this.issues, types, overloads: this.overloads, chosen: this.chosen, chosenFrom: this.chosenFrom };
   }
 
   private error(node: { offset: number; length: number }, message: string): CelType {
@@ -567,22 +577,85 @@ export class Checker {
     return this.resolveCall(e, name, ovs, e.args, false);
   }
 
+  /**
+   * A key of a (resolved) argument type for the direct table of resolveCall: what assign() looks at when it
+   * matches the argument against an overload's parameter (kinds, element types; object and opaque types by
+   * identity, which is stricter than assign's name comparison). Undefined for a type that holds a free type
+   * parameter, an error, a type value or a nesting deeper than 5: such calls take the full resolution.
+   */
+  private typeKey(t0: CelType, depth: number): string | undefined {
+    const t = this.resolve(t0);
+    if (depth > 4) return undefined;
+    let k: string | undefined, v: string | undefined;
+    switch (t.kind) {
+      case 'list':
+      case 'optional':
+        k = this.typeKey(t.kind === 'list' ? t.elem : t.param, depth + 1);
+        return k && `${t.kind}(${k})`;
+      case 'map':
+        k = this.typeKey(t.key, depth + 1);
+        v = k && this.typeKey(t.value, depth + 1);
+        return v && `map(${k},${v})`;
+      case 'object':
+      case 'opaque':
+        k = typeIds.get(t);
+        if (k === undefined) typeIds.set(t, (k = `#${nextTypeId++}`));
+        return k;
+      case 'param':
+      case 'error':
+      case 'type':
+        return undefined;
+      default:
+        // the primitive kinds and dyn
+        return t.kind;
+    }
+  }
+
   private resolveCall(e: CallExpr, name: string, all: CelOverload[], args: Expr[], member: boolean, firstType?: CelType): CelType {
-    const argTypes = args.map((a, i) => (i === 0 && firstType ? firstType : this.expr(a)));
+    const n = args.length;
+    const argTypes = new Array<CelType>(n);
+    // the direct table's key: the call form and the arguments' type keys (see typeKey and simpleCalls)
+    let key: string | undefined = member ? 'm' : 'g';
+    for (let i = 0; i < n; i++) {
+      const t = i === 0 && firstType ? firstType : this.expr(args[i]);
+      argTypes[i] = t;
+      if (key !== undefined) {
+        const k = this.typeKey(t, 0);
+        key = k === undefined ? undefined : `${key},${k}`;
+      }
+    }
+    let table: Map<string, SimpleCall> | undefined;
+    if (key !== undefined) {
+      table = simpleCalls.get(all);
+      if (!table) simpleCalls.set(all, (table = new Map()));
+      const hit = table.get(key);
+      if (hit !== undefined) {
+        this.fresh += hit.fresh;
+        this.overloads[e.id] = hit.ids;
+        this.chosen[e.id] = hit.chosen;
+        this.chosenFrom[e.id] = all;
+        return hit.result;
+      }
+    }
+    const fresh0 = this.fresh;
     const matched: string[] = [];
+    const chosen: CelOverload[] = [];
+    let cacheable = table !== undefined;
     let result: CelType | undefined;
     // the first argument's type, when it is not a parameter: bindings made below cannot change it
     const first = argTypes.length ? this.resolve(argTypes[0]) : undefined;
     const quick = first !== undefined && first.kind !== 'param' && first.kind !== 'dyn' && first.kind !== 'error' && first.kind !== 'null_type';
-    for (const { o, generic } of candidates(all, member, argTypes.length, quick ? first.kind : undefined)) {
-      // instantiate type parameters freshly per overload (an overload without any is used as declared)
-      const m = generic ? new Map<string, CelType>() : undefined;
-      const inst = (t: CelType): CelType => {
-        if (!m) return t;
-        for (const n of paramNames(t)) if (!m.has(n)) m.set(n, this.newParam());
-        return this.substituteParams(t, m);
-      };
-      const params = generic ? o.args.map(inst) : o.args;
+    for (const { o, generic, argNames, resultNames } of candidates(all, member, argTypes.length, quick ? first.kind : undefined)) {
+      // instantiate type parameters freshly per overload (an overload without any is used as declared):
+      // the arguments' parameters in order of first appearance, the result's own ones only on a match
+      let m: Map<string, CelType> | undefined;
+      let params = o.args;
+      if (generic) {
+        m = new Map<string, CelType>();
+        for (let i = 0; i < argNames.length; i++) m.set(argNames[i], this.newParam());
+        params = new Array<CelType>(o.args.length);
+        for (let i = 0; i < o.args.length; i++) params[i] = this.substituteParams(o.args[i], m);
+      }
       const mark = this.trail.length;
       let ok = true;
       for (let i = 0; i < params.length && ok; i++) ok = this.assign(params[i], argTypes[i]);
@@ -591,9 +664,15 @@ export class Checker {
         continue;
       }
       matched.push(o.id);
-      const rt = inst(o.result);
+      chosen.push(o);
+      if (paramNames(o.result).length) cacheable = false;
+      let rt = o.result;
+      if (m) {
+        for (let i = 0; i < resultNames.length; i++) m.set(resultNames[i], this.newParam());
+        rt = this.substituteParams(rt, m);
+      }
       if (!result) result = rt;
-      else if (this.show(result) !== this.show(rt)) result = T.dyn;
+      else if (result !== rt && this.show(result) !== this.show(rt)) result = T.dyn;
       if (matched.length > 1) {
         // keep bindings of the first match only when several match with dyn arguments
         this.undo(mark);
@@ -605,9 +684,32 @@ export class Checker {
       return this.error(e, `found no matching overload for '${name}' applied to '${shown}'`);
     }
     this.overloads[e.id] = matched;
+    this.chosen[e.id] = chosen;
+    this.chosenFrom[e.id] = all;
+    if (cacheable) {
+      if (table!.size >= MAX_SIMPLE_CALLS) table!.clear();
+      table!.set(key!, { ids: Object.freeze(matched) as string[], chosen, result, fresh: this.fresh - fresh0 });
+    }
     return result;
   }
 }
+
+/** Identity keys of object and opaque types (see typeKey). */
+const typeIds = new WeakMap<CelType, string>();
+let nextTypeId = 0;
+/** Entries per overload list, at most (keys of types of environments no longer used are dropped with the rest). */
+const MAX_SIMPLE_CALLS = 2000;
+
+/**
+ * The direct table of resolveCall: per overload list and key (form and argument type keys), the matched
+ * overloads, the result type and how many fresh type parameters the full resolution makes (counted so that
+ * later `_varN` names in messages stay the same). Matching depends on nothing but what the key holds. Only
+ * successful resolutions whose matched overloads have a result without type parameters are kept: their
+ * result is a declared type, the same for every call with that key (the parameters bound on the way are
+ * fresh and referenced by nothing else).
+ */
+type SimpleCall = { ids: string[]; chosen: CelOverload[]; result: CelType; fresh: number };
+const simpleCalls = new WeakMap<CelOverload[], Map<string, SimpleCall>>();
 
 function literalType(v: unknown): CelType {
   switch (typeof v) {
@@ -629,7 +731,13 @@ function literalType(v: unknown): CelType {
  * assign() answers for it without binding anything. Overload lists are immutable per function table, so
  * the selection is cached per list and form.
  */
-type Candidate = { o: CelOverload; generic: boolean };
+type Candidate = {
+  o: CelOverload;
+  generic: boolean;
+  /** The type parameters of the arguments in order of first appearance, and those only the result has. */
+  argNames: string[];
+  resultNames: string[];
+};
 const candidateCache = new WeakMap<CelOverload[], Map<string, Candidate[]>>();
 function candidates(all: CelOverload[], member: boolean, arity: number, firstKind: string | undefined): Candidate[] {
   let byForm = candidateCache.get(all);
@@ -640,28 +748,21 @@ function candidates(all: CelOverload[], member: boolean, arity: number, firstKin
     list = [];
     for (const o of all) {
       if (!!o.member !== member || o.args.length !== arity) continue;
-      const generic = isGeneric(o);
+      // the type parameters of the arguments in order of first appearance, then those of the result only
+      const argNames: string[] = [];
+      const resultNames: string[] = [];
+      for (const a of o.args) for (const n of paramNames(a)) if (!argNames.includes(n)) argNames.push(n);
+      for (const n of paramNames(o.result)) if (!argNames.includes(n) && !resultNames.includes(n)) resultNames.push(n);
+      const generic = argNames.length + resultNames.length > 0;
       if (firstKind !== undefined && !generic) {
         const k = o.args[0].kind;
         if (k !== firstKind && k !== 'dyn' && k !== 'error') continue;
       }
-      list.push({ o, generic });
+      list.push({ o, generic, argNames, resultNames });
     }
     byForm.set(key, list);
   }
   return list;
-}
-
-/** Whether an overload's signature has type parameters (overloads are immutable: cached per overload). */
-const genericOverloads = new WeakMap<CelOverload, boolean>();
-function isGeneric(o: CelOverload): boolean {
-  let g = genericOverloads.get(o);
-  if (g === undefined) {
-    const names: string[] = paramNames(o.result);
-    for (const a of o.args) paramNames(a, names);
-    genericOverloads.set(o, (g = names.length > 0));
-  }
-  return g;
 }
 
 function paramNames(t: CelType, out: string[] = []): string[] {

@@ -215,7 +215,7 @@ export function createCelEnv(opts: CelEnvOptions = {}): CelEnv {
       if (isCompileError(r)) return r;
       const { ast, check } = r;
       const source = new Source(expr);
-      const compiled = new Compiler({ variables: varNames, typeValues, functions, overloadsByNode: check?.overloads, constants, variableTypes: check ? variables : undefined }).compile(ast);
+      const compiled = new Compiler({ variables: varNames, typeValues, functions, overloadsByNode: check?.overloads, chosen: check?.chosen, chosenFrom: check?.chosenFrom, constants, variableTypes: check ? variables : undefined }).compile(ast);
       const slotTypes = new Array<CelType | undefined>(compiled.slotCount);
       const slotVars: string[] = [];
       const slotIdx: number[] = [];

@@ -14,6 +14,7 @@ import {
 } from './values.js';
 import { indexValue } from './stdlib.js';
 import { fromJson } from './convert.js';
+import { dottedRoots } from './checker.js';
 
 export interface Ctx {
   slots: (CelValue | CelError)[];
@@ -42,6 +43,9 @@ export interface CompileInfo {
   functions: FunctionTable;
   /** Overload ids the checker selected per call node id (narrows runtime dispatch). */
   overloadsByNode?: (string[] | undefined)[];
+  /** The overloads the checker matched per call node id, and the list it chose them from (see invoke). */
+  chosen?: (CelOverload[] | undefined)[];
+  chosenFrom?: (CelOverload[] | undefined)[];
   /** Field types of object types selected per select node (unused at runtime today). */
   constants?: Map<string, CelValue>;
   /** Declared variable types: field chains over object-typed variables get a direct path over JSON data. */
@@ -92,20 +96,6 @@ export function matchesType(v: CelValue, t: CelType): boolean {
     default:
       return false;
   }
-}
-
-/** First segments of the dotted variable and type names of an environment (its sets are reused per compile). */
-const dottedRootCache = new WeakMap<Set<string>, { tv: Map<string, CelTypeValue>; roots: Set<string> }>();
-function dottedRoots(variables: Set<string>, typeValues: Map<string, CelTypeValue>): Set<string> {
-  const c = dottedRootCache.get(variables);
-  if (c && c.tv === typeValues) return c.roots;
-  const roots = new Set<string>();
-  for (const n of [...variables, ...typeValues.keys()]) {
-    const i = n.indexOf('.');
-    if (i > 0) roots.add(n.slice(0, i));
-  }
-  dottedRootCache.set(variables, { tv: typeValues, roots });
-  return roots;
 }
 
 function setPos(e: unknown, node: Expr): void {
@@ -418,6 +408,22 @@ export class Compiler {
    * and errors).
    */
   private jsonHas(e: Extract<Expr, { kind: 'select' }>): Ev | undefined {
+    if (e.field.includes('__')) return undefined;
+    // the common case without building the qualified name: a chain of plain selects (no dot in a field
+    // name) from a root that is a declared variable, not a local, and starts no dotted name
+    const fields: string[] = [];
+    let r: Expr = e.operand;
+    let plain = true;
+    while (r.kind === 'select' && !r.testOnly && !r.optional) {
+      if (r.field.includes('.')) plain = false;
+      fields.push(r.field);
+      r = r.operand;
+    }
+    if (r.kind !== 'ident') return undefined;
+    if (plain && !r.name.startsWith('.') && !dottedRoots(this.info.variables, this.info.typeValues).has(r.name)) {
+      if (!this.info.variables.has(r.name) || this.local(r.name) !== undefined) return undefined;
+      return this.jsonHasAt(e, r.name, fields.reverse());
+    }
     const q = this.qualifiedName(e.operand);
     if (q === undefined || q.startsWith('.') || e.field.includes('__')) return undefined;
     const parts = q.split('.');
@@ -817,19 +823,35 @@ export class Compiler {
     };
   }
 
-  private invoke(name: string, all: CelOverload[], e: CallExpr, argExprs: Expr[], general = false): Ev {
-    const ids = this.info.overloadsByNode?.[e.id];
-    let ovs = ids ? all.filter((o) => ids.includes(o.id)) : all;
-    if (ovs.length === 0) ovs = all;
+  private invoke(name: string, all: CelOverload[], e: CallExpr, argExprs: Expr[]): Ev {
     const member = !!e.target && argExprs.length === e.args.length + 1;
-    ovs = ovs.filter((o) => !!o.member === member);
+    // the checker's choice, taken as it made it when it chose from this same list (else filtered by id)
+    const chosen = this.info.chosenFrom?.[e.id] === all ? this.info.chosen?.[e.id] : undefined;
+    let ovs: CelOverload[];
+    if (chosen !== undefined && chosen.length > 0) {
+      // (the checker chose among the overloads of this call's form, member or not, as below)
+      ovs = chosen;
+    } else {
+      const ids = this.info.overloadsByNode?.[e.id];
+      ovs = ids ? all.filter((o) => ids.includes(o.id)) : all;
+      if (ovs.length === 0) ovs = all;
+      ovs = ovs.filter((o) => !!o.member === member);
+    }
     const args = argExprs.map((a) => this.expr(a));
+    return this.invokeWith(name, ovs, e, argExprs, args, false);
+  }
+
+  /**
+   * The call's closure over the argument closures `args` (built once: a direct path's general fallback
+   * shares them); `general` leaves out the direct JSON paths.
+   */
+  private invokeWith(name: string, ovs: CelOverload[], e: CallExpr, argExprs: Expr[], args: Ev[], general: boolean): Ev {
     const n = args.length;
     if (!general && ovs.length === 1 && n === 1 && (ovs[0].id === 'size_list' || ovs[0].id === 'list_size') && !ovs[0].cost) {
       // the size of a list read as JSON: its length, without converting its elements
       const rl = this.rawList(argExprs[0]);
       if (rl) {
-        const slow = this.invoke(name, ovs, e, argExprs, true);
+        const slow = this.invokeWith(name, ovs, e, argExprs, args, true);
         const read = rl.read;
         const ev: Ev = (c) => {
           const rr = read(c);
@@ -875,7 +897,7 @@ export class Compiler {
       const key = a.kind === 'literal' ? a.value : undefined;
       const rm = typeof key === 'string' && key !== '__proto__' ? this.rawAt(argExprs[1], 'map') : undefined;
       if (rm && typeof key === 'string') {
-        const slow = this.invoke(name, ovs, e, argExprs, true);
+        const slow = this.invokeWith(name, ovs, e, argExprs, args, true);
         const read = rm.read;
         return (c) => {
           const m = read(c);

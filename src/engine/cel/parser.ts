@@ -20,7 +20,6 @@ const RESERVED = new Set([
   'namespace', 'return', 'var', 'void', 'while',
 ]);
 
-const TWO_CHAR_OPS = new Set(['==', '!=', '<=', '>=', '&&', '||', '.?', '[?']);
 const ONE_CHAR_OPS = new Set(['<', '>', '!', '+', '-', '*', '/', '%', '?', ':', '.', ',', '(', ')', '[', ']', '{', '}']);
 
 export interface ParseOptions {
@@ -176,12 +175,16 @@ function lex(text: string, lexErrors: ParseError[]): Token[] {
       toks.push({ kind: 'ident', text: text.slice(start, i), value: 'quoted', offset: start, end: i });
       continue;
     }
-    let op: string | undefined;
-    // a two-character operator ends with one of = & | ?
+    // the two-character operators by char codes (== != <= >= && || .? [?), as constant strings: no string
+    // cut and hashed per operator, and the parser's comparisons of token texts meet the same strings
     const c2 = text.charCodeAt(i + 1);
-    const two = c2 === 61 || c2 === 38 || c2 === 124 || c2 === 63 ? text.substr(i, 2) : '';
-    if (TWO_CHAR_OPS.has(two)) op = two;
-    else if (ONE_CHAR_OPS.has(c)) op = c;
+    let op: string | undefined =
+      c2 === 61 ? (cc === 61 ? '==' : cc === 33 ? '!=' : cc === 60 ? '<=' : cc === 62 ? '>=' : undefined)
+      : c2 === 38 ? (cc === 38 ? '&&' : undefined)
+      : c2 === 124 ? (cc === 124 ? '||' : undefined)
+      : c2 === 63 ? (cc === 46 ? '.?' : cc === 91 ? '[?' : undefined)
+      : undefined;
+    if (op === undefined && ONE_CHAR_OPS.has(c)) op = c;
     if (!op) {
       // ANTLR consumes one more character when the first could start a two-character operator (`| `, `= `);
       // the lexer error is reported in source order with parse errors (ANTLR lexes lazily), so it is recorded
