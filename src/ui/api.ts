@@ -104,8 +104,18 @@ async function establish(): Promise<ApiConnection> {
 
 /** Starts (once) the service worker or the in-page engine; every apiFetch waits for it. */
 export function connect(): Promise<ApiConnection> {
-  connection ??= establish();
+  connection ??= establish().then((c) => (established = c));
   return connection;
+}
+
+let established: ApiConnection | undefined;
+
+/**
+ * What `promise` (the one connect() returns) resolved to, once it has; else undefined. A page the
+ * worker already controls (a repeat visit) is connected before React's first render, which then shows it.
+ */
+export function settledConnection(promise: Promise<ApiConnection>): ApiConnection | undefined {
+  return promise === connection ? established : undefined;
 }
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

@@ -4,7 +4,7 @@
 // and the console live in ./panels/<name>/index.tsx and are loaded when present (import.meta.glob), so the
 // build works whichever panels exist. Every panel reaches the API only through the store's logged fetch.
 import { lazy, Suspense, useCallback, useEffect, useId, useRef, useState, type ComponentType } from 'react';
-import type { ApiConnection } from './api.js';
+import { settledConnection, type ApiConnection } from './api.js';
 import { PlaygroundContext, PlaygroundStore, usePlayground, usePlaygroundStore, type Theme } from './playground.js';
 import { ManifestEditor } from './editor/ManifestEditor.js';
 import { ShareButton } from './share/ShareButton.js';
@@ -113,7 +113,15 @@ export function App({ connection, store = new PlaygroundStore({ theme: initialTh
 
 function Frame({ connection }: { connection: Promise<ApiConnection> }) {
   const store = usePlaygroundStore();
-  const [conn, setConn] = useState<Loadable<ApiConnection>>({ state: 'loading' });
+  const [conn, setConn] = useState<Loadable<ApiConnection>>(() => {
+    // already connected (the worker controls the page, as on a repeat visit): shown by the first render, with
+    // the acting user kept for this cluster set before any panel sends a request
+    const value = settledConnection(connection);
+    if (!value) return { state: 'loading' };
+    store.setActingUser(loadActingUser(globalThis.localStorage, value.cluster));
+    return { state: 'ok', value };
+  });
+  const shownAtFirst = useRef(conn.state === 'ok' ? conn.value : undefined);
   const theme = usePlayground((s) => s.theme);
   // panels that list and watch start again when the acting user changes (their requests carry it)
   const identity = usePlayground((s) => actingUserId(s.actingUser ?? ADMIN));
@@ -125,7 +133,7 @@ function Frame({ connection }: { connection: Promise<ApiConnection> }) {
     let live = true;
     connection.then(
       (value) => {
-        if (!live) return;
+        if (!live || value === shownAtFirst.current) return;
         // the acting user kept for this cluster, before any panel sends a request
         store.setActingUser(loadActingUser(globalThis.localStorage, value.cluster));
         setConn({ state: 'ok', value });

@@ -7,6 +7,7 @@ import { App, initialTheme } from './app.js';
 import { PlaygroundStore } from './playground.js';
 import { ErrorBoundary } from './error-boundary.js';
 import { editorSettings, editorText } from './editor/state.js';
+import { loadSessionAtStart } from './share/use-scenario.js';
 import './styles.css';
 
 declare global {
@@ -28,6 +29,8 @@ const theme = initialTheme();
 document.documentElement.dataset.theme = theme;
 const store = new PlaygroundStore({ theme });
 window.playground = { apiFetch, connect, store, editor: { getText: editorText.get, setText: editorText.set, settings: editorSettings } };
+
+loadSessionAtStart(); // the editor's text before the first render (a link in the URL is decoded later)
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');

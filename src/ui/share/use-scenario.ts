@@ -15,6 +15,23 @@ function storedSession(): string | null {
   }
 }
 
+/** Whether loadSessionAtStart loaded the editor's first text. */
+let loadedAtStart = false;
+
+/**
+ * Loads the editor's first text at once when the URL has no fragment (so no link to decode): the last local
+ * session, else the default, as useScenario would, so that the first render already shows the editor.
+ */
+export function loadSessionAtStart(): void {
+  if (location.hash || editorLoaded.get()) return;
+  const session = parseSession(storedSession());
+  editorText.set(session?.text ?? DEFAULT_TEXT);
+  editorSettings.set(sanitizeSettings(session?.settings ?? {}));
+  markStartup('editor-loaded');
+  editorLoaded.set(true);
+  loadedAtStart = true;
+}
+
 /** Loads the scenario of the URL fragment (or the local session) into the editor, once and on hashchange. */
 export function useScenario(): string | undefined {
   const store = usePlaygroundStore();
@@ -23,6 +40,7 @@ export function useScenario(): string | undefined {
     let live = true;
     const abort = new AbortController();
     const load = async (first: boolean) => {
+      if (first && loadedAtStart) return;
       const hash = location.hash;
       if (!first && !hash) return;
       const stored = first ? storedSession() : null;
@@ -90,6 +108,7 @@ export function useScenario(): string | undefined {
       if (document.visibilityState === 'hidden') saveNow();
     };
     const subs = [editorText.subscribe(save), editorSettings.subscribe(save)];
+    if (loadedAtStart) save(); // the first text is kept as a session, as when the effect loads it
     window.addEventListener('pagehide', saveNow);
     document.addEventListener('visibilitychange', onVisibility);
     return () => {
