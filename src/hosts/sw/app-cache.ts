@@ -126,21 +126,36 @@ async function fetchManifest(appBase: URL): Promise<unknown> {
   return undefined;
 }
 
+/**
+ * How many files the precache fetches at once: one large chunk (Monaco's, ~4 MB) must not hold back the
+ * small lazy chunks behind it in the manifest's order, which the page may need offline as soon as the next
+ * visit.
+ */
+const PRECACHE_LANES = 4;
+
 /** Keeps each URL not yet done: hashed files once (a copy kept with Vary is replaced), the others refreshed. */
 async function keepAll(cache: Cache, urls: string[], done: Set<string>, appBase: URL): Promise<void> {
-  for (const url of urls) {
-    if (done.has(url)) continue;
-    done.add(url);
+  const keep = async (url: string): Promise<void> => {
     if (classify(new URL(url), 'GET', appBase) === 'hashed') {
       const hit = await cache.match(url, MATCH);
-      if (hit && !hit.headers.has('Vary')) continue;
+      if (hit && !hit.headers.has('Vary')) return;
       if (hit) {
         await cache.put(url, keptCopy(hit)).catch(() => undefined);
-        continue;
+        return;
       }
     }
     await fetchAndKeep(cache, url).catch(() => undefined);
-  }
+  };
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < urls.length) {
+      const url = urls[next++];
+      if (done.has(url)) continue;
+      done.add(url);
+      await keep(url);
+    }
+  };
+  await Promise.all(Array.from({ length: PRECACHE_LANES }, lane));
 }
 
 /** Fills the cache from the build manifest, the entry files first; drops hashed files of older builds. Never throws. */
