@@ -131,6 +131,23 @@ async function apiTable(): Promise<PeerTable> {
     notes.push(`webernetes not measured: ${(e as Error).message.split('\n')[0]}`);
   }
   const names = Object.keys(impls);
+  // Warm every implementation's code up first, on an instance of its own (the measured ones keep their
+  // object counts): V8 keeps optimizing our write path for thousands of requests (BENCHMARKS.md,
+  // perf-create6), and a figure taken while one side is still cold compares compilers, not work.
+  const WARM = 2000;
+  const fresh: Record<string, () => Promise<Api>> = { ours: () => ourApi(), webernetes: webernetesApi };
+  for (const impl of names) {
+    const w = await fresh[impl]();
+    for (let i = 0; i < WARM; i++) {
+      const nm = `warm-${i}`;
+      await w.create(nm);
+      await w.get(nm);
+      await w.update(nm, 0);
+      await w.patch(nm, 0);
+      if (w.apply) await w.apply(nm, 0);
+    }
+    await w.close();
+  }
   const ROUNDS = 5;
   const PER = 200; // objects per round and implementation
   const samples: Record<string, Record<string, number[]>> = {};
@@ -172,7 +189,7 @@ async function apiTable(): Promise<PeerTable> {
   for (const p of names.slice(1)) lp[p] = samples[lastList][p]?.at(-1);
   rows.push({ work: `list ${ROUNDS * PER} Namespaces (one request)`, ours: samples[lastList].ours.at(-1)!, peers: lp });
   notes.push(
-    `Each figure: the median over ${ROUNDS} alternating rounds of the per-round p50 (${PER} objects each). Ours goes through the engine's entry serve() (the request body given as JSON text and parsed, the response body serialized and read as text: serialization is counted, Node's fetch Request/Response objects are not); the rows marked 'through handle()' go through the public fetch entry (a Request parsed, a Response built and read) to keep that cost visible; webernetes is called through its in-process typed client (no serialization). On the list row most of ours is the client's JSON.parse of the answer (about 0.5 MB for 1,000 Namespaces), which the peer's objects need not; the server's own part of a list of 1,000 is the row 'node memory: list 1001 small ConfigMaps' of the main table. Both run as bundled JavaScript (ours bundled by esbuild for the run).`,
+    `Each figure (after ${WARM} warm-up objects per implementation, each created, read, updated and patched, in an instance of its own): the median over ${ROUNDS} alternating rounds of the per-round p50 (${PER} objects each). Ours goes through the engine's entry serve() (the request body given as JSON text and parsed, the response body serialized and read as text: serialization is counted, Node's fetch Request/Response objects are not); the rows marked 'through handle()' go through the public fetch entry (a Request parsed, a Response built and read) to keep that cost visible; webernetes is called through its in-process typed client (no serialization). On the list row most of ours is the client's JSON.parse of the answer (about 0.5 MB for 1,000 Namespaces), which the peer's objects need not; the server's own part of a list of 1,000 is the row 'node memory: list 1001 small ConfigMaps' of the main table. Both run as bundled JavaScript (ours bundled by esbuild for the run).`,
   );
   return { suite: 'API (Namespaces, in-process, memory storage)', unit: 'ms', peerNames: names.slice(1), rows, notes };
 }

@@ -16,7 +16,9 @@ function median(xs: number[]): number {
 
 const PATH = '/apis/apps/v1/namespaces/default/deployments/bench';
 const N = 300;
-const WARMUP = 300;
+// V8 keeps optimizing the write path for thousands of requests (BENCHMARKS.md, perf-create6): each row is
+// taken after 2,000 requests of its own kind
+const WARMUP = 2000;
 
 function deployment(replicas: number, image: string): Record<string, unknown> {
   return {
