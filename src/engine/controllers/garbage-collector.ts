@@ -115,11 +115,17 @@ export const garbageCollector: ControllerSpec = {
       }
       for (const [gr, r] of wanted) {
         if (monitors.has(gr)) continue;
-        const inf = ctx.informer(collectionPath(r), {
-          add: (o) => upsert(o, r),
-          update: (old, o) => upsert(o, r, old),
-          delete: (o) => remove(o),
-        }, () => monitors.delete(gr));
+        // metadata informers, as the real collector's monitors: ownership lives in metadata alone
+        const inf = ctx.informer(
+          collectionPath(r),
+          {
+            add: (o) => upsert(o, r),
+            update: (old, o) => upsert(o, r, old),
+            delete: (o) => remove(o),
+          },
+          () => monitors.delete(gr),
+          { metadataOnly: true },
+        );
         monitors.set(gr, inf);
       }
     }

@@ -13,6 +13,18 @@ export interface InformerHandlers {
   delete?(obj: KubeObject): void;
 }
 
+export interface InformerOptions {
+  /**
+   * List and watch PartialObjectMetadata (client-go's metadata informer, which the garbage collector uses):
+   * each object arrives as its kind, apiVersion and metadata only, so a controller that reads nothing else
+   * neither parses nor keeps the rest.
+   */
+  metadataOnly?: boolean;
+}
+
+const METADATA_LIST_ACCEPT = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
+const METADATA_WATCH_ACCEPT = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json';
+
 /** Seconds a watch of the controllers lasts before it is renewed (the reflector picks 5-10 minutes). */
 const WATCH_TIMEOUT_SECONDS = 300;
 
@@ -39,6 +51,7 @@ export class Informer {
     private readonly handlers: InformerHandlers,
     /** Called when the collection is no longer served (404): e.g. a CRD went away. */
     private readonly onGone?: () => void,
+    private readonly options: InformerOptions = {},
   ) {
     this.synced = new Promise((r) => (this.markSynced = r));
   }
@@ -82,7 +95,9 @@ export class Informer {
 
   /** LIST and reconcile the store with it (deletes for what vanished). False when the loop must stop. */
   private async list(): Promise<boolean> {
-    const r = await this.client.request('GET', this.path);
+    const r = this.options.metadataOnly
+      ? await this.client.request('GET', this.path, undefined, undefined, METADATA_LIST_ACCEPT)
+      : await this.client.request('GET', this.path);
     if (this.stopped) return false;
     if (r.status === 404) {
       this.stopped = true;
@@ -119,7 +134,8 @@ export class Informer {
 
   private async watchOnce(): Promise<'rewatch' | 'relist' | 'retry' | 'stop'> {
     const sep = this.path.includes('?') ? '&' : '?';
-    const res = await this.client.raw('GET', `${this.path}${sep}watch=1&allowWatchBookmarks=true&timeoutSeconds=${WATCH_TIMEOUT_SECONDS}&resourceVersion=${encodeURIComponent(this.rv)}`);
+    const url = `${this.path}${sep}watch=1&allowWatchBookmarks=true&timeoutSeconds=${WATCH_TIMEOUT_SECONDS}&resourceVersion=${encodeURIComponent(this.rv)}`;
+    const res = this.options.metadataOnly ? await this.client.raw('GET', url, undefined, undefined, METADATA_WATCH_ACCEPT) : await this.client.raw('GET', url);
     if (this.stopped) {
       void res.body?.cancel().catch(() => undefined);
       return 'stop';

@@ -20,7 +20,7 @@
 import type { Env } from '../env.js';
 import { ApiClient, type ControllerIdentity, type Handle } from './client.js';
 import type { EngineRequest } from '../endpoints/wire.js';
-import { Informer, type InformerHandlers } from './informer.js';
+import { Informer, type InformerHandlers, type InformerOptions } from './informer.js';
 import { WorkQueue, type Reconcile } from './queue.js';
 import { discoverResources, type DiscoveredResource } from './discovery.js';
 
@@ -35,7 +35,7 @@ export interface ControllerContext {
   client: ApiClient;
   /** A client with another identity (a node's kubelet acts as system:node:<name>). */
   clientAs(identity: ControllerIdentity): ApiClient;
-  informer(path: string, handlers: InformerHandlers, onGone?: () => void): Informer;
+  informer(path: string, handlers: InformerHandlers, onGone?: () => void, options?: InformerOptions): Informer;
   queue<K>(reconcile: Reconcile<K>): WorkQueue<K>;
   discovery(): Promise<DiscoveredResource[]>;
 }
@@ -79,11 +79,18 @@ export class ControllerManager {
         env: this.opts.env,
         client,
         clientAs: (identity) => new ApiClient(this.opts.handle, this.opts.base, identity, this.opts.mark),
-        informer: (path, handlers, onGone) => {
-          const inf = new Informer(shared, this.opts.env, path, handlers, () => {
-            this.informers.delete(inf);
-            onGone?.();
-          });
+        informer: (path, handlers, onGone, options) => {
+          const inf = new Informer(
+            shared,
+            this.opts.env,
+            path,
+            handlers,
+            () => {
+              this.informers.delete(inf);
+              onGone?.();
+            },
+            options,
+          );
           this.informers.add(inf);
           if (!this.stopped) inf.start();
           return inf;
