@@ -25,28 +25,44 @@ function walk(v: unknown, s: Schema | undefined, defs: SchemaRegistry, owner: st
   if (!target) return v;
   const name = ref ?? owner;
   if (Array.isArray(v)) {
-    if (target.items) for (let i = 0; i < v.length; i++) v[i] = walk(v[i], target.items, defs, name, depth + 1);
+    if (target.items) {
+      for (let i = 0; i < v.length; i++) {
+        const w = walk(v[i], target.items, defs, name, depth + 1);
+        if (w !== v[i]) v[i] = w;
+      }
+    }
     return v;
   }
   if (!isPlainObject(v)) return v;
   if (target.properties) {
     // the object's own keys (a few) rather than every property of the schema (PodSpec has dozens)
     const props = target.properties;
-    for (const k of Object.keys(v)) if (Object.hasOwn(props, k)) v[k] = walk(v[k], props[k], defs, name, depth + 1);
+    for (const k of Object.keys(v)) {
+      if (!Object.hasOwn(props, k)) continue;
+      const w = walk(v[k], props[k], defs, name, depth + 1);
+      if (w !== v[k]) v[k] = w;
+    }
   } else if (target.additionalProperties && typeof target.additionalProperties === 'object') {
     const inner = target.additionalProperties;
     const resourceList = refOf(inner) === QUANTITY && name.startsWith('io.k8s.api.core.v1.');
     for (const k of Object.keys(v)) {
       if (resourceList) {
         const c = canonicalQuantity(v[k], true);
-        if (c !== null) v[k] = c;
-      } else v[k] = walk(v[k], inner, defs, name, depth + 1);
+        if (c !== null && c !== v[k]) v[k] = c;
+      } else {
+        const w = walk(v[k], inner, defs, name, depth + 1);
+        if (w !== v[k]) v[k] = w;
+      }
     }
   }
   return v;
 }
 
-/** Canonicalizes the quantities of `obj` (in place) following the schema of its definition. */
+/**
+ * Canonicalizes the quantities of `obj` (in place) following the schema of its definition. Only a value
+ * that changes is written: parts of the object shared with a stored (frozen) state, already canonical,
+ * are read and left alone.
+ */
 export function canonicalizeQuantities(obj: Record<string, unknown>, definition: string, defs: SchemaRegistry): void {
   walk(obj, { $ref: definition }, defs, definition, 0);
 }
