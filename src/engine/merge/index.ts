@@ -5,7 +5,7 @@
 // Pure: the caller supplies the time; defaulting and validation run after these functions.
 
 import type { JsonObject, JsonValue, KubeObject, ManagedFieldsEntry } from '../object.js';
-import { clone } from '../object.js';
+import { clone, handedOver } from '../object.js';
 import { StatusError, type Status } from '../errors.js';
 import type { Schema, SchemaRegistry } from '../schema/types.js';
 import { FieldSet } from '../fieldpath/set.js';
@@ -116,6 +116,13 @@ function withoutManagedFields(o: KubeObject): JsonObject {
   return clone(viewWithoutManagedFields(o));
 }
 
+/** `o` without managedFields, its top level and metadata new objects (nested values shared). */
+function freshTop(o: KubeObject): JsonObject {
+  if (!isMap(o.metadata)) return { ...o } as JsonObject;
+  const { managedFields: _, ...metadata } = o.metadata;
+  return { ...o, metadata } as JsonObject;
+}
+
 /** A shallow view of `o` without managedFields (top level and metadata copied), for readers only. */
 function viewWithoutManagedFields(o: KubeObject): JsonObject {
   if (!isMap(o.metadata) || !('managedFields' in o.metadata)) return o as JsonObject;
@@ -204,7 +211,9 @@ function encodeInto(o: KubeObject, m: Managed): KubeObject {
 
 /**
  * Records an Update entry for a create, an update or a non-apply patch. `live` is null on create.
- * Returns a copy of `next` with managedFields set (or removed when nothing is tracked).
+ * Returns `next` with managedFields set (or removed when nothing is tracked): a new top level and
+ * metadata, nested values kept where `next` owns them and copied where they are frozen (shared with a
+ * stored state). `next` is handed over: the caller does not use it afterwards.
  *
  * managedFields sent by the writer:
  *  - `[{}]` (one empty entry) resets tracking; the reset is processed first, so the writer then owns
@@ -239,7 +248,9 @@ export function updateManagedFields(type: ObjectType, live: KubeObject | null, n
     }
     managed = decoded && decoded.fields.size > 0 ? decoded : liveManaged();
   }
-  const out = withoutManagedFields(next) as KubeObject;
+  // `next` is handed over (the store does not use it again): its own nodes are kept, and the parts it
+  // shares with a stored state are copied, so that what runs after this may write anywhere in `out`
+  const out = handedOver(freshTop(next)) as KubeObject;
   // An existing object that has no managers is not tracked by updates (skipNonAppliedManager); only an
   // apply starts tracking it again, under before-first-apply.
   if (managed.fields.size === 0 && live && live.metadata?.uid && !reset) return out;
