@@ -111,11 +111,6 @@ function ignoredSet(opts: ManagedOptions): FieldSet | undefined {
   return FieldSet.of(...opts.resetFields.map((p) => p.map((f) => ({ field: f }))));
 }
 
-/** A deep copy of `o` without managedFields (which are not copied first: they are most of an object's nodes). */
-function withoutManagedFields(o: KubeObject): JsonObject {
-  return clone(viewWithoutManagedFields(o));
-}
-
 /** `o` without managedFields, its top level and metadata new objects (nested values shared). */
 function freshTop(o: KubeObject): JsonObject {
   if (!isMap(o.metadata)) return { ...o } as JsonObject;
@@ -286,7 +281,10 @@ export function applyPatch(type: ObjectType, live: KubeObject | null, config: Ku
   const cfg = clone(config);
   if (got.group !== want.group) cfg.apiVersion = opts.apiVersion;
 
-  const liveObj: JsonObject = live ? withoutManagedFields(live) : {};
+  // live as it is (a view without managedFields: its nested values may be a stored state's, frozen); the
+  // merge builds the new object and shares only what it takes whole from live, and applyCore copies those
+  // parts before the object is handed on (the store defaults and prepares it in place)
+  const liveObj: JsonObject = live ? freshTop(live) : {};
 
   // lastAppliedManager / lastAppliedUpdater: kubectl's own server-side applies upgrade from client-side apply
   let result: KubeObject;
@@ -371,9 +369,10 @@ function applyCore(type: ObjectType, liveObj: JsonObject, cfg: KubeObject, manag
   if (res.object !== undefined) {
     out.times.set(id, opts.time);
     object = dropIntroducedNulls(res.object, liveObj, cfg as JsonObject) as KubeObject;
-  } else object = liveObj as KubeObject; // the caller's private copy of live, not read after this
+  } else object = freshTop(liveObj as KubeObject) as KubeObject; // live again (a no-op)
   stripFields(out, id, managed.fields.get(id)?.set);
-  return encodeInto(object, out);
+  // the object's own: what it shares with live (frozen parts of a stored state) is copied
+  return encodeInto(handedOver(object), out);
 }
 
 /** 409 with one FieldManagerConflict cause per field (managedfields NewConflictError). */
@@ -409,14 +408,27 @@ function conflictError(conflicts: Conflict[]): StatusError {
  */
 function dropIntroducedNulls(v: JsonValue, live: JsonValue | undefined, cfg: JsonValue | undefined): JsonValue {
   if (!isMap(v)) return v;
-  const out: JsonObject = {};
-  for (const [k, val] of Object.entries(v)) {
-    const l = isMap(live) ? live[k] : undefined;
-    const c = isMap(cfg) ? cfg[k] : undefined;
-    if (val === null && l !== null && c !== null) continue;
-    out[k] = dropIntroducedNulls(val, l, c);
+  // a map is copied only when something below it is dropped (nearly never): otherwise it is `v` itself
+  let out: JsonObject | undefined;
+  const lm = isMap(live) ? live : undefined;
+  const cm = isMap(cfg) ? cfg : undefined;
+  for (const k in v) {
+    if (!Object.hasOwn(v, k)) continue;
+    const val = v[k];
+    const l = lm?.[k];
+    const c = cm?.[k];
+    const drop = val === null && l !== null && c !== null;
+    const d = drop ? undefined : dropIntroducedNulls(val, l, c);
+    if (out === undefined && (drop || d !== val)) {
+      out = {};
+      for (const p in v) {
+        if (p === k) break;
+        if (Object.hasOwn(v, p)) out[p] = v[p];
+      }
+    }
+    if (out !== undefined && !drop) out[k] = d!;
   }
-  return out;
+  return out ?? v;
 }
 
 // ---------------------------------------------------------------------------------------------------
