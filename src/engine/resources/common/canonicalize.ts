@@ -14,8 +14,46 @@ function refOf(s: Schema | undefined): string | undefined {
   return undefined;
 }
 
+// Whether a value of the schema can hold a quantity anywhere below it, per schema object: most of an
+// object cannot (ObjectMeta with its managedFields, env, ports, probes), and the walk skips those parts.
+// A schema met again while its answer is being worked out (a recursive definition) counts as holding one.
+const mayHoldMemo = new WeakMap<Schema, boolean>();
+
+function mayHoldQuantity(s: Schema, defs: SchemaRegistry): boolean {
+  const known = mayHoldMemo.get(s);
+  if (known !== undefined) return known;
+  const ref = refOf(s);
+  if (ref === QUANTITY) {
+    mayHoldMemo.set(s, true);
+    return true;
+  }
+  const target = ref ? defs[ref] : s;
+  if (!target) {
+    mayHoldMemo.set(s, false);
+    return false;
+  }
+  mayHoldMemo.set(s, true);
+  let holds = false;
+  if (target !== s && mayHoldQuantity(target, defs)) holds = true;
+  else if (target === s) {
+    if (target.items && mayHoldQuantity(target.items, defs)) holds = true;
+    else if (target.properties) {
+      for (const k in target.properties) {
+        if (Object.hasOwn(target.properties, k) && mayHoldQuantity(target.properties[k], defs)) {
+          holds = true;
+          break;
+        }
+      }
+    }
+    if (!holds && target.additionalProperties && typeof target.additionalProperties === 'object' && mayHoldQuantity(target.additionalProperties, defs)) holds = true;
+  }
+  mayHoldMemo.set(s, holds);
+  return holds;
+}
+
 function walk(v: unknown, s: Schema | undefined, defs: SchemaRegistry, owner: string, depth: number): unknown {
   if (v === null || v === undefined || !s || depth > 64) return v;
+  if (!mayHoldQuantity(s, defs)) return v;
   const ref = refOf(s);
   if (ref === QUANTITY) {
     const c = canonicalQuantity(v);
