@@ -57,16 +57,21 @@ const refCache = new WeakMap<SchemaRegistry, Map<string, ObjectType>>();
 /** The typed schema of a kind; cached per (registry, schema object) and per (registry, `$ref` name). */
 export function objectTypeFor(schema: Schema, defs: SchemaRegistry, opts?: { customResource?: boolean }): ObjectType {
   const cr = !!opts?.customResource;
-  const pureRef = schema.$ref && Object.keys(schema).length === 1 ? `${cr}:${schema.$ref}` : undefined;
-  let byRef = refCache.get(defs);
-  if (!byRef) refCache.set(defs, (byRef = new Map()));
-  if (pureRef && byRef.has(pureRef)) return byRef.get(pureRef)!;
+  // the schema object itself first (a kind's schema is one object from request to request): no key text
   let bySchema = typeCache.get(defs);
   if (!bySchema) typeCache.set(defs, (bySchema = new WeakMap()));
   let byFlag = bySchema.get(schema);
-  if (!byFlag) bySchema.set(schema, (byFlag = new Map()));
-  const hit = byFlag.get(cr);
+  const hit = byFlag?.get(cr);
   if (hit) return hit;
+  if (!byFlag) bySchema.set(schema, (byFlag = new Map()));
+  const pureRef = schema.$ref && Object.keys(schema).length === 1 ? `${cr}:${schema.$ref}` : undefined;
+  let byRef = refCache.get(defs);
+  if (!byRef) refCache.set(defs, (byRef = new Map()));
+  if (pureRef && byRef.has(pureRef)) {
+    const t = byRef.get(pureRef)!;
+    byFlag.set(cr, t);
+    return t;
+  }
   const conv = new SchemaConverter(defs, cr);
   const root = conv.root(schema);
   let resolved: Schema | undefined = schema;
