@@ -102,5 +102,10 @@ function walk(v: unknown, s: Schema | undefined, defs: SchemaRegistry, owner: st
  * are read and left alone.
  */
 export function canonicalizeQuantities(obj: Record<string, unknown>, definition: string, defs: SchemaRegistry): void {
-  walk(obj, { $ref: definition }, defs, definition, 0);
+  // one root schema object per definition: what is worked out per schema object is kept for it
+  let root = roots.get(definition);
+  if (!root) roots.set(definition, (root = { $ref: definition }));
+  walk(obj, root, defs, definition, 0);
 }
+
+const roots = new Map<string, Schema>();
