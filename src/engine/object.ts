@@ -109,3 +109,76 @@ function copyValue(v: unknown): unknown {
       return SPECIAL;
   }
 }
+
+/**
+ * The value `clone` gives, for a value whose caller owns it and hands it on (the object a write passes to
+ * its managedFields update): the caller's own (unfrozen) objects and arrays are kept, and only what clone
+ * would make different is new: a frozen object or array, shared with a stored state (copied whole, so
+ * that the result may be written anywhere), and a node holding members a JSON round trip drops or
+ * rewrites (undefined, functions, non-finite numbers). A walk without allocation when the value is all
+ * the caller's own. The caller must not use `v` afterwards: the result shares its nodes.
+ */
+export function handedOver<T>(v: T): T {
+  if (v === undefined) return v;
+  const c = ownValue(v);
+  return (c === SPECIAL ? JSON.parse(JSON.stringify(v)) : c) as T;
+}
+
+function ownValue(v: unknown): unknown {
+  if (typeof v !== 'object' || v === null) return copyValue(v);
+  if (Object.isFrozen(v)) return copyValue(v);
+  if (Array.isArray(v)) {
+    if (Object.getPrototypeOf(v) !== Array.prototype) return copyValue(v);
+    const n = v.length;
+    let out: unknown[] | undefined;
+    for (let i = 0; i < n; i++) {
+      const item = v[i];
+      const t = typeof item;
+      let c: unknown;
+      if (item === undefined || t === 'function' || t === 'symbol') c = null;
+      else {
+        c = ownValue(item);
+        if (c === SPECIAL) return SPECIAL;
+      }
+      if (out === undefined && c !== item) out = v.slice(0, i);
+      if (out !== undefined) out[i] = c;
+    }
+    return out ?? v;
+  }
+  if (typeof (v as { toJSON?: unknown }).toJSON === 'function') return SPECIAL;
+  // anything but a plain object (a typed array, a class instance) is copied as clone copies it
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return copyValue(v);
+  const src = v as Record<string, unknown>;
+  let out: Record<string, unknown> | undefined;
+  for (const k in src) {
+    if (!Object.hasOwn(src, k)) continue;
+    const item = src[k];
+    const t = typeof item;
+    let c: unknown;
+    let drop = false;
+    if (item === undefined || t === 'function' || t === 'symbol') drop = true;
+    else {
+      c = ownValue(item);
+      if (c === SPECIAL) return SPECIAL;
+    }
+    if (out === undefined && (drop || c !== item)) {
+      // the members before this one, as they are
+      out = {};
+      for (const p in src) {
+        if (p === k) break;
+        if (!Object.hasOwn(src, p)) continue;
+        const x = src[p];
+        const tx = typeof x;
+        if (x === undefined || tx === 'function' || tx === 'symbol') continue;
+        if (p === '__proto__') Object.defineProperty(out, p, { value: x, enumerable: true, writable: true, configurable: true });
+        else out[p] = x;
+      }
+    }
+    if (out !== undefined && !drop) {
+      if (k === '__proto__') Object.defineProperty(out, k, { value: c, enumerable: true, writable: true, configurable: true });
+      else out[k] = c;
+    }
+  }
+  return out ?? v;
+}

@@ -61,6 +61,13 @@ describe('frozenCopy', () => {
     expect(Object.getPrototypeOf(proto)).toBe(Object.prototype);
     expect(JSON.stringify(proto)).toBe('{"__proto__":{"polluted":true}}');
   });
+
+  it('shares a frozen value instead of copying it', () => {
+    const shared = deepFreeze({ 'f:a': {}, 'f:b': { '.': {} } });
+    const out = frozenCopy({ m: [{ fieldsV1: shared }], n: { x: 1 } });
+    expect(out.m[0].fieldsV1).toBe(shared);
+    expect(Object.isFrozen(out.m[0]) && Object.isFrozen(out.n)).toBe(true);
+  });
 });
 
 describe('deepFreeze', () => {

@@ -65,10 +65,13 @@ const EMPTY_ARRAY: readonly never[] = Object.freeze([]);
  * A deeply frozen copy of a JSON-shaped value, with copyJson's rules (undefined properties dropped,
  * undefined array items null, `__proto__` an own property). Empty objects and arrays become one shared
  * frozen instance: nothing can be added to them, so sharing is invisible, and a stored object's
- * managedFields hold many (each leaf of a fieldsV1 set is `{}`).
+ * managedFields hold many (each leaf of a fieldsV1 set is `{}`). A frozen value is taken as it is, as
+ * deepFreeze takes it (frozen all the way down: the engine freezes only whole values, a stored state or
+ * an encoded fieldsV1 set): nobody can change it, so a new state shares it with the states and encodings
+ * it came from (the managedFields update then finds a stored set by identity).
  */
 export function frozenCopy<T>(value: T): T {
-  if (typeof value !== 'object' || value === null) return value;
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
   if (Array.isArray(value)) {
     const n = value.length;
     if (n === 0) return EMPTY_ARRAY as T;

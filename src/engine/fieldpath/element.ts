@@ -18,8 +18,9 @@ export type Path = PathElement[];
 export const fieldPE = (name: string): PathElement => ({ field: name });
 export const indexPE = (index: number): PathElement => ({ index });
 export const valuePE = (value: JsonValue): PathElement => ({ value });
+/** A key element of `fields` (taken over: the callers build the array for it). */
 export function keyPE(fields: KeyField[]): PathElement {
-  return { key: sortKeyFields(fields) };
+  return { key: fields.length < 2 ? fields : sortKeyFields(fields) };
 }
 
 export function sortKeyFields(fields: KeyField[]): KeyField[] {
@@ -78,8 +79,31 @@ export function serializePE(pe: PathElement): string {
   // enumeration or JSON sees it; cheaper than a WeakMap for the many short-lived elements)
   const held = (pe as { [SERIALIZED]?: string })[SERIALIZED];
   if (held !== undefined) return held;
-  const s = 'key' in pe ? 'k:{' + pe.key.map(([n, v]) => `${goJSONString(n)}:${goJSON(v)}`).join(',') + '}' : 'v:' + goJSON(pe.value);
+  const s = 'key' in pe ? (pe.key.length === 1 && typeof pe.key[0][1] === 'string' ? singleKey(pe.key[0][0], pe.key[0][1]) : 'k:{' + pe.key.map(([n, v]) => `${goJSONString(n)}:${goJSON(v)}`).join(',') + '}') : 'v:' + goJSON(pe.value);
   (pe as { [SERIALIZED]?: string })[SERIALIZED] = s;
+  return s;
+}
+
+// Most key elements are one string field (`k:{"name":"web"}`), made afresh by every walk of a list item
+// (validation, the field set, merge, compare) and every write: their text is kept per (field, value),
+// bounded.
+const singleKeys = new Map<string, Map<string, string>>();
+let singleKeyCount = 0;
+const SINGLE_KEYS_MAX = 4096;
+
+function singleKey(name: string, value: string): string {
+  let byValue = singleKeys.get(name);
+  const known = byValue?.get(value);
+  if (known !== undefined) return known;
+  const s = `k:{${goJSONString(name)}:${goJSONString(value)}}`;
+  if (singleKeyCount >= SINGLE_KEYS_MAX) {
+    singleKeys.clear();
+    singleKeyCount = 0;
+    byValue = undefined;
+  }
+  if (!byValue) singleKeys.set(name, (byValue = new Map()));
+  byValue.set(value, s);
+  singleKeyCount++;
   return s;
 }
 

@@ -5,7 +5,7 @@
 // Pure: the caller supplies the time; defaulting and validation run after these functions.
 
 import type { JsonObject, JsonValue, KubeObject, ManagedFieldsEntry } from '../object.js';
-import { clone } from '../object.js';
+import { clone, handedOver } from '../object.js';
 import { StatusError, type Status } from '../errors.js';
 import type { Schema, SchemaRegistry } from '../schema/types.js';
 import { FieldSet } from '../fieldpath/set.js';
@@ -57,16 +57,21 @@ const refCache = new WeakMap<SchemaRegistry, Map<string, ObjectType>>();
 /** The typed schema of a kind; cached per (registry, schema object) and per (registry, `$ref` name). */
 export function objectTypeFor(schema: Schema, defs: SchemaRegistry, opts?: { customResource?: boolean }): ObjectType {
   const cr = !!opts?.customResource;
-  const pureRef = schema.$ref && Object.keys(schema).length === 1 ? `${cr}:${schema.$ref}` : undefined;
-  let byRef = refCache.get(defs);
-  if (!byRef) refCache.set(defs, (byRef = new Map()));
-  if (pureRef && byRef.has(pureRef)) return byRef.get(pureRef)!;
+  // the schema object itself first (a kind's schema is one object from request to request): no key text
   let bySchema = typeCache.get(defs);
   if (!bySchema) typeCache.set(defs, (bySchema = new WeakMap()));
   let byFlag = bySchema.get(schema);
-  if (!byFlag) bySchema.set(schema, (byFlag = new Map()));
-  const hit = byFlag.get(cr);
+  const hit = byFlag?.get(cr);
   if (hit) return hit;
+  if (!byFlag) bySchema.set(schema, (byFlag = new Map()));
+  const pureRef = schema.$ref && Object.keys(schema).length === 1 ? `${cr}:${schema.$ref}` : undefined;
+  let byRef = refCache.get(defs);
+  if (!byRef) refCache.set(defs, (byRef = new Map()));
+  if (pureRef && byRef.has(pureRef)) {
+    const t = byRef.get(pureRef)!;
+    byFlag.set(cr, t);
+    return t;
+  }
   const conv = new SchemaConverter(defs, cr);
   const root = conv.root(schema);
   let resolved: Schema | undefined = schema;
@@ -111,9 +116,11 @@ function ignoredSet(opts: ManagedOptions): FieldSet | undefined {
   return FieldSet.of(...opts.resetFields.map((p) => p.map((f) => ({ field: f }))));
 }
 
-/** A deep copy of `o` without managedFields (which are not copied first: they are most of an object's nodes). */
-function withoutManagedFields(o: KubeObject): JsonObject {
-  return clone(viewWithoutManagedFields(o));
+/** `o` without managedFields, its top level and metadata new objects (nested values shared). */
+function freshTop(o: KubeObject): JsonObject {
+  if (!isMap(o.metadata)) return { ...o } as JsonObject;
+  const { managedFields: _, ...metadata } = o.metadata;
+  return { ...o, metadata } as JsonObject;
 }
 
 /** A shallow view of `o` without managedFields (top level and metadata copied), for readers only. */
@@ -204,7 +211,9 @@ function encodeInto(o: KubeObject, m: Managed): KubeObject {
 
 /**
  * Records an Update entry for a create, an update or a non-apply patch. `live` is null on create.
- * Returns a copy of `next` with managedFields set (or removed when nothing is tracked).
+ * Returns `next` with managedFields set (or removed when nothing is tracked): a new top level and
+ * metadata, nested values kept where `next` owns them and copied where they are frozen (shared with a
+ * stored state). `next` is handed over: the caller does not use it afterwards.
  *
  * managedFields sent by the writer:
  *  - `[{}]` (one empty entry) resets tracking; the reset is processed first, so the writer then owns
@@ -239,7 +248,9 @@ export function updateManagedFields(type: ObjectType, live: KubeObject | null, n
     }
     managed = decoded && decoded.fields.size > 0 ? decoded : liveManaged();
   }
-  const out = withoutManagedFields(next) as KubeObject;
+  // `next` is handed over (the store does not use it again): its own nodes are kept, and the parts it
+  // shares with a stored state are copied, so that what runs after this may write anywhere in `out`
+  const out = handedOver(freshTop(next)) as KubeObject;
   // An existing object that has no managers is not tracked by updates (skipNonAppliedManager); only an
   // apply starts tracking it again, under before-first-apply.
   if (managed.fields.size === 0 && live && live.metadata?.uid && !reset) return out;
@@ -275,7 +286,10 @@ export function applyPatch(type: ObjectType, live: KubeObject | null, config: Ku
   const cfg = clone(config);
   if (got.group !== want.group) cfg.apiVersion = opts.apiVersion;
 
-  const liveObj: JsonObject = live ? withoutManagedFields(live) : {};
+  // live as it is (a view without managedFields: its nested values may be a stored state's, frozen); the
+  // merge builds the new object and shares only what it takes whole from live, and applyCore copies those
+  // parts before the object is handed on (the store defaults and prepares it in place)
+  const liveObj: JsonObject = live ? freshTop(live) : {};
 
   // lastAppliedManager / lastAppliedUpdater: kubectl's own server-side applies upgrade from client-side apply
   let result: KubeObject;
@@ -360,9 +374,10 @@ function applyCore(type: ObjectType, liveObj: JsonObject, cfg: KubeObject, manag
   if (res.object !== undefined) {
     out.times.set(id, opts.time);
     object = dropIntroducedNulls(res.object, liveObj, cfg as JsonObject) as KubeObject;
-  } else object = liveObj as KubeObject; // the caller's private copy of live, not read after this
+  } else object = freshTop(liveObj as KubeObject) as KubeObject; // live again (a no-op)
   stripFields(out, id, managed.fields.get(id)?.set);
-  return encodeInto(object, out);
+  // the object's own: what it shares with live (frozen parts of a stored state) is copied
+  return encodeInto(handedOver(object), out);
 }
 
 /** 409 with one FieldManagerConflict cause per field (managedfields NewConflictError). */
@@ -398,14 +413,27 @@ function conflictError(conflicts: Conflict[]): StatusError {
  */
 function dropIntroducedNulls(v: JsonValue, live: JsonValue | undefined, cfg: JsonValue | undefined): JsonValue {
   if (!isMap(v)) return v;
-  const out: JsonObject = {};
-  for (const [k, val] of Object.entries(v)) {
-    const l = isMap(live) ? live[k] : undefined;
-    const c = isMap(cfg) ? cfg[k] : undefined;
-    if (val === null && l !== null && c !== null) continue;
-    out[k] = dropIntroducedNulls(val, l, c);
+  // a map is copied only when something below it is dropped (nearly never): otherwise it is `v` itself
+  let out: JsonObject | undefined;
+  const lm = isMap(live) ? live : undefined;
+  const cm = isMap(cfg) ? cfg : undefined;
+  for (const k in v) {
+    if (!Object.hasOwn(v, k)) continue;
+    const val = v[k];
+    const l = lm?.[k];
+    const c = cm?.[k];
+    const drop = val === null && l !== null && c !== null;
+    const d = drop ? undefined : dropIntroducedNulls(val, l, c);
+    if (out === undefined && (drop || d !== val)) {
+      out = {};
+      for (const p in v) {
+        if (p === k) break;
+        if (Object.hasOwn(v, p)) out[p] = v[p];
+      }
+    }
+    if (out !== undefined && !drop) out[k] = d!;
   }
-  return out;
+  return out ?? v;
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@
 
 import { badRequest } from '../errors.js';
 import { clone } from '../object.js';
+import { copySharingManagedFields } from './share.js';
 import { parseJson, JsonSyntaxError, JsonRangeError } from '../codec/json.js';
 import { goJsonMarshal, goQuote } from '../codec/go-format.js';
 import { patchInvalid } from '../schema/prune.js';
@@ -66,7 +67,8 @@ function mergeDocs(doc: Record<string, unknown>, patch: Record<string, unknown>)
 export function applyMergePatch(doc: unknown, patch: unknown): unknown {
   const p = clone(patch);
   if (isObj(p)) {
-    const d = clone(doc);
+    // metadata.managedFields stays shared: a merge patch replaces a list whole, never writes inside one
+    const d = copySharingManagedFields(doc);
     if (!isObj(d)) return pruneDocNulls(p);
     mergeDocs(d, p);
     return d;

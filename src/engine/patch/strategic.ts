@@ -15,6 +15,7 @@
 
 import { badRequest } from '../errors.js';
 import { clone } from '../object.js';
+import { copySharingManagedFields, patchSparesManagedFields } from './share.js';
 import { ext, type Schema, type SchemaRegistry } from '../schema/types.js';
 import { goPrintV, goQuote } from '../codec/go-format.js';
 import { parseJson, JsonSyntaxError, JsonRangeError } from '../codec/json.js';
@@ -609,7 +610,7 @@ function toStatus(e: SmpError) {
 export function applyStrategicMergePatch(doc: unknown, patch: unknown, schema: Schema, defs: SchemaRegistry): unknown {
   if (patch === null || patch === undefined) return clone(doc);
   if (!isMap(patch)) throw badRequest(`json: cannot unmarshal ${jsonKind(patch)} into Go value of type map[string]interface {}`);
-  const original = isMap(doc) ? (clone(doc) as JMap) : {};
+  const original = isMap(doc) ? (copySharingManagedFields(doc, patchSparesManagedFields(patch)) as JMap) : {};
   try {
     return mergeMap(original, clone(patch) as JMap, Lookup.of(schema, defs));
   } catch (e) {

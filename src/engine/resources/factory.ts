@@ -6,7 +6,7 @@
 import type { FieldError } from '../errors.js';
 import type { KubeObject } from '../object.js';
 import type { ResourceDefinition, ResourceStrategy, StrategyContext, TableColumn } from '../registry/types.js';
-import type { SchemaRegistry } from '../schema/types.js';
+import type { Schema, SchemaRegistry } from '../schema/types.js';
 import { checkRequired } from '../schema/validate.js';
 import {
   nameIsDNSSubdomain, validateKubeFinalizerNames, validateObjectMeta, validateObjectMetaUpdate, type NameValidator,
@@ -72,8 +72,18 @@ export function builtinFacts(group: string, version: string, plural: string): Bu
 function withRequired(errs: FieldError[], obj: KubeObject, f: BuiltinResourceFacts, b: BuiltinBehaviour): FieldError[] {
   if (b.skipRequired) return errs;
   const seen = new Set(errs.map((e) => e.field));
-  for (const e of checkRequired(obj, { $ref: f.definition }, builtinDefinitions)) if (!seen.has(e.field)) errs.push(e);
+  for (const e of checkRequired(obj, rootSchema(f.definition), builtinDefinitions)) if (!seen.has(e.field)) errs.push(e);
   return errs;
+}
+
+// One `{ $ref }` schema object per definition: the schema walks keep what they work out per schema object
+// (in WeakMaps), and a new root object per write would be a new entry every time
+const roots = new Map<string, Schema>();
+
+function rootSchema(definition: string): Schema {
+  let s = roots.get(definition);
+  if (!s) roots.set(definition, (s = { $ref: definition }));
+  return s;
 }
 
 function strategyOf(f: BuiltinResourceFacts, b: BuiltinBehaviour): ResourceStrategy {

@@ -242,6 +242,36 @@ interface RequiredFacts {
   r: Schema | undefined;
   /** Required string fields checked here (none for skipped definitions). */
   strings: string[];
+  /** Whether any required field can be checked here or below (worked out on first use). */
+  below?: boolean;
+}
+
+/**
+ * Whether a value of `s` can hold anything `required` reports: most parts of an object cannot (ObjectMeta,
+ * env values, resources), and the walk skips them. A schema met again while its answer is being worked
+ * out (a recursive definition) counts as one that can.
+ */
+function requiredBelow(s: Schema, defs: SchemaRegistry): boolean {
+  const f = factsOf(s, defs);
+  if (f.below !== undefined) return f.below;
+  f.below = true;
+  const r = f.r;
+  let below = false;
+  if (r) {
+    if (f.strings.length > 0) below = true;
+    else if (r.items && requiredBelow(r.items, defs)) below = true;
+    else if (r.properties) {
+      for (const k in r.properties) {
+        if (Object.hasOwn(r.properties, k) && requiredBelow(r.properties[k], defs)) {
+          below = true;
+          break;
+        }
+      }
+    }
+    if (!below && r.additionalProperties && typeof r.additionalProperties === 'object' && requiredBelow(r.additionalProperties, defs)) below = true;
+  }
+  f.below = below;
+  return below;
 }
 
 const requiredFacts = new WeakMap<SchemaRegistry, WeakMap<Schema, RequiredFacts>>();
@@ -271,7 +301,7 @@ function required(v: unknown, s: Schema | undefined, defs: SchemaRegistry, path:
   if (v === null || v === undefined || !s) return;
   const facts = factsOf(s, defs);
   const r = facts.r;
-  if (!r) return;
+  if (!r || !requiredBelow(s, defs)) return;
   if (r.type === 'array' || Array.isArray(v)) {
     if (Array.isArray(v)) v.forEach((item, i) => required(item, r.items, defs, `${path}[${i}]`, out));
     return;

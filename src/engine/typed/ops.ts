@@ -252,6 +252,8 @@ interface Leaf {
 }
 
 function cmpWalk(ref: TypeRef, lhs: V, rhs: V, path: PathNode, c: Comparison): void {
+  // one value on both sides (a part the new object shares with the old): nothing to record below it
+  if (lhs === rhs && lhs !== undefined) return;
   const a = ref.atom;
   const kl = deduce(a, lhs);
   const kr = deduce(a, rhs);

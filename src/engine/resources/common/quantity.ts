@@ -42,6 +42,22 @@ function ceilDiv(a: bigint, b: bigint): bigint {
  */
 export function canonicalQuantity(v: unknown, roundToMilli = false): string | null {
   const text = typeof v === 'number' ? (Number.isFinite(v) ? String(v) : '') : typeof v === 'string' ? v : '';
+  // a cluster writes the same few quantities over and over ("100m", "64Mi"), each walked by defaulting
+  // and validation on every write of its object: the (pure) result is kept per text, bounded
+  const memo = roundToMilli ? canonicalMilli : canonical;
+  const known = memo.get(text);
+  if (known !== undefined) return known;
+  const c = canonicalOf(text, roundToMilli);
+  if (memo.size >= CANONICAL_MAX) memo.clear();
+  memo.set(text, c);
+  return c;
+}
+
+const canonical = new Map<string, string | null>();
+const canonicalMilli = new Map<string, string | null>();
+const CANONICAL_MAX = 512;
+
+function canonicalOf(text: string, roundToMilli: boolean): string | null {
   const m = QUANTITY_RE.exec(text);
   if (!m || (m[2] === '' && (m[3] === undefined || m[3] === ''))) return null;
   const negative = m[1] === '-';
