@@ -106,12 +106,28 @@ function encodeFieldsV1(set: FieldSet): JsonObject {
   if (v) return v;
   v = freezeDeep(set.toFieldsV1());
   encodedSets.set(set, v);
-  setsByValue.set(v, set);
+  // Not kept by value: stored states share this encoding (frozenCopy takes frozen values as they are), so
+  // an entry here would keep every stored object's decoded set alive as long as the object (the scale
+  // bench's heap went from 2.4x to 5.7x of the stored JSON). The next write decodes it by its text, from the
+  // bounded cache above, as it did before the states shared it.
   return v;
 }
 
+/** One frozen `{}` for every leaf of every encoding (a set's leaves are most of its objects), as frozenCopy shares its empty objects. */
+const EMPTY_LEAF: JsonObject = Object.freeze({}) as JsonObject;
+
 function freezeDeep(o: JsonObject): JsonObject {
-  for (const k in o) freezeDeep(o[k] as JsonObject);
+  for (const k in o) {
+    const child = o[k] as JsonObject;
+    if (typeof child !== 'object' || child === null) continue;
+    let empty = true;
+    for (const _ in child) {
+      empty = false;
+      break;
+    }
+    if (empty) o[k] = EMPTY_LEAF;
+    else freezeDeep(child);
+  }
   return Object.freeze(o);
 }
 
