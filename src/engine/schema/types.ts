@@ -70,3 +70,12 @@ export function resolve(s: Schema | undefined, defs: SchemaRegistry): Schema | u
   }
   return cur;
 }
+
+/** Whether `test` holds for one of the schemas a value of `s` nests directly: items, properties, additionalProperties. */
+export function someChildSchema(s: Schema, test: (child: Schema) => boolean): boolean {
+  if (s.items && test(s.items)) return true;
+  if (s.properties) {
+    for (const k in s.properties) if (Object.hasOwn(s.properties, k) && test(s.properties[k])) return true;
+  }
+  return !!s.additionalProperties && typeof s.additionalProperties === 'object' && test(s.additionalProperties);
+}

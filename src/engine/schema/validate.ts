@@ -14,7 +14,7 @@
 
 import { badRequest, fieldErr, type FieldError, type StatusError } from '../errors.js';
 import { isPlainObject } from '../object.js';
-import { ext, resolve, type Schema, type SchemaRegistry } from './types.js';
+import { ext, resolve, someChildSchema, type Schema, type SchemaRegistry } from './types.js';
 
 const INT_OR_STRING = 'io.k8s.apimachinery.pkg.util.intstr.IntOrString';
 const QUANTITY = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
@@ -257,19 +257,7 @@ function requiredBelow(s: Schema, defs: SchemaRegistry): boolean {
   f.below = true;
   const r = f.r;
   let below = false;
-  if (r) {
-    if (f.strings.length > 0) below = true;
-    else if (r.items && requiredBelow(r.items, defs)) below = true;
-    else if (r.properties) {
-      for (const k in r.properties) {
-        if (Object.hasOwn(r.properties, k) && requiredBelow(r.properties[k], defs)) {
-          below = true;
-          break;
-        }
-      }
-    }
-    if (!below && r.additionalProperties && typeof r.additionalProperties === 'object' && requiredBelow(r.additionalProperties, defs)) below = true;
-  }
+  if (r) below = f.strings.length > 0 || someChildSchema(r, (child) => requiredBelow(child, defs));
   f.below = below;
   return below;
 }

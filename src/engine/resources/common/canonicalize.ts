@@ -2,7 +2,7 @@
 // serialization does; ResourceLists of core types (maps of quantities) are first rounded up to milli units.
 
 import { isPlainObject } from '../../object.js';
-import type { Schema, SchemaRegistry } from '../../schema/types.js';
+import { someChildSchema, type Schema, type SchemaRegistry } from '../../schema/types.js';
 import { canonicalQuantity } from './quantity.js';
 
 const QUANTITY = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
@@ -35,18 +35,7 @@ function mayHoldQuantity(s: Schema, defs: SchemaRegistry): boolean {
   mayHoldMemo.set(s, true);
   let holds = false;
   if (target !== s && mayHoldQuantity(target, defs)) holds = true;
-  else if (target === s) {
-    if (target.items && mayHoldQuantity(target.items, defs)) holds = true;
-    else if (target.properties) {
-      for (const k in target.properties) {
-        if (Object.hasOwn(target.properties, k) && mayHoldQuantity(target.properties[k], defs)) {
-          holds = true;
-          break;
-        }
-      }
-    }
-    if (!holds && target.additionalProperties && typeof target.additionalProperties === 'object' && mayHoldQuantity(target.additionalProperties, defs)) holds = true;
-  }
+  else if (target === s) holds = someChildSchema(target, (child) => mayHoldQuantity(child, defs));
   mayHoldMemo.set(s, holds);
   return holds;
 }
