@@ -20,6 +20,7 @@ import { isRequestJournal, openIdbStorage, type RequestJournal } from '../../ada
 import { readClusterSettings, SETTINGS_CHANGED_HEADER } from '../../adapters/idb/cluster-settings.js';
 import { idempotentWrite, isWriteMethod, recordable, replay, writeMatches, type IdempotentWrite } from './idempotency.js';
 import { clusterDatabaseName } from '../../adapters/idb/cluster-database.js';
+import { workerResponse } from './worker-response.js';
 
 /** Cluster names are DNS labels, so they are safe in URLs and database names. */
 export const CLUSTER_NAME_PATTERN = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
@@ -355,7 +356,7 @@ export function createClusterEngines(options: ClusterEnginesOptions): ClusterEng
     try {
       const keyed = isRequestJournal(run.storage) ? idempotentWrite(request, route.basePath) : undefined;
       if (keyed && 'error' in keyed) return statusResponse(badRequest(keyed.error));
-      const res = keyed ? await serveOnce(run, run.storage as Storage & RequestJournal, keyed.write, request) : await run.server.handle(request);
+      const res = keyed ? await serveOnce(run, run.storage as Storage & RequestJournal, keyed.write, request) : workerResponse(await run.server.serve(request));
       // the cluster's settings changed (PUT /x-playground/settings): they apply on the engine's next start
       if (res.headers.get('X-Playground-Restart') === 'true') retire(route.cluster, run);
       return res;
@@ -380,7 +381,7 @@ export function createClusterEngines(options: ClusterEnginesOptions): ClusterEng
     run.tag = tag;
     let res: Response;
     try {
-      res = await run.server.handle(request);
+      res = workerResponse(await run.server.serve(request));
     } finally {
       if (run.tag === tag) run.tag = undefined;
     }
