@@ -256,6 +256,37 @@ describe('events on the wire', () => {
     expect(events[0].requestObject).toEqual({ metadata: { labels: { c: 'd' } } });
   });
 
+  it('a create or update whose body is not decoded records no requestObject and does not complete the objectRef from it (a patch is logged as sent)', async () => {
+    const { c, events } = await audited('- level: Request\n', 'omitStages: [RequestReceived]\n');
+    const stored = (await c.req('POST', '/api/v1/namespaces/default/configmaps', cm('a', { x: '1' }))).body;
+    const refused: [string, string, unknown, string][] = [
+      ['POST', '/api/v1/namespaces/default/configmaps', '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"b"', 'application/json'],
+      ['POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'c', uid: 'u-1' } }, 'application/json'],
+      ['POST', '/api/v1/namespaces/default/configmaps?fieldValidation=Strict', { ...cm('d'), bogus: 1 }, 'application/json'],
+      ['POST', '/api/v1/namespaces/default/configmaps?dryRun=Maybe', cm('e'), 'application/json'],
+      ['PUT', '/api/v1/namespaces/default/configmaps/a', { ...stored, data: 'not a map' }, 'application/json'],
+    ];
+    for (const [method, path, body, type] of refused) {
+      events.length = 0;
+      const r = await c.req(method, path, body, { 'Content-Type': type });
+      expect(r.status, `${method} ${path}`).toBeGreaterThanOrEqual(400);
+      expect(events, `${method} ${path}`).toHaveLength(1);
+      expect(events[0].requestObject, `${method} ${path}`).toBeUndefined();
+      expect(events[0].objectRef?.uid, `${method} ${path}`).toBeUndefined();
+      expect(events[0].objectRef?.resourceVersion, `${method} ${path}`).toBeUndefined();
+      if (method === 'POST') expect(events[0].objectRef?.name, `${method} ${path}`).toBeUndefined();
+    }
+    // decoded, then refused later (validation): the decoded object is recorded
+    events.length = 0;
+    const invalid = await c.req('POST', '/api/v1/namespaces/default/configmaps', { ...cm('Bad_Name') });
+    expect(invalid.status).toBe(422);
+    expect((events[0].requestObject as any).metadata.name).toBe('Bad_Name');
+    events.length = 0;
+    const patch = await c.req('PATCH', '/api/v1/namespaces/default/configmaps/a', '{"data":', { 'Content-Type': 'application/merge-patch+json' });
+    expect(patch.status).toBe(400);
+    expect(events[0].requestObject).toBeUndefined();
+  });
+
   it('a forbidden request: decision forbid and the reason, the Status as responseStatus', async () => {
     const { c, events } = await audited('- level: Metadata\n', 'omitStages: [RequestReceived]\n');
     const r = await c.req('GET', '/api/v1/namespaces/default/secrets/x', undefined, JANE);

@@ -205,6 +205,13 @@ export class AuditContext implements AuditAnnotator {
   private requestBody: Promise<unknown> | undefined;
   /** The request's object as decoded (create, update): recorded instead of the body as sent. */
   private decodedRequest: { object: unknown } | undefined;
+  /**
+   * Set by a handler that decodes the body into an object (create, update): its event records the object
+   * only once decoded, as the real handlers call LogRequestObject after a decode that succeeded. A body that
+   * could not be decoded (malformed, wrong kind, unknown fields under Strict) leaves no requestObject and
+   * does not complete the objectRef.
+   */
+  private decodes: 'pending' | 'done' | undefined;
   private done = false;
 
   constructor(
@@ -288,8 +295,14 @@ export class AuditContext implements AuditAnnotator {
    * request), which the event records instead of the body as sent. Patches keep their body as sent
    * (LogRequestPatch), and so does a request whose handler never decodes an object.
    */
-  requestObject(decoded: unknown): void {
-    if (this.recordsRequestObject) this.decodedRequest = { object: decoded };
+  requestObject(decoded: () => unknown): void {
+    this.decodes = 'done';
+    if (this.recordsRequestObject) this.decodedRequest = { object: decoded() };
+  }
+
+  /** The handler will decode the body into an object (see `decodes`). */
+  decodesRequestObject(): void {
+    this.decodes ??= 'pending';
   }
 
   /** Impersonation replaced the requester (LogImpersonatedUser). */
@@ -338,7 +351,7 @@ export class AuditContext implements AuditAnnotator {
       return out;
     }
     ev.responseStatus = status ?? { metadata: {}, code: res.status };
-    if (this.requestBody && !levelLess(level, 'Metadata')) {
+    if (this.requestBody && !levelLess(level, 'Metadata') && this.decodes !== 'pending') {
       const body = await this.requestBody;
       if (body !== undefined && body !== null && typeof body === 'object') {
         const meta = (body as { metadata?: Record<string, unknown> }).metadata;

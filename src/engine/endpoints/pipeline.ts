@@ -84,8 +84,12 @@ export function admissionRequest(scope: Scope): AdmissionRequest | undefined {
  * Nothing is computed unless the policy records request objects for this request.
  */
 export function logRequestObject(scope: Scope, obj: KubeObject): void {
-  const audit = auditContextOf(scope.request);
-  if (audit?.recordsRequestObject) audit.requestObject(scope.core.store.decoded(scope.def, obj, scope.info.subresource));
+  auditContextOf(scope.request)?.requestObject(() => scope.core.store.decoded(scope.def, obj, scope.info.subresource));
+}
+
+/** Said by the create and update handlers before they decode: until logRequestObject, no requestObject. */
+export function expectRequestObject(scope: Scope): void {
+  auditContextOf(scope.request)?.decodesRequestObject();
 }
 
 /** managedFields for a create/update/non-apply patch, as the finalize hook of the store. */

@@ -5,11 +5,12 @@ import { respond } from '../responders.js';
 import type { WriteOutcome } from '../../registry/store.js';
 import { objectJsonText } from './list.js';
 import { decodeObjectBody, expectKind, type Scope } from '../scope.js';
-import { admissionRequest, fieldValidate, logRequestObject, recordUpdate, typeCheck, writeOptions } from '../pipeline.js';
+import { admissionRequest, expectRequestObject, fieldValidate, logRequestObject, recordUpdate, typeCheck, writeOptions } from '../pipeline.js';
 import type { EngineResponse } from '../wire.js';
 
 export async function handleCreate(scope: Scope): Promise<EngineResponse> {
   const { def, core, info } = scope;
+  expectRequestObject(scope);
   const opts = writeOptions(scope, 'CreateOptions');
   const body = await decodeObjectBody(scope);
   const input = expectKind(scope, body.value);

@@ -2,12 +2,13 @@
 
 import { badRequest } from '../../errors.js';
 import { decodeObjectBody, expectKind, type Scope } from '../scope.js';
-import { admissionRequest, fieldValidate, logRequestObject, recordUpdate, typeCheck, writeOptions } from '../pipeline.js';
+import { admissionRequest, expectRequestObject, fieldValidate, logRequestObject, recordUpdate, typeCheck, writeOptions } from '../pipeline.js';
 import { respondWritten } from './create.js';
 import type { EngineResponse } from '../wire.js';
 
 export async function handleUpdate(scope: Scope): Promise<EngineResponse> {
   const { def, core, info } = scope;
+  expectRequestObject(scope);
   const opts = writeOptions(scope, 'UpdateOptions');
   const body = await decodeObjectBody(scope);
   const input = expectKind(scope, body.value);
