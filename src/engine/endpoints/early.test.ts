@@ -112,6 +112,22 @@ describe('early answers equal the loaded engine', () => {
     }
   });
 
+  it('an undecodable record (the storage layer\'s error), and an object deleted', async () => {
+    const post = (path: string, body: unknown) => loaded.handle(request(path, { method: 'POST', body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } }));
+    expect((await post(`/api/v1/namespaces/${NS}/configmaps`, { metadata: { name: 'broken' } })).status).toBe(201);
+    expect((await post(`/api/v1/namespaces/${NS}/configmaps`, { metadata: { name: 'gone' } })).status).toBe(201);
+    expect((await loaded.handle(request(`/x-playground/corrupt?path=/api/v1/namespaces/${NS}/configmaps/broken`, { method: 'POST' }))).status).toBe(200);
+    expect((await loaded.handle(request(`/api/v1/namespaces/${NS}/configmaps/gone`, { method: 'DELETE' }))).status).toBe(200);
+    for (const name of ['broken', 'gone']) {
+      const path = `/api/v1/namespaces/${NS}/configmaps/${name}`;
+      const got = await early(() => request(path));
+      expect(got, path).toBeDefined();
+      const want = await loaded.handle(request(path));
+      expect(want.status).toBe(name === 'broken' ? 500 : 404);
+      expect(await seen(got!), path).toEqual(await seen(want));
+    }
+  });
+
   it('a resource turned off by runtime-config is not found, as on the loaded engine', async () => {
     const more = { runtimeConfig: { 'batch/v1': 'false' } };
     const path = `/apis/batch/v1/namespaces/${NS}/jobs/e-v1`;
