@@ -462,14 +462,16 @@ export async function benchBrowser(options: BenchBrowserOptions = {}): Promise<R
     if (!(await probe.evaluate(() => navigator.serviceWorker.controller !== null))) throw new Error('the probe page is not controlled by the worker');
     await page.close(); // the app's watches would restart the worker themselves
     const stored = bulk + requests + 200; // bulk + small ConfigMaps + watched ones, and the cluster's own objects
-    const cold = await coldStarts(probe, `${base}/api/v1/namespaces/bench-bulk/configmaps/bulk-00000`, 5);
+    // with the get, a list of one (it waits for the engine to load every object; the get is answered early)
+    const cold = await coldStarts(probe, `${base}/api/v1/namespaces/bench-bulk/configmaps/bulk-00000`, 5, `${base}/api/v1/namespaces/bench-bulk/configmaps?limit=1`);
     const coldSorted = [...cold.durations].sort((a, b) => a - b);
+    const listSorted = [...cold.lists].sort((a, b) => a - b);
     rows.push({
       name: `sw: cold start with ${bulk} stored objects, stopped worker to first answer`,
       totalMs: round(quantile(coldSorted, 0.5)),
       target: '<= 500 ms',
       met: quantile(coldSorted, 0.5) <= 500,
-      note: `median of ${coldSorted.length} (${cold.durations.map(round).join(' / ')} ms); worker stopped over CDP, then a get from a controlled page; ~${stored} objects in the cluster${
+      note: `median of ${coldSorted.length} (${cold.durations.map(round).join(' / ')} ms); worker stopped over CDP, then a get from a controlled page; ~${stored} objects in the cluster; a list of one fetched with the get (it waits for the whole load): median ${round(quantile(listSorted, 0.5))} ms${
         cold.failures.length ? `; FAILURES: ${cold.failures.join('; ')}` : ''
       }`,
     });
