@@ -365,7 +365,8 @@ export function createClusterEngines(options: ClusterEnginesOptions): ClusterEng
     if (!run || run.retired) return undefined;
     run.inflight++;
     try {
-      return await run.server.handleEarly(request);
+      const res = await run.server.serveEarly(request);
+      return res && workerResponse(res);
     } catch {
       return undefined;
     } finally {
