@@ -268,9 +268,10 @@ async function listChunks(page: Page, base: string, limit: number): Promise<numb
  * Cold start: the worker is stopped over the DevTools protocol (ServiceWorker.stopAllWorkers), then one get
  * is timed from the page's fetch to its answer; the worker starts, builds the cluster's engine from
  * IndexedDB (with every stored object) and answers. `probe` is a page controlled by the worker that runs
- * no app (a static file of the app), so nothing but the timed fetch restarts the worker.
+ * no app (a static file of the app), so nothing but the timed fetch restarts the worker. With `listUrl`, that
+ * URL (a list: it waits for the engine to load everything) is fetched at the same time and its answer timed too.
  */
-export async function coldStarts(probe: Page, url: string, rounds: number): Promise<{ durations: number[]; failures: string[] }> {
+export async function coldStarts(probe: Page, url: string, rounds: number, listUrl?: string): Promise<{ durations: number[]; lists: number[]; failures: string[] }> {
   const cdp = await probe.context().newCDPSession(probe);
   let statuses: string[] = [];
   cdp.on('ServiceWorker.workerVersionUpdated', (e: { versions: { runningStatus: string }[] }) => {
@@ -278,6 +279,7 @@ export async function coldStarts(probe: Page, url: string, rounds: number): Prom
   });
   await cdp.send('ServiceWorker.enable');
   const durations: number[] = [];
+  const lists: number[] = [];
   const failures: string[] = [];
   for (let r = 0; r < rounds; r++) {
     statuses = [];
@@ -286,18 +288,26 @@ export async function coldStarts(probe: Page, url: string, rounds: number): Prom
     while (!statuses.includes('stopped') && Date.now() < deadline) await new Promise((res) => setTimeout(res, 20));
     if (!statuses.includes('stopped')) failures.push(`round ${r}: the worker did not report stopped`);
     await new Promise((res) => setTimeout(res, 200)); // let the browser settle after the stop
-    const { ms, status } = await probe.evaluate(async (url) => {
+    const { ms, status, listMs, listStatus } = await probe.evaluate(async ([url, listUrl]) => {
       const t0 = performance.now();
-      const res = await fetch(url);
-      await res.text();
-      return { ms: performance.now() - t0, status: res.status };
-    }, url);
-    if (status !== 200) failures.push(`round ${r}: HTTP ${status}`);
+      // (no named function in here: the bundler would wrap it in a helper the page does not have)
+      const [one, list] = await Promise.all(
+        [url, listUrl].map(async (u) => {
+          if (!u) return undefined;
+          const res = await fetch(u);
+          await res.text();
+          return { ms: performance.now() - t0, status: res.status };
+        }),
+      );
+      return { ms: one!.ms, status: one!.status, listMs: list?.ms, listStatus: list?.status ?? 200 };
+    }, [url, listUrl] as const);
+    if (status !== 200 || listStatus !== 200) failures.push(`round ${r}: HTTP ${status} ${listStatus}`);
+    if (listMs !== undefined) lists.push(listMs);
     if (!statuses.slice(statuses.lastIndexOf('stopped')).includes('running')) failures.push(`round ${r}: the worker was not restarted`);
     durations.push(ms);
   }
   await cdp.detach();
-  return { durations, failures };
+  return { durations, lists, failures };
 }
 
 function timingNote(t: Timing, extra: string): string {
@@ -452,14 +462,16 @@ export async function benchBrowser(options: BenchBrowserOptions = {}): Promise<R
     if (!(await probe.evaluate(() => navigator.serviceWorker.controller !== null))) throw new Error('the probe page is not controlled by the worker');
     await page.close(); // the app's watches would restart the worker themselves
     const stored = bulk + requests + 200; // bulk + small ConfigMaps + watched ones, and the cluster's own objects
-    const cold = await coldStarts(probe, `${base}/api/v1/namespaces/bench-bulk/configmaps/bulk-00000`, 5);
+    // with the get, a list of one (it waits for the engine to load every object; the get is answered early)
+    const cold = await coldStarts(probe, `${base}/api/v1/namespaces/bench-bulk/configmaps/bulk-00000`, 5, `${base}/api/v1/namespaces/bench-bulk/configmaps?limit=1`);
     const coldSorted = [...cold.durations].sort((a, b) => a - b);
+    const listSorted = [...cold.lists].sort((a, b) => a - b);
     rows.push({
       name: `sw: cold start with ${bulk} stored objects, stopped worker to first answer`,
       totalMs: round(quantile(coldSorted, 0.5)),
       target: '<= 500 ms',
       met: quantile(coldSorted, 0.5) <= 500,
-      note: `median of ${coldSorted.length} (${cold.durations.map(round).join(' / ')} ms); worker stopped over CDP, then a get from a controlled page; ~${stored} objects in the cluster${
+      note: `median of ${coldSorted.length} (${cold.durations.map(round).join(' / ')} ms); worker stopped over CDP, then a get from a controlled page; ~${stored} objects in the cluster; a list of one fetched with the get (it waits for the whole load): median ${round(quantile(listSorted, 0.5))} ms${
         cold.failures.length ? `; FAILURES: ${cold.failures.join('; ')}` : ''
       }`,
     });

@@ -74,6 +74,16 @@ export interface ApiServer {
    * EngineRequest, and handle(r) answers exactly toFetchResponse(await serve(r)).
    */
   serve(request: EngineRequest, options?: HandleOptions): Promise<EngineResponse>;
+  /**
+   * Before the engine is ready: the answer to a request that needs only a few stored records (a get by
+   * name, without resourceVersion, of a built-in object by the cluster's admin), read from storage for it,
+   * as the loaded engine would give it; undefined for any other request, or once the engine is ready (then
+   * call serve). Hosts whose engine starts on a request (the service worker) use it so that the first
+   * answer does not wait for the whole store to be read. See api-server.ts Engine.serveEarly.
+   */
+  serveEarly(request: EngineRequest, options?: HandleOptions): Promise<EngineResponse | undefined>;
+  /** serveEarly with a fetch Request and Response. */
+  handleEarly(request: Request, options?: HandleOptions): Promise<Response | undefined>;
   /** Resolves when the engine has loaded its state from storage and seeded a new cluster. */
   ready: Promise<void>;
   close(): Promise<void>;

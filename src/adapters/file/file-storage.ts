@@ -19,7 +19,7 @@ import { closeSync, fsyncSync, openSync } from 'node:fs';
 import { mkdir, open, readFile, readdir, rename, unlink, writeFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
-import type { HistoryEvent, Storage, StorageContents, StorageKey, StoredObject, WriteOp, WriteResult } from '../../engine/storage/interface.js';
+import type { HistoryEvent, Storage, StorageContents, StorageKey, StorageRecords, StoredObject, WriteOp, WriteResult } from '../../engine/storage/interface.js';
 import { memoryStorageFromState, type MemoryState } from '../memory/memory-storage.js';
 import { assertValidWrite, planWrite } from '../memory/write-plan.js';
 
@@ -231,6 +231,11 @@ class FileStorage implements Storage {
   async readAll(): Promise<StorageContents> {
     this.check();
     return this.mem.readAll!();
+  }
+
+  async readKeys(keys: StorageKey[]): Promise<StorageRecords> {
+    this.check();
+    return this.mem.readKeys!(keys);
   }
 
   write(ops: WriteOp[], time: number): Promise<WriteResult> {

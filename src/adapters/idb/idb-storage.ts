@@ -33,6 +33,7 @@ import {
   type HistoryEvent,
   type Storage,
   type StorageContents,
+  type StorageRecords,
   type StorageKey,
   type StoredObject,
   type WriteOp,
@@ -315,6 +316,22 @@ class IdbStorage implements Storage, RequestJournal {
       objects,
       events: eventsOf(freezeItems(records), (k) => byKey.get(k)),
     };
+  }
+
+  async readKeys(keys: StorageKey[]): Promise<StorageRecords> {
+    const db = this.use();
+    const tx = db.transaction(['objects', 'meta'], 'readonly');
+    const meta = tx.objectStore('meta');
+    const objects = tx.objectStore('objects');
+    const [revision, compacted, ...found] = await Promise.all([
+      meta.get('revision'),
+      meta.get('compactedRevision'),
+      ...keys.map((k) => objects.get(k)),
+      tx.done,
+    ]);
+    const out: StoredObject[] = [];
+    for (const o of found as (StoredObject | undefined)[]) if (o) out.push(deepFreeze(o));
+    return { revision: (revision as number | undefined) ?? 0, compactedRevision: (compacted as number | undefined) ?? 0, objects: out };
   }
 
   async compact(beforeTime: number): Promise<number> {

@@ -13,6 +13,7 @@ import {
   type HistoryEvent,
   type Storage,
   type StorageContents,
+  type StorageRecords,
   type StorageKey,
   type StoredObject,
   type WriteOp,
@@ -160,6 +161,16 @@ class MemoryStorage implements Storage {
   async readAll(): Promise<StorageContents> {
     this.check();
     return { revision: this.rev, compactedRevision: this.compacted, objects: this.keys.map((k) => this.records.get(k)!), events: this.history.slice() };
+  }
+
+  async readKeys(keys: StorageKey[]): Promise<StorageRecords> {
+    this.check();
+    const objects: StoredObject[] = [];
+    for (const k of keys) {
+      const o = this.records.get(k);
+      if (o) objects.push(o);
+    }
+    return { revision: this.rev, compactedRevision: this.compacted, objects };
   }
 
   async compact(beforeTime: number): Promise<number> {

@@ -69,7 +69,9 @@ import { ALL_AUTHENTICATED, ANONYMOUS_USER, APISERVER_USER, serviceAccountGroups
 import { forbiddenError } from '../auth/authorize.js';
 import { AuditLog, annotateDeprecated, failedAuthenticationMessage, isLongRunning, parsePolicy, PLAYGROUND_DEFAULT_POLICY, PolicyError, type AuditContext } from '../audit/index.js';
 import { ApiMetrics, METRICS_CONTENT_TYPE, routeLabels } from './metrics.js';
-import { defaultObjects } from '../bootstrap/default-objects.js';
+import { defaultObjects, ROOT_CA_CONFIGMAP } from '../bootstrap/default-objects.js';
+import { storageLocation } from '../registry/conversion.js';
+import type { StorageKey } from '../storage/interface.js';
 import { RootCaPublisher } from '../bootstrap/root-ca-publisher.js';
 import { EngineResponse, toFetchResponse } from './wire.js';
 import type { EngineRequest } from './wire.js';
@@ -119,6 +121,10 @@ class Engine implements EngineCore {
   private readonly basePath: string;
   private compactTimer: unknown;
   private closed = false;
+  /** The stored settings applied (the first step of start()); early answers wait for it. */
+  private settingsApplied: Promise<void> = Promise.resolve();
+  /** The newest store revision an early answer read (start() loads at least that revision). */
+  private earlyRevision = 0;
 
   constructor(
     readonly env: Env,
@@ -184,9 +190,13 @@ class Engine implements EngineCore {
   }
 
   async start(): Promise<void> {
-    await this.applySettings();
+    await (this.settingsApplied = this.applySettings());
     this.faults.load((await this.opts.storage.get(FAULTS_KEY))?.object as Partial<FaultState> | undefined);
-    const state = await ClusterState.load(this.opts.storage);
+    let state = await ClusterState.load(this.opts.storage);
+    // an early answer read a newer revision than this load holds (another engine of the database wrote in
+    // between): load again, so that no answer of this engine goes back behind one it gave. The early read
+    // was done before this load began, so the next load holds its revision.
+    while (state.revision < this.earlyRevision) state = await ClusterState.load(this.opts.storage);
     this.store = new Store(state, this.registry, this.env);
     this.store.gates = this.featureGates;
     this.watch = new WatchHub(state, this.env);
@@ -233,6 +243,80 @@ class Engine implements EngineCore {
       this.controllerStartTimer = undefined;
       if (!this.closed) manager.start();
     }, this.opts.controllerStartDelayMs ?? 1000);
+  }
+
+  /**
+   * An early answer, before the engine has loaded its state (the service worker's cold start: reading every
+   * stored object takes most of a second). A get by name, without resourceVersion, of a built-in object,
+   * by the cluster's admin, needs one stored record: kube-apiserver answers such a get by a quorum read of
+   * etcd, not from its watch cache, and this reads the record with the store's revision in one storage
+   * transaction (Storage.readKeys) and serves the request through the same layers (audit, authentication,
+   * authorization, metrics, the get handler) over a state that holds only that record
+   * (ClusterState.partial, which throws on anything else). So the answer is the one the loaded engine gives,
+   * byte for byte. Undefined when the request is not such a get, when the store is empty (the start seeds
+   * it) or the read fails: the caller then waits for the start.
+   */
+  async serveEarly(request: EngineRequest, options: HandleOptions = {}): Promise<EngineResponse | undefined> {
+    const storage = this.opts.storage;
+    if (!storage.readKeys || this.closed) return undefined;
+    const key = this.earlyKey(request, options);
+    if (key === undefined) return undefined;
+    // issued now: a request that wakes the engine reads its record before the start's read of everything
+    const reading = storage.readKeys([key]);
+    reading.catch(() => undefined);
+    try {
+      await this.settingsApplied; // gates, runtime-config (served resources) and the audit policy
+      const records = await reading;
+      if (records.revision === 0 || this.closed) return undefined;
+      if (records.revision > this.earlyRevision) this.earlyRevision = records.revision;
+      const state = ClusterState.partial(storage, [key], records);
+      const res = await this.viewOver(state).handle(request, options);
+      // never by construction (earlyKey): a layer asked for more than the record; the start answers it
+      return state.missed === undefined ? res : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * The storage key an early answer reads, or undefined when the request needs more than that record: only
+   * GET of a named object with no resourceVersion (a resourceVersion asks for the engine's revisions), made
+   * without credentials and without impersonation by the admin the engine takes such requests for (system:
+   * masters: authorization reads no RBAC object; an anonymous-requests cluster does not qualify), of a
+   * resource of a group without a dot (no CustomResourceDefinition can serve one: crd-validation.ts; the
+   * CRDs are read by the start), and not an object the start may write (the root CA ConfigMap publisher;
+   * the bootstrap RBAC policy is in a group with a dot; a new cluster's seed is an empty store).
+   */
+  private earlyKey(request: EngineRequest, options: HandleOptions): StorageKey | undefined {
+    if ((options.method ?? request.method).toUpperCase() !== 'GET') return undefined;
+    if (this.opts.auth?.anonymous || request.headers.has('Authorization')) return undefined;
+    let impersonating = false;
+    request.headers.forEach((_, name) => void (impersonating ||= name.toLowerCase().startsWith('impersonate-')));
+    if (impersonating) return undefined;
+    const target = options.target === undefined ? parsedUrl(request.url) : splitTarget(options.target);
+    const path = this.stripBase(target.path);
+    if (path === undefined) return undefined;
+    const query = new URLSearchParams(target.query);
+    if (query.get('resourceVersion')) return undefined;
+    const info = requestInfo('GET', path, query);
+    if (!info.isResourceRequest || info.verb !== 'get' || !info.name || info.subresource || info.watchPath || info.rest.length > 0) return undefined;
+    if (info.group.includes('.') || authEndpointKind(info)) return undefined;
+    const def = this.registry.lookup(info.group, info.version, info.resource);
+    if (!def || (def as { custom?: boolean }).custom || def.computed || !def.verbs.includes('get')) return undefined;
+    if (def.namespaced ? !info.namespace : info.namespace) return undefined;
+    if (def.group === '' && def.plural === 'configmaps' && info.name === ROOT_CA_CONFIGMAP) return undefined;
+    if (nameIsPathSegment(info.name, false).length > 0) return undefined;
+    const at = storageLocation(def);
+    return objectKey(at.group, at.resource, def.namespaced ? info.namespace : '', info.name);
+  }
+
+  /** This engine with a store and an authorizer over `state` (its other parts shared): early answers' engine. */
+  private viewOver(state: ClusterState): Engine {
+    const view = Object.create(this) as Engine;
+    view.store = new Store(state, this.registry, this.env);
+    view.store.gates = this.featureGates;
+    view.auth = createClusterAuth(state, this.env);
+    return view;
   }
 
   /** The service-account user of a request the controller manager built (X-Remote-User), else undefined. */
@@ -904,6 +988,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer & { engine
     );
   };
   const handle = (request: Request, handleOptions?: HandleOptions): Promise<Response> => serve(request, handleOptions).then(toFetchResponse);
+  const serveEarly = (request: EngineRequest, handleOptions?: HandleOptions): Promise<EngineResponse | undefined> =>
+    running ? Promise.resolve(undefined) : engine.serveEarly(request, handleOptions);
   const ready = started.then(() => engine.startControllers(serve));
   ready.catch(() => undefined);
   return {
@@ -911,6 +997,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer & { engine
     ready,
     handle,
     serve,
+    serveEarly,
+    handleEarly: (request, handleOptions) => serveEarly(request, handleOptions).then((r) => r && toFetchResponse(r)),
     close: async () => {
       await ready.catch(() => undefined);
       await engine.close();

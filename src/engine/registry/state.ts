@@ -13,6 +13,7 @@ import {
   type HistoryEvent,
   type Storage,
   type StorageKey,
+  type StorageRecords,
   type StoredObject,
   type WriteOp,
   type WriteResult,
@@ -94,7 +95,7 @@ export class ClusterState {
   revision = 0;
   compactedRevision = 0;
 
-  private constructor(private readonly storage: Storage) {}
+  protected constructor(private readonly storage: Storage) {}
 
   static async load(storage: Storage): Promise<ClusterState> {
     const s = new ClusterState(storage);
@@ -120,8 +121,17 @@ export class ClusterState {
     return s;
   }
 
+  /**
+   * The records of a few keys read at one revision (Storage.readKeys), for an engine that has not loaded
+   * yet: it answers get() and unreadable() of those keys and throws on anything else (a list, the history,
+   * another key, a write), so that no reader can take it for the whole cluster. See api-server.ts serveEarly.
+   */
+  static partial(storage: Storage, keys: readonly StorageKey[], records: StorageRecords): ClusterState & { readonly missed: string | undefined } {
+    return new PartialClusterState(storage, keys, records);
+  }
+
   /** Indexes the stored objects (in key order, as storage lists them). */
-  private fill(items: readonly StoredObject[]): void {
+  protected fill(items: readonly StoredObject[]): void {
     for (const item of items) {
       if (isUndecodable(item.object)) this.undecodable.set(item.key, item);
       else this.index(resourceOf(item.key)).set(item);
@@ -262,5 +272,77 @@ export class ClusterState {
   /** A mutable deep copy of a state (states in the cache are frozen), for code that changes what it read. */
   static copy(o: KubeObject): KubeObject {
     return JSON.parse(JSON.stringify(o)) as KubeObject;
+  }
+}
+
+/** What a partial state (ClusterState.partial) was asked and does not hold. */
+export class PartialStateError extends Error {
+  constructor(what: string) {
+    super(`partial cluster state (a few records read before the engine loaded): ${what} is not held`);
+  }
+}
+
+class PartialClusterState extends ClusterState {
+  private readonly held: ReadonlySet<string>;
+  /** The first thing asked of it that it does not hold (the reader then answered with an error). */
+  missed: string | undefined;
+
+  constructor(storage: Storage, keys: readonly StorageKey[], records: StorageRecords) {
+    super(storage);
+    this.held = new Set(keys);
+    this.revision = records.revision;
+    this.compactedRevision = records.compactedRevision;
+    this.fill([...records.objects].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)));
+  }
+
+  private check(key: StorageKey): void {
+    if (!this.held.has(key)) this.miss(`key ${key}`);
+  }
+
+  private miss(what: string): never {
+    this.missed ??= what;
+    throw new PartialStateError(what);
+  }
+
+  override get(key: StorageKey): StoredObject | undefined {
+    this.check(key);
+    return super.get(key);
+  }
+
+  override unreadable(key: StorageKey): StoredObject | undefined {
+    this.check(key);
+    return super.unreadable(key);
+  }
+
+  override unreadableUnder(prefix: string): StoredObject[] {
+    return this.miss(`the range ${prefix}`);
+  }
+
+  override list(prefix: string): StoredObject[] {
+    return this.miss(`the range ${prefix}`);
+  }
+
+  override listAt(prefix: string): StoredObject[] {
+    return this.miss(`the range ${prefix}`);
+  }
+
+  override eventsAfter(): HistoryEvent[] {
+    return this.miss('the history');
+  }
+
+  override subscribe(): () => void {
+    return this.miss('the stream of commits');
+  }
+
+  override exclusive<T>(): Promise<T> {
+    return new Promise<T>(() => this.miss('a write'));
+  }
+
+  override commit(): Promise<HistoryEvent[]> {
+    return new Promise<HistoryEvent[]>(() => this.miss('a write'));
+  }
+
+  override compact(): Promise<void> {
+    return new Promise<void>(() => this.miss('the history'));
   }
 }

@@ -50,6 +50,14 @@ export interface StorageContents {
   events: HistoryEvent[];
 }
 
+/** A few objects and the store's revisions, from one consistent state of the store (Storage.readKeys). */
+export interface StorageRecords {
+  revision: number;
+  compactedRevision: number;
+  /** The objects stored under the keys asked for, in the order asked (keys with no object left out). */
+  objects: StoredObject[];
+}
+
 /** One part of a write transaction. */
 export type WriteOp =
   | {
@@ -88,6 +96,12 @@ export interface Storage {
    * objects it reads here instead of reading them twice. Without it, the four calls are made one by one.
    */
   readAll?(): Promise<StorageContents>;
+  /**
+   * Optional: revision(), compactedRevision() and get() of each key in one call, read from one consistent
+   * state of the store: what an engine that has not loaded yet reads to answer a get by name (the
+   * api-server's early answers). Without it, such requests wait for the engine's start.
+   */
+  readKeys?(keys: StorageKey[]): Promise<StorageRecords>;
   /** Drops history entries written before `beforeTime`; returns the new compacted revision. */
   compact(beforeTime: number): Promise<number>;
   /** Releases resources (database handles). */

@@ -42,6 +42,40 @@ describe('createClusterEngines', () => {
   const route = { cluster: 'default', basePath: '/clusters/default' };
   const url = (path: string) => `http://localhost/clusters/default${path}`;
 
+  it('answers a get by name while the engine loads (early answers); a list waits for the load', async () => {
+    const store = createMemoryStorage();
+    const connection = (over: Partial<Storage> = {}): Storage => ({
+      revision: () => store.revision(), compactedRevision: () => store.compactedRevision(), get: (k) => store.get(k), list: (p) => store.list(p),
+      write: (ops, t) => store.write(ops, t), events: (a) => store.events(a), readAll: () => store.readAll!(), readKeys: (k) => store.readKeys!(k),
+      compact: (t) => store.compact(t), close: async () => undefined, ...over,
+    });
+    const first = createClusterEngines({ host: 'page', channel: null, openStorage: () => connection() });
+    const made = await first.handle(route, new Request(url('/api/v1/namespaces/default/configmaps'), {
+      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ metadata: { name: 'a' }, data: { k: 'v' } }),
+    }));
+    expect(made.status).toBe(201);
+    await first.closeAll();
+    // the next engine's read of the whole store is held until released
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const engines = createClusterEngines({
+      host: 'page', channel: null,
+      openStorage: () => connection({ readAll: async () => { const all = await store.readAll!(); await held; return all; } }),
+    });
+    const got = await engines.handle(route, new Request(url('/api/v1/namespaces/default/configmaps/a')));
+    expect(got.status).toBe(200);
+    expect(((await got.json()) as { data: unknown }).data).toEqual({ k: 'v' });
+    let listed = false;
+    const list = engines.handle(route, new Request(url('/api/v1/namespaces/default/configmaps'))).then((r) => ((listed = true), r));
+    await new Promise((r) => setTimeout(r, 30));
+    expect(listed).toBe(false);
+    release();
+    expect((await list).status).toBe(200);
+    // once ready, gets are served by the loaded engine
+    expect((await engines.handle(route, new Request(url('/api/v1/namespaces/default/configmaps/a')))).status).toBe(200);
+    await engines.closeAll();
+  });
+
   it('starts one engine per cluster on first use and reuses it', async () => {
     const opened: string[] = [];
     const engines = createClusterEngines({

@@ -155,6 +155,8 @@ function observe(inner: Storage, run: Pick<Running, 'known' | 'writing' | 'pendi
     }),
     get: (key) => inner.get(key),
     list: (prefix) => inner.list(prefix),
+    // the early answers' reads (api-server.ts serveEarly): not the engine's state, so `known` stays
+    ...(inner.readKeys && { readKeys: (keys: string[]) => inner.readKeys!(keys) }),
     write(ops, time) {
       run.writing++;
       const done = (async () => {
@@ -202,6 +204,8 @@ export function createClusterEngines(options: ClusterEnginesOptions): ClusterEng
   const engines = new Map<string, Promise<Running>>();
   /** Engines that have started, by cluster name (for synchronous access from channel messages). */
   const running = new Map<string, Running>();
+  /** Engines being started, by cluster name: the engine once created, before it is ready (early answers). */
+  const starting = new Map<string, Promise<Running | undefined>>();
   /** Clusters another engine of this origin has been seen serving. */
   const peers = new Set<string>();
 
@@ -245,7 +249,7 @@ export function createClusterEngines(options: ClusterEnginesOptions): ClusterEng
     if (m.type === 'wrote' && run && m.revision > run.known) retire(m.cluster, run);
   });
 
-  async function start(route: ClusterRoute, lost: () => void): Promise<Running> {
+  async function start(route: ClusterRoute, lost: () => void, created: (run: Running) => void): Promise<Running> {
     const raw = await openStorage(route.cluster, lost);
     const tracked: Pick<Running, 'known' | 'writing' | 'pending' | 'stale' | 'tag'> = { known: 0, writing: 0, pending: new Set(), stale: false };
     let loading = true;
@@ -256,6 +260,7 @@ export function createClusterEngines(options: ClusterEnginesOptions): ClusterEng
     const workloads = settings.simulated ? { controllers: settings.controllers ?? ('all' as const) } : undefined;
     const server = createApiServer({ storage, env: systemEnv(), basePath: route.basePath, host: options.host, workloads });
     const run: Running = Object.assign(tracked, { server, storage: raw, inflight: 0, retired: false, closed: false });
+    created(run);
     try {
       await server.ready;
     } catch (err) {
@@ -271,17 +276,26 @@ export function createClusterEngines(options: ClusterEnginesOptions): ClusterEng
     const cluster = route.cluster;
     let pending = engines.get(cluster);
     if (!pending) {
+      let made!: (run: Running | undefined) => void;
+      const creating = new Promise<Running | undefined>((resolve) => (made = resolve));
       const started: Promise<Running> = start(route, () => {
         void started.then((run) => retire(cluster, run), () => undefined);
-      });
+      }, made);
       engines.set(cluster, started);
+      starting.set(cluster, creating);
+      const settled = () => {
+        made(undefined); // a start that failed before its engine was created
+        if (starting.get(cluster) === creating) starting.delete(cluster);
+      };
       started.then(
         (run) => {
           if (engines.get(cluster) === started) running.set(cluster, run);
+          settled();
         },
         // A failed start is not cached: the next request tries again.
         () => {
           if (engines.get(cluster) === started) engines.delete(cluster);
+          settled();
         },
       );
       pending = started;
@@ -308,8 +322,8 @@ export function createClusterEngines(options: ClusterEnginesOptions): ClusterEng
   }
 
   /** The engine to serve a request with: a fresh one when the current one missed another engine's writes. */
-  async function current(route: ClusterRoute): Promise<Running> {
-    let run = await engineOf(route);
+  async function current(route: ClusterRoute, first?: Promise<Running>): Promise<Running> {
+    let run = await (first ?? engineOf(route));
     if (!run.retired && (run.stale || peers.has(route.cluster)) && !(await caughtUp(run))) retire(route.cluster, run);
     if (run.retired) run = await engineOf(route);
     return run;
@@ -339,10 +353,39 @@ export function createClusterEngines(options: ClusterEnginesOptions): ClusterEng
     return serve(route, request);
   }
 
+  /**
+   * A read that arrives while the cluster's engine starts (a stopped worker woken by it): the engine's
+   * early answer if it can give one (api-server.ts serveEarly: a get by name from the object's own record),
+   * else undefined and the request waits for the engine as usual. The answer is read from the database
+   * when the request comes, so it is as current as any engine of the origin.
+   */
+  async function early(route: ClusterRoute, request: Request): Promise<Response | undefined> {
+    if (isWriteMethod(request.method) || request.headers.get(SETTINGS_CHANGED_HEADER) === 'true') return undefined;
+    const run = await starting.get(route.cluster);
+    if (!run || run.retired) return undefined;
+    run.inflight++;
+    try {
+      const res = await run.server.serveEarly(request);
+      return res && workerResponse(res);
+    } catch {
+      return undefined;
+    } finally {
+      run.inflight--;
+      if (run.retired) closeWhenIdle(run);
+    }
+  }
+
   async function serve(route: ClusterRoute, request: Request): Promise<Response> {
+    // the engine this request starts or finds starting (a failed start is answered as below, not retried)
+    const first = running.has(route.cluster) ? undefined : engineOf(route);
+    if (first) {
+      first.catch(() => undefined);
+      const answer = await early(route, request);
+      if (answer) return answer;
+    }
     let run: Running;
     try {
-      run = await current(route);
+      run = await current(route, first);
       // the page changed this cluster's settings (simulation, controllers): this request, and every later
       // one, goes to an engine started with them
       if (request.headers.get(SETTINGS_CHANGED_HEADER) === 'true') {

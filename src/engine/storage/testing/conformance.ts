@@ -532,6 +532,22 @@ export function storageConformanceCases(): StorageConformanceCase[] {
         }),
     },
     {
+      name: 'readKeys (where a backend has it) is revision, compacted revision and the objects of the keys read together',
+      run: (make) =>
+        withStorage(make, async (s) => {
+          if (!s.readKeys) return;
+          assertDeepEqual(await s.readKeys([podKey('k', 'a')]), { revision: 0, compactedRevision: 0, objects: [] }, 'readKeys of an empty store');
+          await mustWrite(s, [put(podKey('k', 'a'), pod('k', 'a')), put(podKey('k', 'b'), pod('k', 'b'))], T0 + 10);
+          await mustWrite(s, [put(podKey('k', 'a'), pod('k', 'a', 'v2'))], T0 + 20);
+          await mustWrite(s, [del(podKey('k', 'b'))], T0 + 30);
+          assertEqual(await s.compact(T0 + 15), 1, 'compact');
+          const got = await s.readKeys([podKey('k', 'b'), podKey('k', 'a'), podKey('k', 'zz')]);
+          assertDeepEqual(got, { revision: 3, compactedRevision: 1, objects: [(await s.get(podKey('k', 'a')))!] }, 'readKeys after writes, a delete and compaction');
+          assert(Object.isFrozen(got.objects[0]) && Object.isFrozen(got.objects[0].object), 'readKeys: frozen');
+          assertEqual(got.objects[0].object.metadata?.resourceVersion, '2', 'readKeys: the stored state');
+        }),
+    },
+    {
       name: 'compaction by time drops old history; events(older than compacted) throws StorageCompactedError',
       run: (make) =>
         withStorage(make, async (s) => {
