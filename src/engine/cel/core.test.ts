@@ -59,6 +59,14 @@ describe('parser', () => {
     ['1 +', "Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}", 1, 4],
     ["'abc", "Syntax error: token recognition error at: ''abc'", 1, 1],
     ['has(a)', 'invalid argument to has() macro', 1, 5],
+    // the lexer runs as the parser pulls tokens, yet errors keep the order of a whole-text lexer: a bad string
+    // literal after a syntax error is still the error, and so is a bad escape; a skipped character is reported
+    // only when it comes before the syntax error
+    ["1 + ) + 'abc", "Syntax error: token recognition error at: ''abc'", 1, 9],
+    ["a.1 + '\\q'", "Syntax error: token recognition error at: ''\\q'", 1, 7],
+    ["1 + ) + '\\uD800'", 'invalid unicode code point', 1, 9],
+    ['1 # 2 )', "Syntax error: token recognition error at: '#'", 1, 3],
+    ['1 ) # 2', "Syntax error: mismatched input ')' expecting <EOF>", 1, 3],
   ])('syntax error %s', (src, msg, line, column) => {
     const r = run(src);
     expect(r.compileError).toBe(msg);
