@@ -2,7 +2,7 @@
 
 import type { CelIssue, Expr } from './ast.js';
 import { Source, makeIssue } from './ast.js';
-import { Checker, type CheckResult } from './checker.js';
+import { Checker, dottedRoots, type CheckResult } from './checker.js';
 import { estimateCost, type CostEstimate } from './cost.js';
 import { fromJson } from './convert.js';
 import type { FunctionTable } from './interpreter.js';
@@ -157,18 +157,19 @@ export function createCelEnv(opts: CelEnvOptions = {}): CelEnv {
     for (const t of lib.types ?? []) typeValues.set(typeName(t), new CelTypeValue(typeName(t), t));
     for (const c of lib.constants ?? []) constants.set(c.name, c.value);
   }
-  // the declared names, once per environment (not per compile)
+  // the declared names and the first segments of the dotted ones, once per environment (not per compile)
   const varNames = new Set(Object.keys(variables));
+  const roots = dottedRoots(variables, typeValues);
   const limit = opts.costLimit ?? PER_CALL_LIMIT;
   const optionalSyntax = versionAtLeast(version, '1.29');
   const parseOpts = { optionalSyntax, twoVarComprehensions: versionAtLeast(version, '1.33'), identEscapeSyntax: !!opts.identEscapeSyntax };
 
-  const checkExpr = (expr: string): { ast: Expr; check?: CheckResult } | CelCompileError => {
+  const checkExpr = (expr: string): { ast: Expr; check?: CheckResult; source: Source } | CelCompileError => {
     const pr = parse(expr, parseOpts);
     if (!pr.expr) return compileError(pr.errors);
-    if (opts.disableCheck) return { ast: pr.expr };
+    if (opts.disableCheck) return { ast: pr.expr, source: pr.source };
     // mixed literal element types join to dyn in the checker; the validators reject them afterwards
-    const checker = new Checker({ variables, functions, typeValues, version, source: pr.source, homogeneousAggregateLiterals: false });
+    const checker = new Checker({ variables, functions, typeValues, version, source: pr.source, homogeneousAggregateLiterals: false, roots });
     try {
       const res = checker.check(pr.expr);
       if (res.issues.length) return compileError(res.issues);
@@ -178,7 +179,7 @@ export function createCelEnv(opts: CelEnvOptions = {}): CelEnv {
         format: functions.member.has('format'),
       });
       if (invalid.length) return compileError(invalid);
-      return { ast: pr.expr, check: res };
+      return { ast: pr.expr, check: res, source: pr.source };
     } catch (e) {
       // the parser bounds the tree's depth (parser.ts MAX_AST_DEPTH); should a host's stack still be too
       // small, the expression is refused as too deep, never thrown to the caller
@@ -213,9 +214,9 @@ export function createCelEnv(opts: CelEnvOptions = {}): CelEnv {
     compile(expr) {
       const r = checkExpr(expr);
       if (isCompileError(r)) return r;
-      const { ast, check } = r;
-      const source = new Source(expr);
-      const compiled = new Compiler({ variables: varNames, typeValues, functions, overloadsByNode: check?.overloads, chosen: check?.chosen, chosenFrom: check?.chosenFrom, constants, variableTypes: check ? variables : undefined }).compile(ast);
+      // the parse's source (its line index is made on first use, by an error's position)
+      const { ast, check, source } = r;
+      const compiled = new Compiler({ variables: varNames, typeValues, functions, overloadsByNode: check?.overloads, chosen: check?.chosen, chosenFrom: check?.chosenFrom, constants, variableTypes: check ? variables : undefined, roots }).compile(ast);
       const slotTypes = new Array<CelType | undefined>(compiled.slotCount);
       const slotVars: string[] = [];
       const slotIdx: number[] = [];

@@ -50,6 +50,8 @@ export interface CompileInfo {
   constants?: Map<string, CelValue>;
   /** Declared variable types: field chains over object-typed variables get a direct path over JSON data. */
   variableTypes?: Record<string, CelType>;
+  /** dottedRoots(variables, typeValues), when the environment made it once (else looked up per use). */
+  roots?: Set<string>;
 }
 
 export interface Compiled {
@@ -128,6 +130,11 @@ export class Compiler {
   compile(e: Expr): Compiled {
     const ev = this.expr(e);
     return { ev, slotOf: this.slotOf, slotCount: this.slots, localTypes: this.localTypes };
+  }
+
+  /** First segments of the dotted variable and type names (checker.ts dottedRoots). */
+  private dotted(): Set<string> {
+    return this.info.roots ?? dottedRoots(this.info.variables, this.info.typeValues);
   }
 
   private local(name: string): number | undefined {
@@ -239,7 +246,7 @@ export class Compiler {
       const parts = qn.split('.');
       // the prefixes of n parts, longest first: qn up to its n-th dot; only the root itself when no dotted
       // variable or type name starts with it
-      const rootOnly = !dottedRoots(this.info.variables, this.info.typeValues).has(parts[0]);
+      const rootOnly = !this.dotted().has(parts[0]);
       for (let n = rootOnly ? 1 : parts.length, end = rootOnly ? parts[0].length : qn.length; n >= 1; n--, end = qn.lastIndexOf('.', end - 1)) {
         const name = n === parts.length ? qn : qn.slice(0, end);
         const isVar = this.info.variables.has(name) || (n === 1 && this.local(name) !== undefined);
@@ -276,7 +283,7 @@ export class Compiler {
     }
     if (r.kind !== 'ident' || fields.length === 0 || this.local(r.name) !== undefined) return undefined;
     const name = r.name.startsWith('.') ? r.name.slice(1) : r.name;
-    if (name.includes('.') || dottedRoots(this.info.variables, this.info.typeValues).has(name)) return undefined;
+    if (name.includes('.') || this.dotted().has(name)) return undefined;
     if (!(this.info.variables.has(name) || this.local(name) !== undefined)) return undefined;
     fields.reverse();
     let ev = this.ident(name, r);
@@ -338,7 +345,7 @@ export class Compiler {
     }
     if (r.kind !== 'ident' || r.name.startsWith('.') || fields.length === 0) return undefined;
     // a dotted variable name (`a.b`) resolves differently: leave it to the general path
-    if (r.name.includes('.') || dottedRoots(this.info.variables, this.info.typeValues).has(r.name)) {
+    if (r.name.includes('.') || this.dotted().has(r.name)) {
       for (let n = 1; n <= fields.length; n++) if (this.info.variables.has([r.name, ...fields.slice(0, n)].join('.'))) return undefined;
     }
     const root = this.rawRoot(r.name);
@@ -420,7 +427,7 @@ export class Compiler {
       r = r.operand;
     }
     if (r.kind !== 'ident') return undefined;
-    if (plain && !r.name.startsWith('.') && !dottedRoots(this.info.variables, this.info.typeValues).has(r.name)) {
+    if (plain && !r.name.startsWith('.') && !this.dotted().has(r.name)) {
       if (!this.info.variables.has(r.name) || this.local(r.name) !== undefined) return undefined;
       return this.jsonHasAt(e, r.name, fields.reverse());
     }
