@@ -27,6 +27,25 @@ describe('parser', () => {
     expect(e.args[1]).toMatchObject({ kind: 'call', fn: 'foo', offset: 9 });
   });
 
+  it('names lexed again are the same names, also when their hashes meet', () => {
+    // 'ab' and 'bC' hash alike in the lexer's table of identifier texts (97*31+98 = 98*31+67), and 'ab'
+    // and 'ac' share a table slot after 'ab' is kept: each is still lexed as itself
+    for (const src of ['ab', 'bC', 'ab + bC', 'bC.ab', 'ac', 'ab', 'a'.repeat(20) + ' + ab']) {
+      const r = parse(src);
+      expect(r.errors).toEqual([]);
+      const names: string[] = [];
+      const walk = (e: unknown): void => {
+        if (!e || typeof e !== 'object') return;
+        const n = e as { kind?: string; name?: string; field?: string };
+        if (n.kind === 'ident') names.push(n.name!);
+        if (n.kind === 'select') names.push(n.field!);
+        for (const v of Object.values(e)) walk(v);
+      };
+      walk(r.expr);
+      expect(names.sort()).toEqual(src.split(/[ +.]+/).sort());
+    }
+  });
+
   it.each([
     ['"\\x41\\101\\u0041\\U00000041\\a\\?"', 'AAAA\u0007?'],
     ["r'\\n'", '\\n'],

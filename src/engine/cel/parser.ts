@@ -12,7 +12,9 @@ const RESERVED = new Set([
   'namespace', 'return', 'var', 'void', 'while',
 ]);
 
-const ONE_CHAR_OPS = new Set(['<', '>', '!', '+', '-', '*', '/', '%', '?', ':', '.', ',', '(', ')', '[', ']', '{', '}']);
+/** The one-character operators by char code (constant strings, no lookup of a string cut per operator). */
+const ONE_CHAR_OPS: (string | undefined)[] = [];
+for (const op of ['<', '>', '!', '+', '-', '*', '/', '%', '?', ':', '.', ',', '(', ')', '[', ']', '{', '}']) ONE_CHAR_OPS[op.charCodeAt(0)] = op;
 
 export interface ParseOptions {
   /** Enables the two-variable comprehension macros (compatibility version >= 1.33). */
@@ -56,6 +58,24 @@ function isHex(c: string): boolean {
 /** [A-Za-z0-9_] by UTF-16 code unit. */
 function isIdentCode(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
+}
+
+/**
+ * Identifier texts seen before, by a hash of their characters (made while the lexer scans them): the same
+ * name lexed again is the same string, whose hash the engine has already computed, so the lookups of the
+ * name that follow (reserved words, variables, field types, overloads) do not hash a fresh copy. A fixed
+ * table (a newer name takes the slot of an older one with the same hash bits): bounded, and only ever
+ * answers a string equal to the text. A long name cut from a long text is not kept: engines may make such
+ * a cut a view of the whole text, which the table would then keep alive (so a slot holds at most ~1 KB).
+ */
+const IDENT_SLOTS = 1024;
+const identTable: (string | undefined)[] = new Array(IDENT_SLOTS);
+function identText(text: string, start: number, end: number, h: number): string {
+  if (end - start > 12 && text.length > 512) return text.slice(start, end);
+  const slot = h & (IDENT_SLOTS - 1);
+  const known = identTable[slot];
+  if (known !== undefined && known.length === end - start && text.startsWith(known, start)) return known;
+  return (identTable[slot] = text.slice(start, end));
 }
 
 /** An error of the lexer that ends the parse whatever came before it (a bad string literal, an open backtick). */
@@ -310,8 +330,9 @@ export class Parser {
       // (r"...", b'...') starts no comment, number or other token either
       if (((cc >= 97 && cc <= 122) || (cc >= 65 && cc <= 90) || cc === 95) && !((cc === 114 || cc === 82 || cc === 98 || cc === 66) && isStrStart(text, i))) {
         const start = i++;
-        while (i < n && isIdentCode(text.charCodeAt(i))) i++;
-        return this.tok('ident', start, i, text.slice(start, i), undefined);
+        let h = cc;
+        for (let k; i < n && isIdentCode((k = text.charCodeAt(i))); i++) h = (h * 31 + k) | 0;
+        return this.tok('ident', start, i, identText(text, start, i, h), undefined);
       }
       const c = text[i];
       if (c === '/' && text[i + 1] === '/') {
@@ -410,7 +431,7 @@ export class Parser {
         : c2 === 124 ? (cc === 124 ? '||' : undefined)
         : c2 === 63 ? (cc === 46 ? '.?' : cc === 91 ? '[?' : undefined)
         : undefined;
-      if (op === undefined && ONE_CHAR_OPS.has(c)) op = c;
+      if (op === undefined) op = ONE_CHAR_OPS[cc];
       if (!op) {
         // ANTLR consumes one more character when the first could start a two-character operator (`| `, `= `);
         // the lexer error is reported in source order with parse errors (ANTLR lexes lazily), so the first
