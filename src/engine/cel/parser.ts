@@ -40,6 +40,11 @@ export interface ParseResult {
   source: Source;
   /** Next free node id. */
   nextId: number;
+  /**
+   * Whether the tree has a node the AST validators look at (validators.ts: a list or map literal, a call
+   * of duration, timestamp, matches or format); without one they have nothing to report.
+   */
+  validate?: boolean;
 }
 
 class ParseError extends Error {
@@ -256,6 +261,8 @@ export class Parser {
   private lexErr: ParseError | undefined;
   private id = 1;
   private depth = 0;
+  /** See ParseResult.validate. */
+  private validate = false;
   private readonly opts: ParseOptions;
   private src!: Source;
   constructor(opts: ParseOptions = {}) {
@@ -267,6 +274,7 @@ export class Parser {
     this.text = text;
     this.pos = 0;
     this.lexErr = undefined;
+    this.validate = false;
     this.id = 1;
     this.depth = 0;
     try {
@@ -295,7 +303,7 @@ export class Parser {
       // nodes cannot be deeper than maxAst (saves the walk for ordinary expressions)
       const deep = this.id - 1 <= maxAst ? undefined : nodeBeyondDepth(e, maxAst);
       if (deep) throw new ParseError(deep.offset, deep.length, `expression nesting limit exceeded: ${maxAst}`);
-      return { expr: e, errors: [], source: this.src, nextId: this.id };
+      return { expr: e, errors: [], source: this.src, nextId: this.id, validate: this.validate };
     } catch (e) {
       if (e instanceof ParseError) {
         return { errors: [makeIssue(this.src, e.offset, e.length, e.message)], source: this.src, nextId: this.id };
@@ -513,6 +521,7 @@ export class Parser {
     return this.id++;
   }
   private call(fn: string, offset: number, args: Expr[], target?: Expr, length = 1): CallExpr {
+    if (fn === 'matches' || fn === 'duration' || fn === 'timestamp' || fn === 'format') this.validate = true;
     const c: CallExpr = { kind: 'call', id: this.nid(), offset, length, fn, args };
     if (target) c.target = target;
     return c;
@@ -755,6 +764,7 @@ export class Parser {
             this.to = o + 1;
           } else this.advance();
           const l: ListExpr = { kind: 'list', id: this.nid(), offset: o, length: 1, elems: [], optionalIndices: [] };
+          this.validate = true;
           while (!this.isOp(']')) {
             if (this.isOp('?')) {
               if (!this.opts.optionalSyntax) throw this.errHere(`unsupported syntax '?'`);
@@ -787,6 +797,7 @@ export class Parser {
             if (!this.accept(',')) break;
           }
           this.expect('}');
+          this.validate = true;
           return { kind: 'map', id: this.nid(), offset: o, length: this.pe - o, entries };
         }
         if (op === '.') {
@@ -955,6 +966,7 @@ export class Parser {
           const f = args[args.length - 1];
           const ins = this.call('cel.@mapInsert', o, [acc(), this.ident(k, o), f]);
           const step = args.length === 4 ? this.call('_?_:_', o, [args[2], ins, acc()]) : ins;
+          this.validate = true;
           return comp(k, { kind: 'map', id: this.nid(), offset: o, length: 0, entries: [] }, this.lit(true, o), step, acc(), name, v);
         }
         break;
@@ -966,6 +978,7 @@ export class Parser {
           const f = args[args.length - 1];
           const ins = this.call('cel.@mapInsert', o, [acc(), f]);
           const step = args.length === 4 ? this.call('_?_:_', o, [args[2], ins, acc()]) : ins;
+          this.validate = true;
           return comp(k, { kind: 'map', id: this.nid(), offset: o, length: 0, entries: [] }, this.lit(true, o), step, acc(), name, v);
         }
         break;
@@ -992,6 +1005,7 @@ export class Parser {
   }
 
   private listOf(elems: Expr[], o: number): Expr {
+    this.validate = true;
     return { kind: 'list', id: this.nid(), offset: o, length: 0, elems, optionalIndices: [] };
   }
 }
