@@ -226,65 +226,86 @@ export function createCelEnv(opts: CelEnvOptions = {}): CelEnv {
         slotVars.push(name);
         slotIdx.push(slot);
       }
-      for (const [slot, t] of compiled.localTypes) slotTypes[slot] = t;
-      const resultType = check?.type ?? T.dyn;
-      const run = (activation: Record<string, unknown>, costLimit: number, json: boolean): CelResult | CelRuntimeError => {
-        const ctx: Ctx = { slots: new Array(compiled.slotCount), raw: undefined, rawTypes: slotTypes, cost: 0, limit: costLimit };
-        for (let i = 0; i < slotVars.length; i++) {
-          const name = slotVars[i];
-          const slot = slotIdx[i];
-          const v = activation[name];
-          if (v === undefined) continue;
-          if (json) {
-            // plain JSON objects go to the direct field chains (interpreter.ts jsonChain) and are converted
-            // when first loaded whole; other values now
-            if (typeof v === 'object' && v !== null && !Array.isArray(v)) {
-              const p = Object.getPrototypeOf(v);
-              if (p === Object.prototype || p === null) {
-                (ctx.raw ??= new Array(compiled.slotCount))[slot] = v;
-                continue;
-              }
-            }
-            ctx.slots[slot] = fromJson(v, variables[name]);
-          } else ctx.slots[slot] = v as CelValue;
-        }
-        try {
-          const value = compiled.ev(ctx);
-          return { value, type: runtimeTypeNameOf(value), cost: ctx.cost };
-        } catch (e) {
-          if (e instanceof CelCostLimitError) {
-            const issue = makeIssue(source, 0, 0, e.message);
-            return { kind: 'runtime', message: e.message, formatted: issue.formatted, position: issue.position, costLimitExceeded: true, cost: ctx.cost };
-          }
-          if (e instanceof CelError) {
-            const issue = makeIssue(source, e.offset ?? 0, e.length ?? 0, e.message);
-            return { kind: 'runtime', message: e.message, formatted: issue.formatted, position: issue.position, cost: ctx.cost };
-          }
-          // deep recursion in the host or a failing library function: reported, never thrown to the caller
-          const message = e instanceof RangeError ? e.message : `internal error: ${e instanceof Error ? e.message : String(e)}`;
-          const issue = makeIssue(source, 0, 0, message);
-          return { kind: 'runtime', message, formatted: issue.formatted, position: issue.position, cost: ctx.cost };
-        }
-      };
-      let estimate: CostEstimate | undefined;
-      return {
-        expression: expr,
-        ast,
-        resultType,
-        evaluate(activation = {}, o) {
-          return run(activation, o?.costLimit ?? limit, false);
-        },
-        evaluateJson(activation = {}, o) {
-          return run(activation, o?.costLimit ?? limit, true);
-        },
-        estimateCost() {
-          estimate ??= estimateCost(ast, check, functions);
-          return estimate;
-        },
-      };
+      if (compiled.localTypes) for (const [slot, t] of compiled.localTypes) slotTypes[slot] = t;
+      return new Program(expr, ast, check?.type ?? T.dyn, check, functions, compiled.ev, compiled.slotCount, slotTypes, slotVars, slotIdx, source, variables, limit);
     },
   };
   return env;
+}
+
+/**
+ * A compiled expression. One object per compile with its methods on the prototype (no closures made per
+ * compile); evaluation reads its fields.
+ */
+class Program implements CelProgram {
+  private estimate: CostEstimate | undefined;
+  constructor(
+    readonly expression: string,
+    readonly ast: Expr,
+    readonly resultType: CelType,
+    private readonly check: CheckResult | undefined,
+    private readonly functions: FunctionTable,
+    private readonly ev: (ctx: Ctx) => CelValue,
+    private readonly slotCount: number,
+    private readonly slotTypes: (CelType | undefined)[],
+    private readonly slotVars: string[],
+    private readonly slotIdx: number[],
+    private readonly source: Source,
+    private readonly variables: Record<string, CelType>,
+    private readonly limit: number,
+  ) {}
+
+  evaluate(activation: Record<string, CelValue> = {}, o?: { costLimit?: number }): CelResult | CelRuntimeError {
+    return this.run(activation, o?.costLimit ?? this.limit, false);
+  }
+  evaluateJson(activation: Record<string, unknown> = {}, o?: { costLimit?: number }): CelResult | CelRuntimeError {
+    return this.run(activation, o?.costLimit ?? this.limit, true);
+  }
+  estimateCost(): CostEstimate {
+    this.estimate ??= estimateCost(this.ast, this.check, this.functions);
+    return this.estimate;
+  }
+
+  private run(activation: Record<string, unknown>, costLimit: number, json: boolean): CelResult | CelRuntimeError {
+    const slotCount = this.slotCount, slotVars = this.slotVars, slotIdx = this.slotIdx;
+    const ctx: Ctx = { slots: new Array(slotCount), raw: undefined, rawTypes: this.slotTypes, cost: 0, limit: costLimit };
+    for (let i = 0; i < slotVars.length; i++) {
+      const name = slotVars[i];
+      const slot = slotIdx[i];
+      const v = activation[name];
+      if (v === undefined) continue;
+      if (json) {
+        // plain JSON objects go to the direct field chains (interpreter.ts jsonChain) and are converted
+        // when first loaded whole; other values now
+        if (typeof v === 'object' && v !== null && !Array.isArray(v)) {
+          const p = Object.getPrototypeOf(v);
+          if (p === Object.prototype || p === null) {
+            (ctx.raw ??= new Array(slotCount))[slot] = v;
+            continue;
+          }
+        }
+        ctx.slots[slot] = fromJson(v, this.variables[name]);
+      } else ctx.slots[slot] = v as CelValue;
+    }
+    try {
+      const value = this.ev(ctx);
+      return { value, type: runtimeTypeNameOf(value), cost: ctx.cost };
+    } catch (e) {
+      const source = this.source;
+      if (e instanceof CelCostLimitError) {
+        const issue = makeIssue(source, 0, 0, e.message);
+        return { kind: 'runtime', message: e.message, formatted: issue.formatted, position: issue.position, costLimitExceeded: true, cost: ctx.cost };
+      }
+      if (e instanceof CelError) {
+        const issue = makeIssue(source, e.offset ?? 0, e.length ?? 0, e.message);
+        return { kind: 'runtime', message: e.message, formatted: issue.formatted, position: issue.position, cost: ctx.cost };
+      }
+      // deep recursion in the host or a failing library function: reported, never thrown to the caller
+      const message = e instanceof RangeError ? e.message : `internal error: ${e instanceof Error ? e.message : String(e)}`;
+      const issue = makeIssue(source, 0, 0, message);
+      return { kind: 'runtime', message, formatted: issue.formatted, position: issue.position, cost: ctx.cost };
+    }
+  }
 }
 
 import { valueTypeName } from './values.js';
