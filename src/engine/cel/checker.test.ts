@@ -70,3 +70,40 @@ describe('overload resolution answered from the table is the full resolution', (
     expect(shot(createCelEnv({ variables, libraries: [{ name: 'none', functions: [] }] }), expr)).toEqual(first);
   });
 });
+
+describe('the parser tells when the AST validators have something to look at', () => {
+  // env.ts skips validateAst for a tree the parser did not mark (ParseResult.validate): every tree the
+  // validators would report on must be marked
+  it('marks every tree the validators report on', async () => {
+    const { parse } = await import('./parser.js');
+    const { Checker } = await import('./checker.js');
+    const { validateAst } = await import('./validators.js');
+    const conf = await import('@bufbuild/cel-spec/testdata/conformance.js');
+    const exprs = [
+      'duration("1d")', 'timestamp("1000-00-00T00:00:00Z")', 'timestamp(-62135596801)', '"a".matches(")")', 'matches("a", ")")',
+      '"%d".format([1.5])', '"%d".format([1, 2])', '[1, "a"]', '{"a": 1, "b": "x"}', '{1: 1, "b": 1}', '[[1], ["a"]]',
+      '[1].map(x, [x, "a"])', '[1].all(x, duration("x") > duration("1s"))', 'optional.of(1).optMap(x, [x, "a"])',
+    ];
+    const walk = (o: unknown): void => {
+      if (!o || typeof o !== 'object') return;
+      const x = o as { expr?: unknown };
+      if (typeof x.expr === 'string') exprs.push(x.expr);
+      for (const v of Object.values(o)) walk(v);
+    };
+    walk(conf.tests);
+    const env = createCelEnv({ version: '1.34' });
+    let reported = 0;
+    for (const expr of exprs) {
+      const pr = parse(expr, { optionalSyntax: true, twoVarComprehensions: true });
+      if (!pr.expr) continue;
+      const res = new Checker({ variables: {}, functions: env.functions, typeValues: new Map(), version: '1.34', source: pr.source }).check(pr.expr);
+      if (res.issues.length) continue;
+      const issues = validateAst(pr.expr, res, pr.source, { homogeneous: true, literals: true, format: true });
+      if (issues.length) {
+        reported++;
+        expect([expr, pr.validate]).toEqual([expr, true]);
+      }
+    }
+    expect(reported).toBeGreaterThanOrEqual(10);
+  });
+});

@@ -31,6 +31,8 @@ export interface CheckerOptions {
   source: Source;
   /** Mixed element types in list/map literals are errors (Kubernetes enables this; cel-go's default does not). */
   homogeneousAggregateLiterals?: boolean;
+  /** dottedRoots(variables, typeValues), when the environment made it once (else looked up per use). */
+  roots?: Set<string>;
 }
 
 type Subst = Map<string, CelType>;
@@ -322,16 +324,18 @@ export class Checker {
         return this.set(e, this.call(e));
       case 'list': {
         let elem: CelType | undefined;
-        const opt = new Set(e.optionalIndices);
-        e.elems.forEach((x, i) => {
+        // the optional elements' indices as a set, made only when there are any
+        const opt = e.optionalIndices.length ? new Set(e.optionalIndices) : undefined;
+        for (let i = 0; i < e.elems.length; i++) {
+          const x = e.elems[i];
           let t = this.expr(x);
-          if (opt.has(i)) {
+          if (opt?.has(i)) {
             const r = this.resolve(t);
             if (r.kind === 'optional') t = r.param;
             else if (r.kind !== 'dyn' && r.kind !== 'error') this.error(x, `expected type 'optional_type' but found '${this.show(t)}'`);
           }
           elem = this.join(elem, t, x);
-        });
+        }
         return this.set(e, T.list(elem ?? this.newParam()));
       }
       case 'map': {
@@ -382,7 +386,7 @@ export class Checker {
     while (r.kind === 'select' && !r.testOnly) r = r.operand;
     if (r.kind !== 'ident') return false;
     const name = r.name.startsWith('.') ? r.name.slice(1) : r.name;
-    return dottedRoots(this.opts.variables, this.opts.typeValues).has(name);
+    return (this.opts.roots ?? dottedRoots(this.opts.variables, this.opts.typeValues)).has(name);
   }
 
   private qualified(e: Expr): string | undefined {

@@ -27,6 +27,25 @@ describe('parser', () => {
     expect(e.args[1]).toMatchObject({ kind: 'call', fn: 'foo', offset: 9 });
   });
 
+  it('names lexed again are the same names, also when their hashes meet', () => {
+    // 'ab' and 'bC' hash alike in the lexer's table of identifier texts (97*31+98 = 98*31+67), and 'ab'
+    // and 'ac' share a table slot after 'ab' is kept: each is still lexed as itself
+    for (const src of ['ab', 'bC', 'ab + bC', 'bC.ab', 'ac', 'ab', 'a'.repeat(20) + ' + ab']) {
+      const r = parse(src);
+      expect(r.errors).toEqual([]);
+      const names: string[] = [];
+      const walk = (e: unknown): void => {
+        if (!e || typeof e !== 'object') return;
+        const n = e as { kind?: string; name?: string; field?: string };
+        if (n.kind === 'ident') names.push(n.name!);
+        if (n.kind === 'select') names.push(n.field!);
+        for (const v of Object.values(e)) walk(v);
+      };
+      walk(r.expr);
+      expect(names.sort()).toEqual(src.split(/[ +.]+/).sort());
+    }
+  });
+
   it.each([
     ['"\\x41\\101\\u0041\\U00000041\\a\\?"', 'AAAA\u0007?'],
     ["r'\\n'", '\\n'],
@@ -59,6 +78,14 @@ describe('parser', () => {
     ['1 +', "Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}", 1, 4],
     ["'abc", "Syntax error: token recognition error at: ''abc'", 1, 1],
     ['has(a)', 'invalid argument to has() macro', 1, 5],
+    // the lexer runs as the parser pulls tokens, yet errors keep the order of a whole-text lexer: a bad string
+    // literal after a syntax error is still the error, and so is a bad escape; a skipped character is reported
+    // only when it comes before the syntax error
+    ["1 + ) + 'abc", "Syntax error: token recognition error at: ''abc'", 1, 9],
+    ["a.1 + '\\q'", "Syntax error: token recognition error at: ''\\q'", 1, 7],
+    ["1 + ) + '\\uD800'", 'invalid unicode code point', 1, 9],
+    ['1 # 2 )', "Syntax error: token recognition error at: '#'", 1, 3],
+    ['1 ) # 2', "Syntax error: mismatched input ')' expecting <EOF>", 1, 3],
   ])('syntax error %s', (src, msg, line, column) => {
     const r = run(src);
     expect(r.compileError).toBe(msg);

@@ -2,7 +2,7 @@
 
 import type { CelIssue, Expr } from './ast.js';
 import { Source, makeIssue } from './ast.js';
-import { Checker, type CheckResult } from './checker.js';
+import { Checker, dottedRoots, type CheckResult } from './checker.js';
 import { estimateCost, type CostEstimate } from './cost.js';
 import { fromJson } from './convert.js';
 import type { FunctionTable } from './interpreter.js';
@@ -157,28 +157,30 @@ export function createCelEnv(opts: CelEnvOptions = {}): CelEnv {
     for (const t of lib.types ?? []) typeValues.set(typeName(t), new CelTypeValue(typeName(t), t));
     for (const c of lib.constants ?? []) constants.set(c.name, c.value);
   }
-  // the declared names, once per environment (not per compile)
+  // the declared names and the first segments of the dotted ones, once per environment (not per compile)
   const varNames = new Set(Object.keys(variables));
+  const roots = dottedRoots(variables, typeValues);
   const limit = opts.costLimit ?? PER_CALL_LIMIT;
   const optionalSyntax = versionAtLeast(version, '1.29');
   const parseOpts = { optionalSyntax, twoVarComprehensions: versionAtLeast(version, '1.33'), identEscapeSyntax: !!opts.identEscapeSyntax };
 
-  const checkExpr = (expr: string): { ast: Expr; check?: CheckResult } | CelCompileError => {
+  const checkExpr = (expr: string): { ast: Expr; check?: CheckResult; source: Source } | CelCompileError => {
     const pr = parse(expr, parseOpts);
     if (!pr.expr) return compileError(pr.errors);
-    if (opts.disableCheck) return { ast: pr.expr };
+    if (opts.disableCheck) return { ast: pr.expr, source: pr.source };
     // mixed literal element types join to dyn in the checker; the validators reject them afterwards
-    const checker = new Checker({ variables, functions, typeValues, version, source: pr.source, homogeneousAggregateLiterals: false });
+    const checker = new Checker({ variables, functions, typeValues, version, source: pr.source, homogeneousAggregateLiterals: false, roots });
     try {
       const res = checker.check(pr.expr);
       if (res.issues.length) return compileError(res.issues);
-      const invalid = validateAst(pr.expr, res, pr.source, {
+      // the validators look at literals and a few calls: a tree without any has nothing to report
+      const invalid = !pr.validate ? [] : validateAst(pr.expr, res, pr.source, {
         homogeneous: opts.homogeneousAggregateLiterals ?? true,
         literals: opts.validateLiterals ?? true,
         format: functions.member.has('format'),
       });
       if (invalid.length) return compileError(invalid);
-      return { ast: pr.expr, check: res };
+      return { ast: pr.expr, check: res, source: pr.source };
     } catch (e) {
       // the parser bounds the tree's depth (parser.ts MAX_AST_DEPTH); should a host's stack still be too
       // small, the expression is refused as too deep, never thrown to the caller
@@ -213,9 +215,9 @@ export function createCelEnv(opts: CelEnvOptions = {}): CelEnv {
     compile(expr) {
       const r = checkExpr(expr);
       if (isCompileError(r)) return r;
-      const { ast, check } = r;
-      const source = new Source(expr);
-      const compiled = new Compiler({ variables: varNames, typeValues, functions, overloadsByNode: check?.overloads, chosen: check?.chosen, chosenFrom: check?.chosenFrom, constants, variableTypes: check ? variables : undefined }).compile(ast);
+      // the parse's source (its line index is made on first use, by an error's position)
+      const { ast, check, source } = r;
+      const compiled = new Compiler({ variables: varNames, typeValues, functions, overloadsByNode: check?.overloads, chosen: check?.chosen, chosenFrom: check?.chosenFrom, constants, variableTypes: check ? variables : undefined, roots }).compile(ast);
       const slotTypes = new Array<CelType | undefined>(compiled.slotCount);
       const slotVars: string[] = [];
       const slotIdx: number[] = [];
@@ -224,65 +226,86 @@ export function createCelEnv(opts: CelEnvOptions = {}): CelEnv {
         slotVars.push(name);
         slotIdx.push(slot);
       }
-      for (const [slot, t] of compiled.localTypes) slotTypes[slot] = t;
-      const resultType = check?.type ?? T.dyn;
-      const run = (activation: Record<string, unknown>, costLimit: number, json: boolean): CelResult | CelRuntimeError => {
-        const ctx: Ctx = { slots: new Array(compiled.slotCount), raw: undefined, rawTypes: slotTypes, cost: 0, limit: costLimit };
-        for (let i = 0; i < slotVars.length; i++) {
-          const name = slotVars[i];
-          const slot = slotIdx[i];
-          const v = activation[name];
-          if (v === undefined) continue;
-          if (json) {
-            // plain JSON objects go to the direct field chains (interpreter.ts jsonChain) and are converted
-            // when first loaded whole; other values now
-            if (typeof v === 'object' && v !== null && !Array.isArray(v)) {
-              const p = Object.getPrototypeOf(v);
-              if (p === Object.prototype || p === null) {
-                (ctx.raw ??= new Array(compiled.slotCount))[slot] = v;
-                continue;
-              }
-            }
-            ctx.slots[slot] = fromJson(v, variables[name]);
-          } else ctx.slots[slot] = v as CelValue;
-        }
-        try {
-          const value = compiled.ev(ctx);
-          return { value, type: runtimeTypeNameOf(value), cost: ctx.cost };
-        } catch (e) {
-          if (e instanceof CelCostLimitError) {
-            const issue = makeIssue(source, 0, 0, e.message);
-            return { kind: 'runtime', message: e.message, formatted: issue.formatted, position: issue.position, costLimitExceeded: true, cost: ctx.cost };
-          }
-          if (e instanceof CelError) {
-            const issue = makeIssue(source, e.offset ?? 0, e.length ?? 0, e.message);
-            return { kind: 'runtime', message: e.message, formatted: issue.formatted, position: issue.position, cost: ctx.cost };
-          }
-          // deep recursion in the host or a failing library function: reported, never thrown to the caller
-          const message = e instanceof RangeError ? e.message : `internal error: ${e instanceof Error ? e.message : String(e)}`;
-          const issue = makeIssue(source, 0, 0, message);
-          return { kind: 'runtime', message, formatted: issue.formatted, position: issue.position, cost: ctx.cost };
-        }
-      };
-      let estimate: CostEstimate | undefined;
-      return {
-        expression: expr,
-        ast,
-        resultType,
-        evaluate(activation = {}, o) {
-          return run(activation, o?.costLimit ?? limit, false);
-        },
-        evaluateJson(activation = {}, o) {
-          return run(activation, o?.costLimit ?? limit, true);
-        },
-        estimateCost() {
-          estimate ??= estimateCost(ast, check, functions);
-          return estimate;
-        },
-      };
+      if (compiled.localTypes) for (const [slot, t] of compiled.localTypes) slotTypes[slot] = t;
+      return new Program(expr, ast, check?.type ?? T.dyn, check, functions, compiled.ev, compiled.slotCount, slotTypes, slotVars, slotIdx, source, variables, limit);
     },
   };
   return env;
+}
+
+/**
+ * A compiled expression. One object per compile with its methods on the prototype (no closures made per
+ * compile); evaluation reads its fields.
+ */
+class Program implements CelProgram {
+  private estimate: CostEstimate | undefined;
+  constructor(
+    readonly expression: string,
+    readonly ast: Expr,
+    readonly resultType: CelType,
+    private readonly check: CheckResult | undefined,
+    private readonly functions: FunctionTable,
+    private readonly ev: (ctx: Ctx) => CelValue,
+    private readonly slotCount: number,
+    private readonly slotTypes: (CelType | undefined)[],
+    private readonly slotVars: string[],
+    private readonly slotIdx: number[],
+    private readonly source: Source,
+    private readonly variables: Record<string, CelType>,
+    private readonly limit: number,
+  ) {}
+
+  evaluate(activation: Record<string, CelValue> = {}, o?: { costLimit?: number }): CelResult | CelRuntimeError {
+    return this.run(activation, o?.costLimit ?? this.limit, false);
+  }
+  evaluateJson(activation: Record<string, unknown> = {}, o?: { costLimit?: number }): CelResult | CelRuntimeError {
+    return this.run(activation, o?.costLimit ?? this.limit, true);
+  }
+  estimateCost(): CostEstimate {
+    this.estimate ??= estimateCost(this.ast, this.check, this.functions);
+    return this.estimate;
+  }
+
+  private run(activation: Record<string, unknown>, costLimit: number, json: boolean): CelResult | CelRuntimeError {
+    const slotCount = this.slotCount, slotVars = this.slotVars, slotIdx = this.slotIdx;
+    const ctx: Ctx = { slots: new Array(slotCount), raw: undefined, rawTypes: this.slotTypes, cost: 0, limit: costLimit };
+    for (let i = 0; i < slotVars.length; i++) {
+      const name = slotVars[i];
+      const slot = slotIdx[i];
+      const v = activation[name];
+      if (v === undefined) continue;
+      if (json) {
+        // plain JSON objects go to the direct field chains (interpreter.ts jsonChain) and are converted
+        // when first loaded whole; other values now
+        if (typeof v === 'object' && v !== null && !Array.isArray(v)) {
+          const p = Object.getPrototypeOf(v);
+          if (p === Object.prototype || p === null) {
+            (ctx.raw ??= new Array(slotCount))[slot] = v;
+            continue;
+          }
+        }
+        ctx.slots[slot] = fromJson(v, this.variables[name]);
+      } else ctx.slots[slot] = v as CelValue;
+    }
+    try {
+      const value = this.ev(ctx);
+      return { value, type: runtimeTypeNameOf(value), cost: ctx.cost };
+    } catch (e) {
+      const source = this.source;
+      if (e instanceof CelCostLimitError) {
+        const issue = makeIssue(source, 0, 0, e.message);
+        return { kind: 'runtime', message: e.message, formatted: issue.formatted, position: issue.position, costLimitExceeded: true, cost: ctx.cost };
+      }
+      if (e instanceof CelError) {
+        const issue = makeIssue(source, e.offset ?? 0, e.length ?? 0, e.message);
+        return { kind: 'runtime', message: e.message, formatted: issue.formatted, position: issue.position, cost: ctx.cost };
+      }
+      // deep recursion in the host or a failing library function: reported, never thrown to the caller
+      const message = e instanceof RangeError ? e.message : `internal error: ${e instanceof Error ? e.message : String(e)}`;
+      const issue = makeIssue(source, 0, 0, message);
+      return { kind: 'runtime', message, formatted: issue.formatted, position: issue.position, cost: ctx.cost };
+    }
+  }
 }
 
 import { valueTypeName } from './values.js';

@@ -50,6 +50,8 @@ export interface CompileInfo {
   constants?: Map<string, CelValue>;
   /** Declared variable types: field chains over object-typed variables get a direct path over JSON data. */
   variableTypes?: Record<string, CelType>;
+  /** dottedRoots(variables, typeValues), when the environment made it once (else looked up per use). */
+  roots?: Set<string>;
 }
 
 export interface Compiled {
@@ -58,7 +60,7 @@ export interface Compiled {
   slotOf: Map<string, number>;
   slotCount: number;
   /** Element types of comprehension variables that may be bound to plain JSON (Ctx.raw), by slot. */
-  localTypes: Map<number, CelType>;
+  localTypes: Map<number, CelType> | undefined;
 }
 
 function charge(c: Ctx, n: number): void {
@@ -110,7 +112,7 @@ export class Compiler {
   private slots = 0;
   private scopes: Map<string, number>[] = [];
   /** Root identifiers of attribute chains used as ternary branches (cel-go resolves them uncharged). */
-  private readonly freeRoots = new Set<Expr>();
+  private freeRoots: Set<Expr> | undefined;
   /**
    * Int-typed operands that can answer as a plain JavaScript safe integer without making a bigint: field
    * chains over JSON ending at an int field, and int literals. A reader charges what its Ev charges when it
@@ -122,12 +124,17 @@ export class Compiler {
    * the variable's slot is empty and Ctx.raw holds the element; field chains over it read the JSON directly
    * and loading it whole converts it (fromRaw), as for variables given as JSON.
    */
-  private readonly localTypes = new Map<number, CelType>();
+  private localTypes: Map<number, CelType> | undefined;
   constructor(private readonly info: CompileInfo) {}
 
   compile(e: Expr): Compiled {
     const ev = this.expr(e);
     return { ev, slotOf: this.slotOf, slotCount: this.slots, localTypes: this.localTypes };
+  }
+
+  /** First segments of the dotted variable and type names (checker.ts dottedRoots). */
+  private dotted(): Set<string> {
+    return this.info.roots ?? dottedRoots(this.info.variables, this.info.typeValues);
   }
 
   private local(name: string): number | undefined {
@@ -210,7 +217,7 @@ export class Compiler {
     const name = rawName.startsWith('.') ? rawName.slice(1) : rawName;
     const l = rawName.startsWith('.') ? undefined : this.local(name);
     // the root of an attribute used as a ternary branch is resolved without a charge (see conditional)
-    const free = this.freeRoots.has(node);
+    const free = this.freeRoots?.has(node) === true;
     if (l !== undefined) return this.loadSlot(l, name, free);
     if (this.info.variables.has(name)) return this.loadSlot(this.globalSlot(name), name, free);
     const tv = this.info.typeValues.get(name);
@@ -239,7 +246,7 @@ export class Compiler {
       const parts = qn.split('.');
       // the prefixes of n parts, longest first: qn up to its n-th dot; only the root itself when no dotted
       // variable or type name starts with it
-      const rootOnly = !dottedRoots(this.info.variables, this.info.typeValues).has(parts[0]);
+      const rootOnly = !this.dotted().has(parts[0]);
       for (let n = rootOnly ? 1 : parts.length, end = rootOnly ? parts[0].length : qn.length; n >= 1; n--, end = qn.lastIndexOf('.', end - 1)) {
         const name = n === parts.length ? qn : qn.slice(0, end);
         const isVar = this.info.variables.has(name) || (n === 1 && this.local(name) !== undefined);
@@ -276,7 +283,7 @@ export class Compiler {
     }
     if (r.kind !== 'ident' || fields.length === 0 || this.local(r.name) !== undefined) return undefined;
     const name = r.name.startsWith('.') ? r.name.slice(1) : r.name;
-    if (name.includes('.') || dottedRoots(this.info.variables, this.info.typeValues).has(name)) return undefined;
+    if (name.includes('.') || this.dotted().has(name)) return undefined;
     if (!(this.info.variables.has(name) || this.local(name) !== undefined)) return undefined;
     fields.reverse();
     let ev = this.ident(name, r);
@@ -301,7 +308,7 @@ export class Compiler {
     while (r.kind === 'select' && !r.testOnly && !r.optional) r = r.operand;
     if (r.kind !== 'ident' || r.name.startsWith('.')) return undefined;
     const slot = this.local(r.name);
-    if (slot === undefined || !this.localTypes.has(slot)) return undefined;
+    if (slot === undefined || this.localTypes?.has(slot) !== true) return undefined;
     const fields: string[] = [];
     for (let x: Expr = e; x !== r; x = (x as Extract<Expr, { kind: 'select' }>).operand) fields.unshift((x as Extract<Expr, { kind: 'select' }>).field);
     const general = this.fieldSel(this.expr(e.operand), e.field, e, false);
@@ -311,7 +318,7 @@ export class Compiler {
   /** The slot and declared type of a chain's root: a global variable, or a local bound to JSON elements. */
   private rawRoot(name: string): { slot: number; type: CelType | undefined } | undefined {
     const l = this.local(name);
-    if (l !== undefined) return this.localTypes.has(l) ? { slot: l, type: this.localTypes.get(l) } : undefined;
+    if (l !== undefined) return this.localTypes?.has(l) === true ? { slot: l, type: this.localTypes.get(l) } : undefined;
     if (!this.info.variables.has(name)) return undefined;
     return { slot: this.globalSlot(name), type: this.info.variableTypes?.[name] };
   }
@@ -338,7 +345,7 @@ export class Compiler {
     }
     if (r.kind !== 'ident' || r.name.startsWith('.') || fields.length === 0) return undefined;
     // a dotted variable name (`a.b`) resolves differently: leave it to the general path
-    if (r.name.includes('.') || dottedRoots(this.info.variables, this.info.typeValues).has(r.name)) {
+    if (r.name.includes('.') || this.dotted().has(r.name)) {
       for (let n = 1; n <= fields.length; n++) if (this.info.variables.has([r.name, ...fields.slice(0, n)].join('.'))) return undefined;
     }
     const root = this.rawRoot(r.name);
@@ -350,7 +357,7 @@ export class Compiler {
     }
     if (!t || t.kind !== want) return undefined;
     const slot = root.slot;
-    const cost = (this.freeRoots.has(r) ? 0 : 1) + fields.length;
+    const cost = (this.freeRoots?.has(r) === true ? 0 : 1) + fields.length;
     const isList = want === 'list';
     return {
       type: t,
@@ -380,7 +387,7 @@ export class Compiler {
     const k = leaf.kind;
     if (k !== 'string' && k !== 'int' && k !== 'bool' && k !== 'double') return undefined;
     const slot = rr.slot;
-    const cost = (this.freeRoots.has(root) ? 0 : 1) + fields.length;
+    const cost = (this.freeRoots?.has(root) === true ? 0 : 1) + fields.length;
     const n = raws.length;
     if (k === 'int') {
       const ev = this.jsonChainEv(slot, raws, cost, k, leaf, general);
@@ -420,7 +427,7 @@ export class Compiler {
       r = r.operand;
     }
     if (r.kind !== 'ident') return undefined;
-    if (plain && !r.name.startsWith('.') && !dottedRoots(this.info.variables, this.info.typeValues).has(r.name)) {
+    if (plain && !r.name.startsWith('.') && !this.dotted().has(r.name)) {
       if (!this.info.variables.has(r.name) || this.local(r.name) !== undefined) return undefined;
       return this.jsonHasAt(e, r.name, fields.reverse());
     }
@@ -443,7 +450,7 @@ export class Compiler {
     }
     if (r.kind !== 'ident' || r.name.startsWith('.') || e.field.includes('__')) return undefined;
     const slot = this.local(r.name);
-    if (slot === undefined || !this.localTypes.has(slot)) return undefined;
+    if (slot === undefined || this.localTypes?.has(slot) !== true) return undefined;
     return this.jsonHasAt(e, r.name, fields);
   }
 
@@ -459,7 +466,7 @@ export class Compiler {
     const root = rootIdent(e);
     const general = this.fieldSel(this.expr(e.operand), e.field, e, true);
     const slot = rr.slot;
-    const cost = (root && this.freeRoots.has(root) ? 0 : 1) + raws.length;
+    const cost = (root && this.freeRoots?.has(root) === true ? 0 : 1) + raws.length;
     const field = e.field;
     return (c) => {
       const x = rawWalk(c, slot, raws, cost);
@@ -584,7 +591,7 @@ export class Compiler {
     this.scopes.push(scope);
     const iterSlot = this.slots++;
     scope.set(e.iterVar, iterSlot);
-    if (rawRange) this.localTypes.set(iterSlot, rawRange.elem);
+    if (rawRange) (this.localTypes ??= new Map()).set(iterSlot, rawRange.elem);
     const readRaw = rawRange?.read;
     let iter2Slot = -1;
     if (e.iterVar2) {
@@ -1058,7 +1065,7 @@ export class Compiler {
     const cond = this.expr(e.args[0]);
     for (const br of [e.args[1], e.args[2]]) {
       const r = attributeRoot(br);
-      if (r) this.freeRoots.add(r);
+      if (r) (this.freeRoots ??= new Set()).add(r);
     }
     const a = this.expr(e.args[1]);
     const b = this.expr(e.args[2]);

@@ -104,8 +104,9 @@ const HIGH_SURROGATE = /[\uD800-\uDBFF]/;
 /** Size of a value as cel-go's cost tracker measures it: code points, bytes, list/map entries; 1 otherwise. */
 export function actualSize(v: CelValue): number {
   if (typeof v === 'string') {
-    // short strings: a loop is cheaper than a regular expression call
-    if (v.length <= 32) {
+    // short strings: a loop is cheaper than a regular expression call (up to ~12 units; the native scan
+    // below wins from there: 14 against 27 ns at 16, 22 against 43 ns at 32)
+    if (v.length <= 12) {
       let n = v.length;
       for (let i = 0; i < v.length; i++) {
         const c = v.charCodeAt(i);

@@ -7,20 +7,14 @@ import { ACCU_VAR, Source, makeIssue, type CelIssue } from './ast.js';
 import { CelUint } from './values.js';
 
 type TokKind = 'int' | 'uint' | 'double' | 'string' | 'bytes' | 'ident' | 'op' | 'eof';
-interface Token {
-  kind: TokKind;
-  text: string;
-  value?: unknown;
-  offset: number;
-  end: number;
-}
-
 const RESERVED = new Set([
   'as', 'break', 'const', 'continue', 'else', 'for', 'function', 'if', 'import', 'let', 'loop', 'package',
   'namespace', 'return', 'var', 'void', 'while',
 ]);
 
-const ONE_CHAR_OPS = new Set(['<', '>', '!', '+', '-', '*', '/', '%', '?', ':', '.', ',', '(', ')', '[', ']', '{', '}']);
+/** The one-character operators by char code (constant strings, no lookup of a string cut per operator). */
+const ONE_CHAR_OPS: (string | undefined)[] = [];
+for (const op of ['<', '>', '!', '+', '-', '*', '/', '%', '?', ':', '.', ',', '(', ')', '[', ']', '{', '}']) ONE_CHAR_OPS[op.charCodeAt(0)] = op;
 
 export interface ParseOptions {
   /** Enables the two-variable comprehension macros (compatibility version >= 1.33). */
@@ -46,6 +40,11 @@ export interface ParseResult {
   source: Source;
   /** Next free node id. */
   nextId: number;
+  /**
+   * Whether the tree has a node the AST validators look at (validators.ts: a list or map literal, a call
+   * of duration, timestamp, matches or format); without one they have nothing to report.
+   */
+  validate?: boolean;
 }
 
 class ParseError extends Error {
@@ -66,139 +65,34 @@ function isIdentCode(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
 }
 
-function lex(text: string, lexErrors: ParseError[]): Token[] {
-  const toks: Token[] = [];
-  let i = 0;
-  const n = text.length;
-  while (i < n) {
-    const cc = text.charCodeAt(i);
-    if (cc === 32 || cc === 9 || cc === 10 || cc === 13 || cc === 12) {
-      i++;
-      continue;
-    }
-    // identifiers first (the most common token): a letter or '_' that does not start a string literal
-    // (r"...", b'...') starts no comment, number or other token either
-    if (((cc >= 97 && cc <= 122) || (cc >= 65 && cc <= 90) || cc === 95) && !((cc === 114 || cc === 82 || cc === 98 || cc === 66) && isStrStart(text, i))) {
-      const start = i++;
-      while (i < n && isIdentCode(text.charCodeAt(i))) i++;
-      toks.push({ kind: 'ident', text: text.slice(start, i), value: undefined, offset: start, end: i });
-      continue;
-    }
-    const c = text[i];
-    if (c === '/' && text[i + 1] === '/') {
-      while (i < n && text[i] !== '\n') i++;
-      continue;
-    }
-    const start = i;
-    // string / bytes literals with prefixes
-    if (c === '"' || c === "'" || ((c === 'r' || c === 'R' || c === 'b' || c === 'B') && isStrStart(text, i))) {
-      let raw = false, bytes = false;
-      while (text[i] !== '"' && text[i] !== "'") {
-        if (text[i] === 'r' || text[i] === 'R') raw = true;
-        else bytes = true;
-        i++;
-      }
-      const q = text[i];
-      const triple = text[i + 1] === q && text[i + 2] === q;
-      const delim = triple ? q + q + q : q;
-      i += delim.length;
-      const bodyStart = i;
-      let closed = false;
-      while (i < n) {
-        if (text.startsWith(delim, i)) {
-          closed = true;
-          break;
-        }
-        if (text[i] === '\\' && !raw) {
-          const bad = badEscape(text, i);
-          // cel-go's lexer fails on the literal: the error names the text up to the offending character
-          if (bad >= 0) throw new ParseError(start, 1, `Syntax error: token recognition error at: '${text.slice(start, bad + 1)}'`);
-          i += 2;
-          continue;
-        }
-        if (text[i] === '\\' && raw) {
-          // in raw strings a backslash still prevents the quote from ending the literal (as in cel-go's grammar)
-          if (text[i + 1] === q && !triple) {
-            i += 2;
-            continue;
-          }
-        }
-        if (!triple && (text[i] === '\n' || text[i] === '\r')) break;
-        i++;
-      }
-      if (!closed) throw new ParseError(start, i - start, `Syntax error: token recognition error at: '${text.slice(start, i + 1)}'`);
-      const body = text.slice(bodyStart, i);
-      i += delim.length;
-      const value = raw ? (bytes ? utf8(body) : body) : unescape(body, bytes, start);
-      toks.push({ kind: bytes ? 'bytes' : 'string', text: text.slice(start, i), value, offset: start, end: i });
-      continue;
-    }
-    if (isDigit(c) || (c === '.' && isDigit(text[i + 1] ?? ''))) {
-      // numbers
-      if (c === '0' && (text[i + 1] === 'x' || text[i + 1] === 'X')) {
-        i += 2;
-        while (i < n && isHex(text[i])) i++;
-        const digits = text.slice(start + 2, i);
-        if (text[i] === 'u' || text[i] === 'U') {
-          i++;
-          toks.push({ kind: 'uint', text: text.slice(start, i), value: BigInt('0x' + digits), offset: start, end: i });
-        } else toks.push({ kind: 'int', text: text.slice(start, i), value: BigInt('0x' + digits), offset: start, end: i });
-        continue;
-      }
-      while (i < n && isDigit(text[i])) i++;
-      let isFloat = false;
-      if (text[i] === '.' && isDigit(text[i + 1] ?? '')) {
-        isFloat = true;
-        i++;
-        while (i < n && isDigit(text[i])) i++;
-      }
-      if ((text[i] === 'e' || text[i] === 'E') && (isDigit(text[i + 1] ?? '') || ((text[i + 1] === '+' || text[i + 1] === '-') && isDigit(text[i + 2] ?? '')))) {
-        isFloat = true;
-        i += 2;
-        while (i < n && isDigit(text[i])) i++;
-      }
-      const t = text.slice(start, i);
-      if (isFloat) {
-        toks.push({ kind: 'double', text: t, value: Number(t), offset: start, end: i });
-      } else if (text[i] === 'u' || text[i] === 'U') {
-        i++;
-        toks.push({ kind: 'uint', text: text.slice(start, i), value: BigInt(t), offset: start, end: i });
-      } else toks.push({ kind: 'int', text: t, value: BigInt(t), offset: start, end: i });
-      continue;
-    }
-    if (c === '`') {
-      // backtick-quoted identifiers (field names with special characters, cel-go >= 0.22)
-      i++;
-      while (i < n && text[i] !== '`') i++;
-      if (i >= n) throw new ParseError(start, 1, `Syntax error: token recognition error at: '${text.slice(start)}'`);
-      i++;
-      toks.push({ kind: 'ident', text: text.slice(start, i), value: 'quoted', offset: start, end: i });
-      continue;
-    }
-    // the two-character operators by char codes (== != <= >= && || .? [?), as constant strings: no string
-    // cut and hashed per operator, and the parser's comparisons of token texts meet the same strings
-    const c2 = text.charCodeAt(i + 1);
-    let op: string | undefined =
-      c2 === 61 ? (cc === 61 ? '==' : cc === 33 ? '!=' : cc === 60 ? '<=' : cc === 62 ? '>=' : undefined)
-      : c2 === 38 ? (cc === 38 ? '&&' : undefined)
-      : c2 === 124 ? (cc === 124 ? '||' : undefined)
-      : c2 === 63 ? (cc === 46 ? '.?' : cc === 91 ? '[?' : undefined)
-      : undefined;
-    if (op === undefined && ONE_CHAR_OPS.has(c)) op = c;
-    if (!op) {
-      // ANTLR consumes one more character when the first could start a two-character operator (`| `, `= `);
-      // the lexer error is reported in source order with parse errors (ANTLR lexes lazily), so it is recorded
-      // and the character skipped
-      const bad = '|&='.includes(c) && i + 1 < n ? text.slice(i, i + 2) : String.fromCodePoint(text.codePointAt(i)!);
-      lexErrors.push(new ParseError(start, 1, `Syntax error: token recognition error at: '${bad}'`));
-      i += bad.length;
-      continue;
-    }
-    i += op.length;
-    toks.push({ kind: 'op', text: op, value: undefined, offset: start, end: i });
-  }
-  toks.push({ kind: 'eof', text: '<EOF>', value: undefined, offset: n, end: n });
-  return toks;
+/**
+ * Identifier texts seen before, by a hash of their characters (made while the lexer scans them): the same
+ * name lexed again is the same string, whose hash the engine has already computed, so the lookups of the
+ * name that follow (reserved words, variables, field types, overloads) do not hash a fresh copy. A fixed
+ * table (a newer name takes the slot of an older one with the same hash bits): bounded, and only ever
+ * answers a string equal to the text. A long name cut from a long text is not kept: engines may make such
+ * a cut a view of the whole text, which the table would then keep alive (so a slot holds at most ~1 KB).
+ */
+const IDENT_SLOTS = 1024;
+const identTable: (string | undefined)[] = new Array(IDENT_SLOTS);
+function identText(text: string, start: number, end: number, h: number): string {
+  if (end - start > 12 && text.length > 512) return text.slice(start, end);
+  const slot = h & (IDENT_SLOTS - 1);
+  const known = identTable[slot];
+  if (known !== undefined && known.length === end - start && text.startsWith(known, start)) return known;
+  return (identTable[slot] = text.slice(start, end));
+}
+
+/** An error of the lexer that ends the parse whatever came before it (a bad string literal, an open backtick). */
+class LexError extends ParseError {}
+
+/** A token kept past the parser's current one (error messages only). */
+interface Token {
+  kind: TokKind;
+  text: string;
+  value?: unknown;
+  offset: number;
+  end: number;
 }
 
 /** Index of the character that makes the escape at `i` invalid, or -1 when it is valid. */
@@ -275,7 +169,7 @@ function unescape(body: string, bytes: boolean, at: number): string | Uint8Array
       case 'x':
       case 'X': {
         const h = body.slice(i, i + 2);
-        if (!/^[0-9a-fA-F]{2}$/.test(h)) throw new ParseError(at, body.length, 'invalid escape sequence');
+        if (!/^[0-9a-fA-F]{2}$/.test(h)) throw new LexError(at, body.length, 'invalid escape sequence');
         i += 2;
         if (bytes) out.push(parseInt(h, 16));
         else out.push(parseInt(h, 16));
@@ -285,23 +179,23 @@ function unescape(body: string, bytes: boolean, at: number): string | Uint8Array
       case 'U': {
         const len = e === 'u' ? 4 : 8;
         const h = body.slice(i, i + len);
-        if (h.length !== len || !/^[0-9a-fA-F]+$/.test(h)) throw new ParseError(at, body.length, 'invalid escape sequence');
+        if (h.length !== len || !/^[0-9a-fA-F]+$/.test(h)) throw new LexError(at, body.length, 'invalid escape sequence');
         i += len;
         const v = parseInt(h, 16);
-        if ((v >= 0xd800 && v <= 0xdfff) || v > 0x10ffff) throw new ParseError(at, body.length, 'invalid unicode code point');
-        if (bytes) throw new ParseError(at, body.length, 'unicode escape in bytes literal');
+        if ((v >= 0xd800 && v <= 0xdfff) || v > 0x10ffff) throw new LexError(at, body.length, 'invalid unicode code point');
+        if (bytes) throw new LexError(at, body.length, 'unicode escape in bytes literal');
         pushCp(v);
         break;
       }
       default: {
         if (e >= '0' && e <= '3') {
           const o = body.slice(i - 1, i + 2);
-          if (!/^[0-3][0-7][0-7]$/.test(o)) throw new ParseError(at, body.length, 'invalid escape sequence');
+          if (!/^[0-3][0-7][0-7]$/.test(o)) throw new LexError(at, body.length, 'invalid escape sequence');
           i += 2;
           out.push(parseInt(o, 8));
           break;
         }
-        throw new ParseError(at, body.length, `invalid escape sequence`);
+        throw new LexError(at, body.length, `invalid escape sequence`);
       }
     }
   }
@@ -316,23 +210,6 @@ const MAX_INT = 2n ** 63n - 1n;
 const PRIMARY_EXPECTED = "{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}";
 const MAP_EXPECTED = "{'[', '{', '}', '(', '.', ',', '-', '!', '?', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}";
 const STRUCT_EXPECTED = "{'}', ',', '?', IDENTIFIER, ESC_IDENTIFIER}";
-
-function startsPrimary(t: Token): boolean {
-  switch (t.kind) {
-    case 'int':
-    case 'uint':
-    case 'double':
-    case 'string':
-    case 'bytes':
-      return true;
-    case 'ident':
-      return t.text !== 'in';
-    case 'op':
-      return ['[', '[?', '{', '(', '.', '-', '!'].includes(t.text);
-    default:
-      return false;
-  }
-}
 
 /**
  * How deep a parsed expression may nest (operators, selections, indexes, calls, literals, macros), so the
@@ -369,10 +246,23 @@ export function nodeBeyondDepth(root: Expr, limit: number): Expr | undefined {
 }
 
 export class Parser {
-  private toks: Token[] = [];
-  private p = 0;
+  // The lexer runs on demand: the parser sees one token at a time, held in these fields (no token objects,
+  // no token array). `pos` is where the lexer goes on; `po`/`pe` are the span of the token consumed last.
+  private text = '';
+  private pos = 0;
+  private tk: TokKind = 'eof';
+  private tt = '';
+  private tv: unknown = undefined;
+  private to = 0;
+  private te = 0;
+  private po = 0;
+  private pe = 0;
+  /** The first character the lexer skipped as unrecognised (reported in source order with parse errors). */
+  private lexErr: ParseError | undefined;
   private id = 1;
   private depth = 0;
+  /** See ParseResult.validate. */
+  private validate = false;
   private readonly opts: ParseOptions;
   private src!: Source;
   constructor(opts: ParseOptions = {}) {
@@ -381,7 +271,10 @@ export class Parser {
 
   parse(text: string, description?: string): ParseResult {
     this.src = new Source(text, description);
-    this.p = 0;
+    this.text = text;
+    this.pos = 0;
+    this.lexErr = undefined;
+    this.validate = false;
     this.id = 1;
     this.depth = 0;
     try {
@@ -389,25 +282,28 @@ export class Parser {
       if (cps > (this.opts.maxLength ?? 100000)) {
         throw new ParseError(0, 0, `expression code point size exceeds limit: size: ${cps}, limit ${this.opts.maxLength ?? 100000}`);
       }
-      const lexErrors: ParseError[] = [];
-      this.toks = lex(text, lexErrors);
       let e: Expr;
       try {
+        this.scan();
         e = this.expr();
-        const t = this.peek();
-        if (t.kind !== 'eof') throw this.err(t, `Syntax error: mismatched input '${t.text}' expecting <EOF>`);
+        if (this.tk !== 'eof') throw this.errHere(`Syntax error: mismatched input '${this.tt}' expecting <EOF>`);
       } catch (err) {
-        // report whichever error comes first in the source
-        if (err instanceof ParseError && lexErrors.length && lexErrors[0].offset < err.offset) throw lexErrors[0];
+        if (err instanceof LexError) throw err;
+        // the rest of the text is lexed as a whole-text lexer would have done before parsing: a bad literal
+        // anywhere wins (it throws from here); otherwise whichever error comes first in the source
+        while (this.tk !== 'eof') this.scan();
+        if (!(err instanceof ParseError)) throw err;
+        const lexErr = this.lexErr as ParseError | undefined;
+        if (lexErr && lexErr.offset < err.offset) throw lexErr;
         throw err;
       }
-      if (lexErrors.length) throw lexErrors[0];
+      if (this.lexErr) throw this.lexErr;
       const maxAst = this.opts.maxAstDepth ?? MAX_AST_DEPTH;
       // every node has its own id and a path from the root visits distinct nodes: a tree of at most maxAst
       // nodes cannot be deeper than maxAst (saves the walk for ordinary expressions)
       const deep = this.id - 1 <= maxAst ? undefined : nodeBeyondDepth(e, maxAst);
       if (deep) throw new ParseError(deep.offset, deep.length, `expression nesting limit exceeded: ${maxAst}`);
-      return { expr: e, errors: [], source: this.src, nextId: this.id };
+      return { expr: e, errors: [], source: this.src, nextId: this.id, validate: this.validate };
     } catch (e) {
       if (e instanceof ParseError) {
         return { errors: [makeIssue(this.src, e.offset, e.length, e.message)], source: this.src, nextId: this.id };
@@ -416,42 +312,216 @@ export class Parser {
     }
   }
 
+  // ---- lexer ---------------------------------------------------------------------------------------
+
+  private tok(kind: TokKind, start: number, end: number, text: string, value: unknown): void {
+    this.tk = kind;
+    this.to = start;
+    this.te = this.pos = end;
+    this.tt = text;
+    this.tv = value;
+  }
+
+  /** Lexes the next token into the current-token fields. */
+  private scan(): void {
+    const text = this.text;
+    const n = text.length;
+    let i = this.pos;
+    for (;;) {
+      if (i >= n) return this.tok('eof', n, n, '<EOF>', undefined);
+      const cc = text.charCodeAt(i);
+      if (cc === 32 || cc === 9 || cc === 10 || cc === 13 || cc === 12) {
+        i++;
+        continue;
+      }
+      // identifiers first (the most common token): a letter or '_' that does not start a string literal
+      // (r"...", b'...') starts no comment, number or other token either
+      if (((cc >= 97 && cc <= 122) || (cc >= 65 && cc <= 90) || cc === 95) && !((cc === 114 || cc === 82 || cc === 98 || cc === 66) && isStrStart(text, i))) {
+        const start = i++;
+        let h = cc;
+        for (let k; i < n && isIdentCode((k = text.charCodeAt(i))); i++) h = (h * 31 + k) | 0;
+        return this.tok('ident', start, i, identText(text, start, i, h), undefined);
+      }
+      const c = text[i];
+      if (c === '/' && text[i + 1] === '/') {
+        while (i < n && text[i] !== '\n') i++;
+        continue;
+      }
+      const start = i;
+      // string / bytes literals with prefixes
+      if (c === '"' || c === "'" || ((c === 'r' || c === 'R' || c === 'b' || c === 'B') && isStrStart(text, i))) {
+        let raw = false, bytes = false;
+        while (text[i] !== '"' && text[i] !== "'") {
+          if (text[i] === 'r' || text[i] === 'R') raw = true;
+          else bytes = true;
+          i++;
+        }
+        const q = text[i];
+        const triple = text[i + 1] === q && text[i + 2] === q;
+        const delim = triple ? q + q + q : q;
+        i += delim.length;
+        const bodyStart = i;
+        let closed = false;
+        while (i < n) {
+          if (text.startsWith(delim, i)) {
+            closed = true;
+            break;
+          }
+          if (text[i] === '\\' && !raw) {
+            const bad = badEscape(text, i);
+            // cel-go's lexer fails on the literal: the error names the text up to the offending character
+            if (bad >= 0) throw new LexError(start, 1, `Syntax error: token recognition error at: '${text.slice(start, bad + 1)}'`);
+            i += 2;
+            continue;
+          }
+          if (text[i] === '\\' && raw) {
+            // in raw strings a backslash still prevents the quote from ending the literal (as in cel-go's grammar)
+            if (text[i + 1] === q && !triple) {
+              i += 2;
+              continue;
+            }
+          }
+          if (!triple && (text[i] === '\n' || text[i] === '\r')) break;
+          i++;
+        }
+        if (!closed) throw new LexError(start, i - start, `Syntax error: token recognition error at: '${text.slice(start, i + 1)}'`);
+        const body = text.slice(bodyStart, i);
+        i += delim.length;
+        const value = raw ? (bytes ? utf8(body) : body) : unescape(body, bytes, start);
+        return this.tok(bytes ? 'bytes' : 'string', start, i, text.slice(start, i), value);
+      }
+      if (isDigit(c) || (c === '.' && isDigit(text[i + 1] ?? ''))) {
+        // numbers
+        if (c === '0' && (text[i + 1] === 'x' || text[i + 1] === 'X')) {
+          i += 2;
+          while (i < n && isHex(text[i])) i++;
+          const v = BigInt('0x' + text.slice(start + 2, i));
+          if (text[i] === 'u' || text[i] === 'U') {
+            i++;
+            return this.tok('uint', start, i, text.slice(start, i), v);
+          }
+          return this.tok('int', start, i, text.slice(start, i), v);
+        }
+        while (i < n && isDigit(text[i])) i++;
+        let isFloat = false;
+        if (text[i] === '.' && isDigit(text[i + 1] ?? '')) {
+          isFloat = true;
+          i++;
+          while (i < n && isDigit(text[i])) i++;
+        }
+        if ((text[i] === 'e' || text[i] === 'E') && (isDigit(text[i + 1] ?? '') || ((text[i + 1] === '+' || text[i + 1] === '-') && isDigit(text[i + 2] ?? '')))) {
+          isFloat = true;
+          i += 2;
+          while (i < n && isDigit(text[i])) i++;
+        }
+        const t = text.slice(start, i);
+        if (isFloat) return this.tok('double', start, i, t, Number(t));
+        if (text[i] === 'u' || text[i] === 'U') {
+          i++;
+          return this.tok('uint', start, i, text.slice(start, i), BigInt(t));
+        }
+        return this.tok('int', start, i, t, BigInt(t));
+      }
+      if (c === '`') {
+        // backtick-quoted identifiers (field names with special characters, cel-go >= 0.22)
+        i++;
+        while (i < n && text[i] !== '`') i++;
+        if (i >= n) throw new LexError(start, 1, `Syntax error: token recognition error at: '${text.slice(start)}'`);
+        i++;
+        return this.tok('ident', start, i, text.slice(start, i), 'quoted');
+      }
+      // the two-character operators by char codes (== != <= >= && || .? [?), as constant strings: no string
+      // cut and hashed per operator, and the parser's comparisons of token texts meet the same strings
+      const c2 = text.charCodeAt(i + 1);
+      let op: string | undefined =
+        c2 === 61 ? (cc === 61 ? '==' : cc === 33 ? '!=' : cc === 60 ? '<=' : cc === 62 ? '>=' : undefined)
+        : c2 === 38 ? (cc === 38 ? '&&' : undefined)
+        : c2 === 124 ? (cc === 124 ? '||' : undefined)
+        : c2 === 63 ? (cc === 46 ? '.?' : cc === 91 ? '[?' : undefined)
+        : undefined;
+      if (op === undefined) op = ONE_CHAR_OPS[cc];
+      if (!op) {
+        // ANTLR consumes one more character when the first could start a two-character operator (`| `, `= `);
+        // the lexer error is reported in source order with parse errors (ANTLR lexes lazily), so the first
+        // is kept and the character skipped
+        const bad = '|&='.includes(c) && i + 1 < n ? text.slice(i, i + 2) : String.fromCodePoint(text.codePointAt(i)!);
+        this.lexErr ??= new ParseError(start, 1, `Syntax error: token recognition error at: '${bad}'`);
+        i += bad.length;
+        continue;
+      }
+      return this.tok('op', start, i + op.length, op, undefined);
+    }
+  }
+
+  /** Consumes the current token (its span stays in po/pe) and lexes the next; at the end it stays at eof. */
+  private advance(): void {
+    this.po = this.to;
+    this.pe = this.te;
+    if (this.tk !== 'eof') this.scan();
+  }
+  /** The current token as an object, consumed (for error messages that name it after a look past it). */
+  private take(): Token {
+    const t: Token = { kind: this.tk, text: this.tt, value: this.tv, offset: this.to, end: this.te };
+    this.advance();
+    return t;
+  }
+
   private err(t: Token, msg: string): ParseError {
     return new ParseError(t.offset, t.end - t.offset, msg);
+  }
+  /** An error at the current token. */
+  private errHere(msg: string): ParseError {
+    return new ParseError(this.to, this.te - this.to, msg);
   }
   /**
    * ANTLR's wording for an unexpected token: "extraneous input" when the token after it would fit (single
    * token deletion), otherwise "mismatched input". `t` has been consumed.
    */
-  private unexpected(t: Token, expected: string, fits: (x: Token) => boolean = startsPrimary): ParseError {
+  private unexpected(t: Token, expected: string, identOnly = false): ParseError {
     const text = t.kind === 'eof' ? '<EOF>' : t.text;
-    const kind = t.kind !== 'eof' && fits(this.peek()) ? 'extraneous' : 'mismatched';
+    const kind = t.kind !== 'eof' && (identOnly ? this.tk === 'ident' : this.startsPrimary()) ? 'extraneous' : 'mismatched';
     return this.err(t, `Syntax error: ${kind} input '${text}' expecting ${expected}`);
   }
 
-  private peek(k = 0): Token {
-    return this.toks[Math.min(this.p + k, this.toks.length - 1)];
+  /** Whether the current token can start a primary expression. */
+  private startsPrimary(): boolean {
+    switch (this.tk) {
+      case 'int':
+      case 'uint':
+      case 'double':
+      case 'string':
+      case 'bytes':
+        return true;
+      case 'ident':
+        return this.tt !== 'in';
+      case 'op':
+        return ['[', '[?', '{', '(', '.', '-', '!'].includes(this.tt);
+      default:
+        return false;
+    }
   }
-  private next(): Token {
-    return this.toks[this.p++];
-  }
+
   private isOp(text: string): boolean {
-    const t = this.peek();
-    return t.kind === 'op' && t.text === text;
+    return this.tk === 'op' && this.tt === text;
   }
-  private accept(text: string): Token | undefined {
-    if (this.isOp(text)) return this.next();
-    return undefined;
+  /** Consumes the operator `text` when it is the current token. */
+  private accept(text: string): boolean {
+    if (this.tk === 'op' && this.tt === text) {
+      this.advance();
+      return true;
+    }
+    return false;
   }
-  private expect(text: string): Token {
-    const t = this.peek();
-    if (t.kind === 'op' && t.text === text) return this.next();
-    throw this.err(t, `Syntax error: mismatched input '${t.text}' expecting '${text}'`);
+  /** Consumes the operator `text` (its span in po/pe) or fails at the current token. */
+  private expect(text: string): void {
+    if (this.tk === 'op' && this.tt === text) return this.advance();
+    throw this.errHere(`Syntax error: mismatched input '${this.tt}' expecting '${text}'`);
   }
   private nid(): number {
     return this.id++;
   }
   private call(fn: string, offset: number, args: Expr[], target?: Expr, length = 1): CallExpr {
+    if (fn === 'matches' || fn === 'duration' || fn === 'timestamp' || fn === 'format') this.validate = true;
     const c: CallExpr = { kind: 'call', id: this.nid(), offset, length, fn, args };
     if (target) c.target = target;
     return c;
@@ -459,108 +529,122 @@ export class Parser {
 
   private expr(): Expr {
     if (++this.depth > (this.opts.maxRecursionDepth ?? 250)) {
-      const t = this.peek();
-      throw this.err(t, 'expression recursion limit exceeded: 250');
+      throw this.errHere('expression recursion limit exceeded: 250');
     }
     const cond = this.or();
-    const q = this.accept('?');
     let r = cond;
-    if (q) {
+    if (this.tk === 'op' && this.tt === '?') {
+      const qo = this.to;
+      this.advance();
       const a = this.or();
       this.expect(':');
       const b = this.expr();
-      r = this.call('_?_:_', q.offset, [cond, a, b]);
+      r = this.call('_?_:_', qo, [cond, a, b]);
     }
     this.depth--;
     return r;
   }
   private or(): Expr {
     let l = this.and();
-    let t: Token | undefined;
-    while ((t = this.accept('||'))) l = this.call('_||_', t.offset, [l, this.and()], undefined, 2);
+    while (this.tk === 'op' && this.tt === '||') {
+      const o = this.to;
+      this.advance();
+      l = this.call('_||_', o, [l, this.and()], undefined, 2);
+    }
     return l;
   }
   private and(): Expr {
     let l = this.relation();
-    let t: Token | undefined;
-    while ((t = this.accept('&&'))) l = this.call('_&&_', t.offset, [l, this.relation()], undefined, 2);
+    while (this.tk === 'op' && this.tt === '&&') {
+      const o = this.to;
+      this.advance();
+      l = this.call('_&&_', o, [l, this.relation()], undefined, 2);
+    }
     return l;
   }
   private relation(): Expr {
     let l = this.addition();
     for (;;) {
-      const t = this.peek();
       let fn: string | undefined;
-      if (t.kind === 'op') {
-        fn = { '<': '_<_', '<=': '_<=_', '>': '_>_', '>=': '_>=_', '==': '_==_', '!=': '_!=_' }[t.text];
-      } else if (t.kind === 'ident' && t.text === 'in') fn = '@in';
+      if (this.tk === 'op') {
+        const t = this.tt;
+        fn = t === '==' ? '_==_' : t === '<=' ? '_<=_' : t === '<' ? '_<_' : t === '>' ? '_>_' : t === '>=' ? '_>=_' : t === '!=' ? '_!=_' : undefined;
+      } else if (this.tk === 'ident' && this.tt === 'in') fn = '@in';
       if (!fn) return l;
-      this.next();
-      l = this.call(fn, t.offset, [l, this.addition()], undefined, t.end - t.offset);
+      const o = this.to, len = this.te - this.to;
+      this.advance();
+      l = this.call(fn, o, [l, this.addition()], undefined, len);
     }
   }
   private addition(): Expr {
     let l = this.multiplication();
     for (;;) {
-      const t = this.peek();
-      if (t.kind === 'op' && (t.text === '+' || t.text === '-')) {
-        this.next();
-        l = this.call(t.text === '+' ? '_+_' : '_-_', t.offset, [l, this.multiplication()]);
+      if (this.tk === 'op' && (this.tt === '+' || this.tt === '-')) {
+        const fn = this.tt === '+' ? '_+_' : '_-_', o = this.to;
+        this.advance();
+        l = this.call(fn, o, [l, this.multiplication()]);
       } else return l;
     }
   }
   private multiplication(): Expr {
     let l = this.unary();
     for (;;) {
-      const t = this.peek();
-      if (t.kind === 'op' && (t.text === '*' || t.text === '/' || t.text === '%')) {
-        this.next();
-        l = this.call(`_${t.text}_`, t.offset, [l, this.unary()]);
+      if (this.tk === 'op' && (this.tt === '*' || this.tt === '/' || this.tt === '%')) {
+        const fn = this.tt === '*' ? '_*_' : this.tt === '/' ? '_/_' : '_%_', o = this.to;
+        this.advance();
+        l = this.call(fn, o, [l, this.unary()]);
       } else return l;
     }
   }
   private unary(): Expr {
-    const t = this.peek();
-    if (t.kind === 'op' && t.text === '!') {
-      const ops: Token[] = [];
-      while (this.isOp('!')) ops.push(this.next());
+    if (this.tk !== 'op' || (this.tt !== '!' && this.tt !== '-')) return this.member();
+    if (this.tt === '!') {
+      const first = this.to;
+      let count = 0;
+      while (this.isOp('!')) {
+        count++;
+        this.advance();
+      }
       const e = this.member();
       // like cel-go, an even run of `!` cancels out and an odd one is a single call (no deep chain)
-      return ops.length % 2 === 0 ? e : this.call('!_', ops[0].offset, [e]);
+      return count % 2 === 0 ? e : this.call('!_', first, [e]);
     }
-    if (t.kind === 'op' && t.text === '-') {
-      const ops: Token[] = [];
-      while (this.isOp('-')) ops.push(this.next());
-      // a minus directly before a numeric literal is part of the literal (grammar: literal with sign)
-      const nt = this.peek();
-      let e: Expr;
-      if ((nt.kind === 'int' || nt.kind === 'double') && ops[ops.length - 1].end === nt.offset) {
-        const sign = ops.pop()!;
-        this.next();
-        e = this.numberLiteral(nt, true, sign.offset);
-        e = this.memberSuffix(e);
-      } else e = this.member();
-      // as for `!`: an even run of `-` cancels out, an odd one is a single negation
-      return ops.length % 2 === 0 ? e : this.call('-_', ops[0].offset, [e]);
+    const first = this.to;
+    let count = 0;
+    while (this.isOp('-')) {
+      count++;
+      this.advance();
     }
-    return this.member();
+    // a minus directly before a numeric literal is part of the literal (grammar: literal with sign)
+    let e: Expr;
+    if (((this.tk as TokKind) === 'int' || (this.tk as TokKind) === 'double') && this.pe === this.to) {
+      const sign = this.po;
+      count--;
+      e = this.numberLiteral(true, sign);
+      e = this.memberSuffix(e);
+    } else e = this.member();
+    // as for `!`: an even run of `-` cancels out, an odd one is a single negation
+    return count % 2 === 0 ? e : this.call('-_', first, [e]);
   }
 
-  private numberLiteral(t: Token, neg: boolean, start: number): Expr {
+  /** The current token (a number) as a literal, consumed. */
+  private numberLiteral(neg: boolean, start: number): Expr {
     const offset = start;
-    const length = t.end - start;
-    if (t.kind === 'int') {
-      let v = t.value as bigint;
+    const length = this.te - start;
+    const kind = this.tk, value = this.tv;
+    this.advance();
+    if (kind === 'int') {
+      let v = value as bigint;
       if (neg) v = -v;
       if (v > MAX_INT || v < -MAX_INT - 1n) throw new ParseError(offset, length, 'invalid int literal');
       return { kind: 'literal', id: this.nid(), offset, length, value: v };
     }
-    if (t.kind === 'uint') {
-      const v = t.value as bigint;
+    if (kind === 'uint') {
+      const v = value as bigint;
       if (v > 2n ** 64n - 1n) throw new ParseError(offset, length, 'invalid uint literal');
       return { kind: 'literal', id: this.nid(), offset, length, value: new CelUint(v) };
     }
-    const d = t.value as number;
+    const d = value as number;
     if (!Number.isFinite(d)) throw new ParseError(offset, length, 'invalid double literal');
     return { kind: 'literal', id: this.nid(), offset, length, value: neg ? -d : d };
   }
@@ -571,44 +655,48 @@ export class Parser {
 
   private memberSuffix(e: Expr): Expr {
     for (;;) {
-      const t = this.peek();
-      if (t.kind !== 'op') return e;
-      if (t.text === '.' || t.text === '.?') {
-        this.next();
-        const id = this.next();
-        if (id.kind !== 'ident') throw this.err(id, `Syntax error: no viable alternative at input '${t.text}${id.text}'`);
-        if (id.text === 'true' || id.text === 'false' || id.text === 'null' || id.text === 'in') {
-          throw this.err(id, `Syntax error: mismatched input '${id.text}' expecting IDENTIFIER`);
+      if (this.tk !== 'op') return e;
+      const op = this.tt, o = this.to;
+      if (op === '.' || op === '.?') {
+        this.advance();
+        const idText = this.tt, idOffset = this.to, idEnd = this.te;
+        if ((this.tk as TokKind) !== 'ident') throw this.err(this.take(), `Syntax error: no viable alternative at input '${op}${idText}'`);
+        if (idText === 'true' || idText === 'false' || idText === 'null' || idText === 'in') {
+          throw this.err(this.take(), `Syntax error: mismatched input '${idText}' expecting IDENTIFIER`);
         }
         // backtick-escaped field names need an option Kubernetes does not enable
-        if (id.value === 'quoted' && !this.opts.identEscapeSyntax) throw this.err(id, "unsupported syntax: '`'");
-        const name = this.identName(id);
-        if (t.text === '.?') {
-          if (!this.opts.optionalSyntax) throw this.err(t, `unsupported syntax '.?'`);
-          e = this.call('_?._', t.offset, [e, { kind: 'literal', id: this.nid(), offset: id.offset, length: id.end - id.offset, value: name }]);
+        const quoted = this.tv === 'quoted';
+        if (quoted && !this.opts.identEscapeSyntax) throw this.err(this.take(), "unsupported syntax: '`'");
+        this.advance();
+        const name = quoted ? idText.slice(1, -1) : idText;
+        if (op === '.?') {
+          if (!this.opts.optionalSyntax) throw new ParseError(o, 2, `unsupported syntax '.?'`);
+          e = this.call('_?._', o, [e, { kind: 'literal', id: this.nid(), offset: idOffset, length: idEnd - idOffset, value: name }]);
           continue;
         }
         if (this.isOp('(')) {
-          const open = this.next();
+          const open = this.to;
+          this.advance();
           const args = this.args(')');
-          e = this.receiverCall(name, e, args, open.offset, id.offset);
+          e = this.receiverCall(name, e, args, open, idOffset);
         } else {
-          e = { kind: 'select', id: this.nid(), offset: t.offset, length: id.end - t.offset, operand: e, field: name };
+          e = { kind: 'select', id: this.nid(), offset: o, length: idEnd - o, operand: e, field: name };
         }
         continue;
       }
-      if (t.text === '[' || t.text === '[?') {
-        this.next();
-        if (t.text === '[?' && !this.opts.optionalSyntax) throw this.err(t, `unsupported syntax '[?'`);
+      if (op === '[' || op === '[?') {
+        if (op === '[?' && !this.opts.optionalSyntax) throw this.errHere(`unsupported syntax '[?'`);
+        this.advance();
         const idx = this.expr();
         this.expect(']');
-        e = this.call(t.text === '[' ? '_[_]' : '_[?_]', t.offset, [e, idx]);
+        e = this.call(op === '[' ? '_[_]' : '_[?_]', o, [e, idx]);
         continue;
       }
-      if (t.text === '{' && this.structName(e) !== undefined) {
-        const name = this.structName(e)!;
-        this.next();
-        e = this.structBody(name, t.offset, e.offset);
+      if (op === '{') {
+        const name = this.structName(e);
+        if (name === undefined) return e;
+        this.advance();
+        e = this.structBody(name, o, e.offset);
         continue;
       }
       return e;
@@ -625,91 +713,114 @@ export class Parser {
     return undefined;
   }
 
-  private identName(t: Token): string {
-    if (t.value === 'quoted') return t.text.slice(1, -1);
-    return t.text;
-  }
-
   private primary(): Expr {
-    const t = this.next();
-    switch (t.kind) {
+    const o = this.to, end = this.te;
+    switch (this.tk) {
       case 'int':
       case 'uint':
       case 'double':
-        return this.numberLiteral(t, false, t.offset);
+        return this.numberLiteral(false, o);
       case 'string':
-      case 'bytes':
-        return { kind: 'literal', id: this.nid(), offset: t.offset, length: t.end - t.offset, value: t.value as string };
+      case 'bytes': {
+        const value = this.tv as string;
+        this.advance();
+        return { kind: 'literal', id: this.nid(), offset: o, length: end - o, value };
+      }
       case 'ident': {
-        const name = t.text;
-        if (name === 'true' || name === 'false') return { kind: 'literal', id: this.nid(), offset: t.offset, length: t.end - t.offset, value: name === 'true' };
-        if (name === 'null') return { kind: 'literal', id: this.nid(), offset: t.offset, length: 4, value: null };
-        if (name === 'in') throw this.unexpected(t, PRIMARY_EXPECTED);
-        if (RESERVED.has(name)) throw this.err(t, `reserved identifier: ${name}`);
-        if (t.value === 'quoted') throw this.err(t, `Syntax error: mismatched input '${t.text}'`);
-        if (this.isOp('(')) {
-          const open = this.next();
-          const args = this.args(')');
-          return this.globalCall(name, args, open.offset, t.offset);
+        const name = this.tt;
+        if (name === 'true' || name === 'false') {
+          this.advance();
+          return { kind: 'literal', id: this.nid(), offset: o, length: end - o, value: name === 'true' };
         }
-        return { kind: 'ident', id: this.nid(), offset: t.offset, length: t.end - t.offset, name };
+        if (name === 'null') {
+          this.advance();
+          return { kind: 'literal', id: this.nid(), offset: o, length: 4, value: null };
+        }
+        if (name === 'in') throw this.unexpected(this.take(), PRIMARY_EXPECTED);
+        if (RESERVED.has(name)) throw this.errHere(`reserved identifier: ${name}`);
+        if (this.tv === 'quoted') throw this.errHere(`Syntax error: mismatched input '${name}'`);
+        this.advance();
+        if (this.isOp('(')) {
+          const open = this.to;
+          this.advance();
+          const args = this.args(')');
+          return this.globalCall(name, args, open, o);
+        }
+        return { kind: 'ident', id: this.nid(), offset: o, length: end - o, name };
       }
       case 'op': {
-        if (t.text === '(') {
+        const op = this.tt;
+        if (op === '(') {
+          this.advance();
           const e = this.expr();
           this.expect(')');
           return e;
         }
-        if (t.text === '[' || t.text === '[?') {
-          if (t.text === '[?') {
-            // `[?` lexed as one token at the start of a list literal: the first element is optional
-            this.p--;
-            this.toks[this.p] = { kind: 'op', text: '?', offset: t.offset + 1, end: t.end };
-          }
-          const l: ListExpr = { kind: 'list', id: this.nid(), offset: t.offset, length: 1, elems: [], optionalIndices: [] };
+        if (op === '[' || op === '[?') {
+          // `[?` lexed as one token at the start of a list literal: the first element is optional, so the
+          // current token becomes its `?` (the lexer goes on after it as before)
+          if (op === '[?') {
+            this.tt = '?';
+            this.to = o + 1;
+          } else this.advance();
+          const l: ListExpr = { kind: 'list', id: this.nid(), offset: o, length: 1, elems: [], optionalIndices: [] };
+          this.validate = true;
           while (!this.isOp(']')) {
-            const q = this.accept('?');
-            if (q) {
-              if (!this.opts.optionalSyntax) throw this.err(q, `unsupported syntax '?'`);
+            if (this.isOp('?')) {
+              if (!this.opts.optionalSyntax) throw this.errHere(`unsupported syntax '?'`);
+              this.advance();
               l.optionalIndices.push(l.elems.length);
             }
             l.elems.push(this.expr());
             if (!this.accept(',')) break;
           }
-          const end = this.expect(']');
-          l.length = end.end - t.offset;
+          this.expect(']');
+          l.length = this.pe - o;
           return l;
         }
-        if (t.text === '{') {
+        if (op === '{') {
+          this.advance();
           const entries: MapEntry[] = [];
-          if (!this.isOp('}') && !this.isOp('?') && !startsPrimary(this.peek())) throw this.unexpected(this.next(), MAP_EXPECTED);
+          if (!this.isOp('}') && !this.isOp('?') && !this.startsPrimary()) throw this.unexpected(this.take(), MAP_EXPECTED);
           while (!this.isOp('}')) {
-            const q = this.accept('?');
-            if (q && !this.opts.optionalSyntax) throw this.err(q, `unsupported syntax '?'`);
+            let optional = false;
+            if (this.isOp('?')) {
+              if (!this.opts.optionalSyntax) throw this.errHere(`unsupported syntax '?'`);
+              this.advance();
+              optional = true;
+            }
             const k = this.expr();
-            const colon = this.expect(':');
+            this.expect(':');
+            const colon = this.po;
             const v = this.expr();
-            entries.push({ key: k, value: v, optional: !!q, offset: colon.offset });
+            entries.push({ key: k, value: v, optional, offset: colon });
             if (!this.accept(',')) break;
           }
-          const end = this.expect('}');
-          return { kind: 'map', id: this.nid(), offset: t.offset, length: end.end - t.offset, entries };
+          this.expect('}');
+          this.validate = true;
+          return { kind: 'map', id: this.nid(), offset: o, length: this.pe - o, entries };
         }
-        if (t.text === '.') {
+        if (op === '.') {
           // leading dot: root-scoped identifier
-          const id = this.next();
-          if (id.kind !== 'ident') throw this.err(id, `Syntax error: no viable alternative at input '.${id.text}'`);
-          if (this.isOp('(')) {
-            const open = this.next();
-            const args = this.args(')');
-            return this.globalCall('.' + id.text, args, open.offset, t.offset);
+          this.advance();
+          if ((this.tk as TokKind) !== 'ident') {
+            const text = this.tt;
+            throw this.err(this.take(), `Syntax error: no viable alternative at input '.${text}'`);
           }
-          return { kind: 'ident', id: this.nid(), offset: t.offset, length: id.end - t.offset, name: '.' + id.text };
+          const name = '.' + this.tt, idEnd = this.te;
+          this.advance();
+          if (this.isOp('(')) {
+            const open = this.to;
+            this.advance();
+            const args = this.args(')');
+            return this.globalCall(name, args, open, o);
+          }
+          return { kind: 'ident', id: this.nid(), offset: o, length: idEnd - o, name };
         }
-        throw this.unexpected(t, PRIMARY_EXPECTED);
+        throw this.unexpected(this.take(), PRIMARY_EXPECTED);
       }
-      case 'eof':
-        throw this.unexpected(t, PRIMARY_EXPECTED);
+      default:
+        throw this.unexpected(this.take(), PRIMARY_EXPECTED);
     }
   }
 
@@ -717,15 +828,17 @@ export class Parser {
     const fields: StructField[] = [];
     while (!this.isOp('}')) {
       const q = this.accept('?');
-      const id = this.next();
-      if (id.kind !== 'ident') throw this.unexpected(id, q ? '{IDENTIFIER, ESC_IDENTIFIER}' : STRUCT_EXPECTED, (x) => x.kind === 'ident');
-      const colon = this.expect(':');
+      if (this.tk !== 'ident') throw this.unexpected(this.take(), q ? '{IDENTIFIER, ESC_IDENTIFIER}' : STRUCT_EXPECTED, true);
+      const name = this.tv === 'quoted' ? this.tt.slice(1, -1) : this.tt;
+      this.advance();
+      this.expect(':');
+      const colon = this.po;
       const v = this.expr();
-      fields.push({ name: this.identName(id), value: v, optional: !!q, offset: colon.offset });
+      fields.push({ name, value: v, optional: q, offset: colon });
       if (!this.accept(',')) break;
     }
-    const end = this.expect('}');
-    return { kind: 'struct', id: this.nid(), offset, length: end.end - start, typeName, fields };
+    this.expect('}');
+    return { kind: 'struct', id: this.nid(), offset, length: this.pe - start, typeName, fields };
   }
 
   private args(close: string): Expr[] {
@@ -853,6 +966,7 @@ export class Parser {
           const f = args[args.length - 1];
           const ins = this.call('cel.@mapInsert', o, [acc(), this.ident(k, o), f]);
           const step = args.length === 4 ? this.call('_?_:_', o, [args[2], ins, acc()]) : ins;
+          this.validate = true;
           return comp(k, { kind: 'map', id: this.nid(), offset: o, length: 0, entries: [] }, this.lit(true, o), step, acc(), name, v);
         }
         break;
@@ -864,6 +978,7 @@ export class Parser {
           const f = args[args.length - 1];
           const ins = this.call('cel.@mapInsert', o, [acc(), f]);
           const step = args.length === 4 ? this.call('_?_:_', o, [args[2], ins, acc()]) : ins;
+          this.validate = true;
           return comp(k, { kind: 'map', id: this.nid(), offset: o, length: 0, entries: [] }, this.lit(true, o), step, acc(), name, v);
         }
         break;
@@ -890,6 +1005,7 @@ export class Parser {
   }
 
   private listOf(elems: Expr[], o: number): Expr {
+    this.validate = true;
     return { kind: 'list', id: this.nid(), offset: o, length: 0, elems, optionalIndices: [] };
   }
 }

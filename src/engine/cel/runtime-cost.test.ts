@@ -50,6 +50,12 @@ const cases: [string, Record<string, [CelType, unknown]>, number][] = [
   ["input.matches('\\\\d+a\\\\d+b')", { input: [T.string, s500] }, 103],
   ['input.startsWith(arg1)', { input: [T.string, 'idc'], arg1: [T.string, s500] }, 3],
   ['input.endsWith(arg1)', { input: [T.string, 'idc'], arg1: [T.string, s500] }, 3],
+  // string sizes count code points (a surrogate pair is one), by the loop up to 12 UTF-16 units and by the
+  // native scan above: 6, 11, 17 and 40 code points in 12, 22, 32 and 80 units
+  ['input.startsWith(arg1)', { input: [T.string, '\u{1F600}'.repeat(6)], arg1: [T.string, 'x'] }, 3],
+  ['input.startsWith(arg1)', { input: [T.string, '\u{1F600}'.repeat(11)], arg1: [T.string, 'x'] }, 4],
+  ['input.startsWith(arg1)', { input: [T.string, 'ab' + '\u{1F600}'.repeat(15)], arg1: [T.string, 'x'] }, 4],
+  ['input.startsWith(arg1)', { input: [T.string, '\u{1F600}'.repeat(40)], arg1: [T.string, 'x'] }, 6],
   ['input.size()', { input: [T.string, '500'] }, 2],
   ['size(input)', { input: [T.string, '500'] }, 2],
   ['(x > 2 ? input1 : input2).all(y, true)', { x: [T.int, 1], input1: [T.list(T.int), [1]], input2: [T.list(T.int), [1]] }, 6],

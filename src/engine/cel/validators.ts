@@ -74,8 +74,8 @@ export function validateAst(e: Expr, check: CheckResult, src: Source, opts: { ho
       }
       case 'list': {
         if (opts.homogeneous && !exempt) {
-          const opt = new Set(n.optionalIndices);
-          homogeneous(n.elems, (i) => opt.has(i));
+          const opt = n.optionalIndices.length ? new Set(n.optionalIndices) : undefined;
+          homogeneous(n.elems, (i) => opt !== undefined && opt.has(i));
         }
         for (const x of n.elems) walk(x, exempt);
         return;
