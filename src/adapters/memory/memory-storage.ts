@@ -1,7 +1,7 @@
 // In-memory Storage backend: the Node host's default and the reference the conformance suite is
 // written against. Everything happens synchronously inside each call, so writes are trivially atomic and
-// serialised. Keys are kept in a sorted array (UTF-16 code-unit order, as IndexedDB orders string keys)
-// so list(prefix) is a binary search plus a scan of the matching run.
+// serialised. Keys are kept sorted (UTF-16 code-unit order, as IndexedDB orders string keys; in blocks,
+// engine/util/sorted-keys.ts) so list(prefix) is a binary search plus a scan of the matching run.
 //
 // Ownership (storage/interface.ts): an object handed in is copied once, deeply frozen (write-plan.ts
 // stamp), and from then on that one frozen copy is the record, its history entries' object, the next
@@ -21,6 +21,7 @@ import {
 } from '../../engine/storage/interface.js';
 import { shareHistoryStates } from '../../engine/storage/share-states.js';
 import { assertNumberArg, assertValidWrite, deepFreeze, planWrite, prefixEnd } from './write-plan.js';
+import { SortedKeys } from '../../engine/util/sorted-keys.js';
 
 export function createMemoryStorage(): Storage {
   return new MemoryStorage();
@@ -46,22 +47,10 @@ export function memoryStorageFromState(state?: MemoryState): Storage & { exportS
   return m;
 }
 
-/** Index of the first element of sorted `arr` that is >= `s` (arr.length when none). */
-function lowerBound(arr: readonly string[], s: string): number {
-  let lo = 0;
-  let hi = arr.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (arr[mid] < s) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 class MemoryStorage implements Storage {
   private readonly records = new Map<StorageKey, StoredObject>();
-  /** Keys of `records`, sorted. */
-  private readonly keys: StorageKey[] = [];
+  /** Keys of `records`, sorted (in blocks: a write moves one block, not every later key). */
+  private readonly keys = new SortedKeys();
   /** History entries with revision > compacted, in revision (then op) order. */
   private history: HistoryEvent[] = [];
   private rev = 0;
@@ -70,9 +59,7 @@ class MemoryStorage implements Storage {
 
   restore(state: MemoryState): void {
     for (const o of state.objects) this.records.set(o.key, deepFreeze(o));
-    const sorted = [...this.records.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    this.keys.length = 0;
-    for (const k of sorted) this.keys.push(k);
+    this.keys.reset([...this.records.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
     // a snapshot's JSON holds each state once per mention: one object per state again
     this.history = shareHistoryStates(
       state.history.map((e) => deepFreeze(e)),
@@ -85,7 +72,7 @@ class MemoryStorage implements Storage {
   /** The live content (not copies): serialize it at once and never change it. */
   exportState(): MemoryState {
     this.check();
-    return { revision: this.rev, compacted: this.compacted, objects: this.keys.map((k) => this.records.get(k)!), history: this.history };
+    return { revision: this.rev, compacted: this.compacted, objects: this.keys.toArray().map((k) => this.records.get(k)!), history: this.history };
   }
 
   private check(): void {
@@ -110,14 +97,13 @@ class MemoryStorage implements Storage {
 
   async list(prefix: StorageKey): Promise<StoredObject[]> {
     this.check();
-    const keys = this.keys;
     const end = prefixEnd(prefix);
     const out: StoredObject[] = [];
-    for (let i = lowerBound(keys, prefix); i < keys.length; i++) {
-      const k = keys[i];
-      if (end !== undefined && k >= end) break;
+    this.keys.scan(prefix, (k) => {
+      if (end !== undefined && k >= end) return false;
       out.push(this.records.get(k)!);
-    }
+      return true;
+    });
     return out;
   }
 
@@ -130,12 +116,12 @@ class MemoryStorage implements Storage {
     const plan = planWrite(ops, current, this.rev + 1, time);
     if (!plan.ok) return plan;
     for (const p of plan.puts) {
-      if (!this.records.has(p.key)) this.keys.splice(lowerBound(this.keys, p.key), 0, p.key);
+      if (!this.records.has(p.key)) this.keys.add(p.key);
       this.records.set(p.key, p);
     }
     for (const k of plan.deletes) {
       this.records.delete(k);
-      this.keys.splice(lowerBound(this.keys, k), 1);
+      this.keys.delete(k);
     }
     this.rev = plan.revision;
     for (const e of plan.events) this.history.push(e);
@@ -160,7 +146,7 @@ class MemoryStorage implements Storage {
 
   async readAll(): Promise<StorageContents> {
     this.check();
-    return { revision: this.rev, compactedRevision: this.compacted, objects: this.keys.map((k) => this.records.get(k)!), events: this.history.slice() };
+    return { revision: this.rev, compactedRevision: this.compacted, objects: this.keys.toArray().map((k) => this.records.get(k)!), events: this.history.slice() };
   }
 
   async readKeys(keys: StorageKey[]): Promise<StorageRecords> {

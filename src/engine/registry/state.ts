@@ -20,48 +20,32 @@ import {
 } from '../storage/interface.js';
 import { isUndecodable } from '../storage/undecodable.js';
 import { shareHistoryStates, sharePrevObject } from '../storage/share-states.js';
+import { SortedKeys } from '../util/sorted-keys.js';
 
 /** Keys of one resource, kept sorted so that a namespace is a contiguous range. */
 class SortedIndex {
-  readonly keys: string[] = [];
+  readonly keys = new SortedKeys();
   readonly items = new Map<string, StoredObject>();
 
   set(item: StoredObject): void {
-    if (!this.items.has(item.key)) {
-      const keys = this.keys;
-      // storage lists in key order: at load, every key goes at the end
-      if (keys.length === 0 || keys[keys.length - 1] < item.key) keys.push(item.key);
-      else keys.splice(lowerBound(keys, item.key), 0, item.key);
-    }
+    if (!this.items.has(item.key)) this.keys.add(item.key);
     this.items.set(item.key, item);
   }
 
   delete(key: string): void {
-    if (!this.items.delete(key)) return;
-    const i = lowerBound(this.keys, key);
-    if (this.keys[i] === key) this.keys.splice(i, 1);
+    if (this.items.delete(key)) this.keys.delete(key);
   }
 
   range(prefix: string): StoredObject[] {
     const out: StoredObject[] = [];
-    for (let i = lowerBound(this.keys, prefix); i < this.keys.length; i++) {
-      const k = this.keys[i];
-      if (!k.startsWith(prefix)) break;
-      out.push(this.items.get(k)!);
-    }
+    const items = this.items;
+    this.keys.scan(prefix, (k) => {
+      if (!k.startsWith(prefix)) return false;
+      out.push(items.get(k)!);
+      return true;
+    });
     return out;
   }
-}
-
-function lowerBound(a: string[], x: string): number {
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (a[mid] < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /** `/group/resource/` of a key. */
