@@ -41,7 +41,7 @@ describe('bench smoke runs', () => {
 
   it('scale: both clusters timed in turn, each ratio the median of the per-round ratios', async () => {
     const r = await scale({ small: 20, large: 200, chunkRounds: 3, chunksPerRound: 1, requestRounds: 3, requestsPerRound: 2 });
-    for (const c of [r.chunk, r.get, r.write, r.create]) {
+    for (const c of [r.chunk, r.get, r.write, r.create, r.firstPage]) {
       expect(c.smallMs).toBeGreaterThan(0);
       expect(c.largeMs).toBeGreaterThan(0);
       expect(c.spread).toMatch(/^\d+\.\d\dx-\d+\.\d\dx$/);
@@ -54,9 +54,10 @@ describe('bench smoke runs', () => {
       'scale: get at 100,000 objects (p50 of 400)',
       'scale: merge-patch write at 100,000 objects (p50 of 400)',
       'scale: create at 100,000 objects (p50 of 400)',
+      'scale: limit=500 first page right after a write at 100,000 objects (p50 of 400)',
       'scale: engine heap at 100,000 objects / stored JSON',
     ]);
-    for (const x of rows.slice(0, 4)) expect(x.note).toMatch(/^\d+\.\d\dx of the 1,000-object figure \([\d.]+ ms\); median of 3 per-round ratios, middle half \d+\.\d\dx-\d+\.\d\dx, all \d+\.\d\dx-\d+\.\d\dx$/);
+    for (const x of rows.slice(0, 5)) expect(x.note).toMatch(/^\d+\.\d\dx of the 1,000-object figure \([\d.]+ ms\); median of 3 per-round ratios, middle half \d+\.\d\dx-\d+\.\d\dx, all \d+\.\d\dx-\d+\.\d\dx$/);
   });
 
   it('alternate: sides in turn, order reversed every other round, warm-up rounds dropped', async () => {

@@ -264,17 +264,4 @@ export function planWrite(
   return { ok: true, revision, puts, deletes, events };
 }
 
-/**
- * The smallest string greater than every string that starts with `prefix` (exclusive upper bound of the
- * prefix's key range, in UTF-16 code-unit order, which is both JS `<` and IndexedDB key order), or
- * undefined when there is none (empty prefix, or a prefix made only of U+FFFF).
- */
-export function prefixEnd(prefix: string): string | undefined {
-  let p = prefix;
-  while (p.length > 0) {
-    const last = p.charCodeAt(p.length - 1);
-    if (last < 0xffff) return p.slice(0, -1) + String.fromCharCode(last + 1);
-    p = p.slice(0, -1);
-  }
-  return undefined;
-}
+export { prefixEnd } from '../../engine/util/sorted-keys.js';

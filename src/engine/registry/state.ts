@@ -20,7 +20,7 @@ import {
 } from '../storage/interface.js';
 import { isUndecodable } from '../storage/undecodable.js';
 import { shareHistoryStates, sharePrevObject } from '../storage/share-states.js';
-import { SortedKeys } from '../util/sorted-keys.js';
+import { prefixEnd, SortedKeys } from '../util/sorted-keys.js';
 
 /** Keys of one resource, kept sorted so that a namespace is a contiguous range. */
 class SortedIndex {
@@ -174,6 +174,64 @@ export class ClusterState {
     return [...state.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   }
 
+  /**
+   * The objects under `prefix` as they were at `revision` (the current one, or an older one the history
+   * still covers), in key order from the key `from` on (`from` starts with `prefix`), handed to `visit`
+   * until it returns false. What listAt gives, but a page of a paginated list costs its own items and the
+   * history written since `revision`, not the size of the collection: no copy of the whole range is made.
+   * Throws StorageCompactedError as listAt does.
+   */
+  scanAt(prefix: string, revision: number, from: string, visit: (item: StoredObject) => boolean): void {
+    const changed = this.changedSince(prefix, revision, from);
+    const idx = this.indexes.get(resourceOf(prefix));
+    // keys gone since `revision` (or undecodable now) that held an object then, merged in key order
+    const gone: StoredObject[] = [];
+    if (changed) for (const [k, v] of changed) if (v && !idx?.items.has(k)) gone.push(v);
+    gone.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    let g = 0;
+    let going = true;
+    idx?.keys.scan(from, (k) => {
+      if (!k.startsWith(prefix)) return false;
+      while (g < gone.length && gone[g].key < k) if (!(going = visit(gone[g++]))) return false;
+      const then = changed?.get(k);
+      if (then === null) return true; // added since `revision`
+      return (going = visit(then ?? idx.items.get(k)!));
+    });
+    while (going && g < gone.length) going = visit(gone[g++]);
+  }
+
+  /** How many objects scanAt(prefix, revision, from) would hand out, without visiting them. */
+  countAt(prefix: string, revision: number, from: string): number {
+    const changed = this.changedSince(prefix, revision, from);
+    const idx = this.indexes.get(resourceOf(prefix));
+    let n = 0;
+    if (idx) {
+      const end = prefixEnd(prefix);
+      n = (end === undefined ? idx.keys.size : idx.keys.rank(end)) - idx.keys.rank(from);
+    }
+    if (changed) for (const [k, v] of changed) n += (v ? 1 : 0) - (idx?.items.has(k) ? 1 : 0);
+    return n;
+  }
+
+  /**
+   * The keys under `prefix`, from `from` on, written after `revision`, each with its state at `revision`
+   * (null: absent then, or undecodable), as listAt rebuilds them; undefined at the current revision.
+   */
+  private changedSince(prefix: string, revision: number, from: string): Map<string, StoredObject | null> | undefined {
+    if (revision >= this.revision) return undefined;
+    if (revision < this.compactedRevision) throw new StorageCompactedError(revision, this.compactedRevision);
+    const changed = new Map<string, StoredObject | null>();
+    for (let i = this.history.length - 1; i >= 0; i--) {
+      const e = this.history[i];
+      if (e.revision <= revision) break;
+      if (e.key < from || !e.key.startsWith(prefix)) continue;
+      if (e.type === 'ADDED') changed.set(e.key, null);
+      else if (e.prevObject && isUndecodable(e.prevObject)) changed.set(e.key, null);
+      else if (e.prevObject) changed.set(e.key, { key: e.key, object: e.prevObject, revision: Number(e.prevObject.metadata?.resourceVersion ?? 0) });
+    }
+    return changed;
+  }
+
   /** History events with revision > `after`; throws StorageCompactedError when `after` is older than retained history. */
   eventsAfter(after: number): HistoryEvent[] {
     if (after < this.compactedRevision) throw new StorageCompactedError(after, this.compactedRevision);
@@ -307,6 +365,14 @@ class PartialClusterState extends ClusterState {
   }
 
   override listAt(prefix: string): StoredObject[] {
+    return this.miss(`the range ${prefix}`);
+  }
+
+  override scanAt(prefix: string): void {
+    this.miss(`the range ${prefix}`);
+  }
+
+  override countAt(prefix: string): number {
     return this.miss(`the range ${prefix}`);
   }
 

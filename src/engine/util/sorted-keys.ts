@@ -19,6 +19,21 @@ export function lowerBound(a: readonly string[], x: string): number {
   return lo;
 }
 
+/**
+ * The smallest string greater than every string that starts with `prefix` (exclusive upper bound of the
+ * prefix's key range, in UTF-16 code-unit order, which is both JS `<` and IndexedDB key order), or
+ * undefined when there is none (empty prefix, or a prefix made only of U+FFFF).
+ */
+export function prefixEnd(prefix: string): string | undefined {
+  let p = prefix;
+  while (p.length > 0) {
+    const last = p.charCodeAt(p.length - 1);
+    if (last < 0xffff) return p.slice(0, -1) + String.fromCharCode(last + 1);
+    p = p.slice(0, -1);
+  }
+  return undefined;
+}
+
 export class SortedKeys {
   /** Non-empty blocks, each sorted, every key of a block below every key of the next. */
   private blocks: string[][] = [];
@@ -94,6 +109,16 @@ export class SortedKeys {
       const block = blocks[bi];
       for (; i < block.length; i++) if (!visit(block[i])) return;
     }
+  }
+
+  /** How many keys are below `key` (a block count plus one search: no key is visited). */
+  rank(key: string): number {
+    const blocks = this.blocks;
+    if (blocks.length === 0) return 0;
+    const bi = this.blockFor(key);
+    let n = 0;
+    for (let b = 0; b < bi; b++) n += blocks[b].length;
+    return n + lowerBound(blocks[bi], key);
   }
 
   /** Every key, in order. */

@@ -368,6 +368,17 @@ export function readList(scope: Scope, lq: ListQuery): ListResult {
     if (exact) revision = requested;
   }
 
+  // the watch cache ignores limit for resourceVersion "0" (computeListLimit): the whole list, no continue
+  const limit = lq.resourceVersion === '0' && !lq.continueToken ? 0 : lq.limit;
+  if (limit > 0 && (revision >= state.revision || revision >= state.oldestResumableRevision())) {
+    try {
+      return readPage(scope, lq, prefix, revision, startKey, limit, match);
+    } catch (e) {
+      if (e instanceof StorageCompactedError) throw lq.continueToken ? continueExpired(startKey) : listExpired();
+      throw e;
+    }
+  }
+
   let stored: StoredObject[];
   try {
     stored = snapshot(state, prefix, revision);
@@ -392,8 +403,6 @@ export function readList(scope: Scope, lq: ListQuery): ListResult {
   }
   const items: KubeObject[] = [];
   let lastKey = '';
-  // the watch cache ignores limit for resourceVersion "0" (computeListLimit): the whole list, no continue
-  const limit = lq.resourceVersion === '0' && !lq.continueToken ? 0 : lq.limit;
   for (; i < stored.length; i++) {
     if (limit > 0 && items.length >= limit) break;
     const o = stored[i].object;
@@ -407,6 +416,37 @@ export function readList(scope: Scope, lq: ListQuery): ListResult {
     // more objects follow (they may not match the selectors: the real server does not look ahead either)
     meta.continue = encodeContinue(revision, lastKey.slice(prefix.length) + '\u0000');
     if (!lq.hasSelectors) meta.remainingItemCount = stored.length - i;
+  }
+  return { items, meta };
+}
+
+/**
+ * One page of a paginated list (limit > 0), read from the cache's index at `revision` without a copy of the
+ * collection (ClusterState.scanAt): its cost is the page's items (and, with selectors, the ones skipped) and
+ * the history since `revision`, not the collection's size. The same items and metadata as the snapshot path.
+ */
+function readPage(scope: Scope, lq: ListQuery, prefix: string, revision: number, startKey: string, limit: number, match: (o: KubeObject) => boolean): ListResult {
+  const state = scope.core.store.state;
+  const items: KubeObject[] = [];
+  let lastKey = '';
+  let more = false;
+  state.scanAt(prefix, revision, startKey ? prefix + startKey : prefix, (item) => {
+    if (items.length >= limit) {
+      more = true;
+      return false;
+    }
+    if (!lq.hasSelectors || match(item.object)) {
+      items.push(item.object);
+      lastKey = item.key;
+    }
+    return true;
+  });
+  const meta: ListResult['meta'] = { resourceVersion: String(revision) };
+  if (more) {
+    // more objects follow (they may not match the selectors: the real server does not look ahead either)
+    const next = lastKey.slice(prefix.length) + '\u0000';
+    meta.continue = encodeContinue(revision, next);
+    if (!lq.hasSelectors) meta.remainingItemCount = state.countAt(prefix, revision, prefix + next);
   }
   return { items, meta };
 }
