@@ -7,6 +7,8 @@ import type { KubeObject } from '../object.js';
 import { testClient } from '../testing/harness.js';
 import type { ControllerSpec } from './manager.js';
 import type { Informer } from './informer.js';
+import type { ApiClient } from './client.js';
+import { engineRequest } from '../endpoints/wire.js';
 
 const CMS = '/api/v1/namespaces/default/configmaps';
 
@@ -25,7 +27,67 @@ function recorder() {
   return { spec, seen, informers };
 }
 
+/** A controller that does nothing but hand its API client out. */
+function clientOut() {
+  const out: { client?: ApiClient } = {};
+  const spec: ControllerSpec = { serviceAccount: 'generic-garbage-collector', start: (ctx) => ((out.client = ctx.client), { name: 'client-out' }) };
+  return { spec, out };
+}
+
+const METADATA = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json';
+
+/** Reads a watch body to its end: the JSON lines it carried, parsed. */
+async function lines(body: ReadableStream<Uint8Array>): Promise<{ type: string; object: any }[]> {
+  const text = await new Response(body).text();
+  return text.split('\n').filter((l) => l).map((l) => JSON.parse(l));
+}
+
 describe('informers', () => {
+  it('the engine\'s own watch hands over the objects a JSON watch client reads, and its body ends with the watch, empty', async () => {
+    const co = clientOut();
+    const c = await testClient(createMemoryStorage(), { defaultObjects: false, controllers: [co.spec] });
+    await c.settle();
+    await c.req('POST', CMS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'before' }, data: { k: 'v' } });
+    for (const [accept, name] of [['application/json', 'whole'], [METADATA, 'meta']]) {
+      const rv = (await c.req('GET', CMS)).body.metadata.resourceVersion;
+      const q = `watch=1&allowWatchBookmarks=true&timeoutSeconds=60&resourceVersion=${rv}`;
+      // the same watch twice: in-process objects, and bytes through handle() as any client reads them
+      const got: { type: string; object: any }[] = [];
+      const objects = await co.out.client!.watch(`${CMS}?${q}`, accept, (type, object) => got.push({ type, object }));
+      const bytes = await c.server.handle(new Request(`http://127.0.0.1${CMS}?${q}`, { headers: { Accept: accept } }));
+      expect([objects.status, bytes.status]).toEqual([200, 200]);
+      await c.req('POST', CMS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: { a: 'b' } }, data: { big: 'x'.repeat(50) } });
+      await c.req('PATCH', `${CMS}/${name}`, { metadata: { labels: { a: null, c: 'd' } }, data: { n: '1' } }, { 'Content-Type': 'application/merge-patch+json' });
+      await c.req('DELETE', `${CMS}/${name}`);
+      await c.req('PATCH', `${CMS}/before`, { data: { k: name } }, { 'Content-Type': 'application/merge-patch+json' });
+      // the watches time out: both bodies end (the in-process one with no bytes in it)
+      await c.env.advance(61_000);
+      const served = await lines(bytes.body!);
+      expect(served.length).toBeGreaterThanOrEqual(4);
+      expect(served.map((e) => `${e.type} ${e.object.kind} ${e.object.metadata?.name ?? ''}`).slice(0, 4)).toEqual(
+        accept === METADATA
+          ? ['ADDED PartialObjectMetadata meta', 'MODIFIED PartialObjectMetadata meta', 'DELETED PartialObjectMetadata meta', 'MODIFIED PartialObjectMetadata before']
+          : ['ADDED ConfigMap whole', 'MODIFIED ConfigMap whole', 'DELETED ConfigMap whole', 'MODIFIED ConfigMap before'],
+      );
+      expect(JSON.parse(JSON.stringify(got))).toEqual(served);
+      expect(await lines(objects.body as ReadableStream<Uint8Array>)).toEqual([]);
+    }
+  });
+
+  it('a watch the engine did not build itself ignores watchEvents and answers bytes', async () => {
+    const c = await testClient(createMemoryStorage(), { defaultObjects: false, controllers: [] });
+    const rv = (await c.req('GET', CMS)).body.metadata.resourceVersion;
+    const called: string[] = [];
+    const res = await c.server.serve({
+      ...engineRequest('GET', `http://127.0.0.1${CMS}?watch=1&timeoutSeconds=60&resourceVersion=${rv}`, [['Accept', 'application/json']]),
+      watchEvents: (type) => called.push(type),
+    });
+    await c.req('POST', CMS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } });
+    await c.env.advance(61_000);
+    expect((await lines(res.body as ReadableStream<Uint8Array>)).map((e) => `${e.type} ${e.object.metadata.name}`)).toEqual(['ADDED x']);
+    expect(called).toEqual([]);
+  });
+
   it('a metadata informer lists and watches PartialObjectMetadata; a plain one gets whole objects', async () => {
     const r = recorder();
     const c2 = await testClient(createMemoryStorage(), { defaultObjects: false, controllers: [r.spec] });

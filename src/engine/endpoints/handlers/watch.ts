@@ -128,10 +128,7 @@ export async function handleWatch(scope: Scope): Promise<EngineResponse> {
       firstTable = false;
       return frame({ type: ev.type, object: table });
     }
-    if (neg.as === 'PartialObjectMetadata' || neg.as === 'PartialObjectMetadataList') {
-      const apiVersion = `${neg.asGroup}/${neg.asVersion}`;
-      return frame({ type: ev.type, object: { kind: 'PartialObjectMetadata', apiVersion, metadata: stored.metadata } });
-    }
+    if (neg.as === 'PartialObjectMetadata' || neg.as === 'PartialObjectMetadataList') return frame(presentEvent(ev));
     // the same stored object is encoded once for all watchers of this version and format
     const key = `${ev.type}|${gv}${conversionKey(def)}|${neg.format}`;
     let m = encodedCache.get(stored);
@@ -142,7 +139,33 @@ export async function handleWatch(scope: Scope): Promise<EngineResponse> {
     m.set(key, bytes);
     return bytes;
   };
+  // the object an event's frame holds (not Table, whose rows are made in encodeEvent)
+  const presentEvent = (ev: WatchEvent): { type: string; object: unknown } => {
+    const isObject = ev.type === 'ADDED' || ev.type === 'MODIFIED' || ev.type === 'DELETED';
+    if (!isObject) return ev;
+    const stored = ev.object as KubeObject;
+    if (neg.as === 'PartialObjectMetadata' || neg.as === 'PartialObjectMetadataList') {
+      return { type: ev.type, object: { kind: 'PartialObjectMetadata', apiVersion: `${neg.asGroup}/${neg.asVersion}`, metadata: stored.metadata } };
+    }
+    return { type: ev.type, object: presentShallow(def, stored, gv) };
+  };
+  // the engine's own informers may take the events as the objects a JSON frame would hold (EngineRequest.watchEvents)
+  const target = scope.request.watchEvents;
+  const objects = target !== undefined && neg.format === 'json' && neg.as !== 'Table' && (core.isInternal?.(scope.request) ?? false);
+  const sink = objects
+    ? (ev: WatchEvent) => {
+      let out: { type: string; object: unknown };
+      try {
+        out = presentEvent(ev);
+      } catch (e) {
+        if (!isStatusError(e)) throw e;
+        out = { type: 'ERROR', object: e.status };
+      }
+      queueMicrotask(() => target(out.type, out.object));
+    }
+    : undefined;
   const handle = core.watch.open({
+    sink,
     internal: core.isInternal?.(scope.request) ?? false,
     prefix,
     startRevision,
