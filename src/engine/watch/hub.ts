@@ -203,9 +203,10 @@ export class WatchHub {
         }
         this.active.add(entry);
         queueLimit = WATCH_QUEUE_LIMIT + backlog.length + (req.initial?.length ?? 0) + 1;
+        // only commits that touch this collection call it (deliver still filters a commit's other keys)
         unsubscribe = state.subscribe((events) => {
           for (const e of events) deliver(e);
-        });
+        }, req.prefix);
         if (req.initial) {
           for (const o of req.initial) send({ type: 'ADDED', object: o });
           if (req.initialEventsEnd) {
