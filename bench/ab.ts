@@ -98,6 +98,14 @@ const REQUESTS: Record<string, { setup?: (call: Call) => Promise<unknown>; run: 
       await call('PUT', '/api/v1/namespaces/u', cur);
     },
   },
+  // an owned object (a simulated cluster's pods, its ReplicaSets): the garbage collector reads each change of it
+  'merge patch owned ConfigMap (--controllers only)': {
+    setup: async (call) => {
+      const owner = JSON.parse(await call('POST', CM, cm('owner', '1')));
+      await call('POST', CM, { ...cm('owned', '1'), metadata: { name: 'owned', ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.metadata.uid }] } });
+    },
+    run: (call, n) => call('PATCH', `${CM}/owned`, { data: { key: String(n) } }, 'application/merge-patch+json'),
+  },
   'list 100 ConfigMaps': {
     setup: async (call) => {
       for (let i = 0; i < 100; i++) await call('POST', CM, cm(`l-${i}`, String(i)));
