@@ -6,9 +6,10 @@ import { createMemoryStorage } from '../../adapters/memory/memory-storage.js';
 import type { KubeObject } from '../object.js';
 import { testClient } from '../testing/harness.js';
 import type { ControllerSpec } from './manager.js';
-import type { Informer } from './informer.js';
+import { Informer } from './informer.js';
 import type { ApiClient } from './client.js';
-import { engineRequest } from '../endpoints/wire.js';
+import { EngineResponse, engineRequest } from '../endpoints/wire.js';
+import { fakeEnv } from '../testing/harness.js';
 
 const CMS = '/api/v1/namespaces/default/configmaps';
 
@@ -126,4 +127,49 @@ describe('informers', () => {
     await c.settle();
     expect((await c.req('GET', `${CMS}/dependent`)).status).toBe(404);
   });
+});
+
+describe('informer: a watch that ends in an ERROR event', () => {
+  // an API client of one collection whose watches answer 410 Gone as an ERROR event handed over as an
+  // object, before the answer (the hub sends it while the watch opens) or once the body is being read
+  function goneClient(when: 'before' | 'after') {
+    const lists: string[] = [];
+    let items = [{ metadata: { name: 'a', resourceVersion: '5' } }, { metadata: { name: 'b', resourceVersion: '6' } }];
+    const watches: ReadableStreamDefaultController<Uint8Array>[] = [];
+    const client = {
+      request: async () => {
+        lists.push(items.map((i) => i.metadata.name).join(','));
+        return { status: 200, body: { kind: 'ConfigMapList', apiVersion: 'v1', metadata: { resourceVersion: String(10 + lists.length) }, items } };
+      },
+      watch: async (_path: string, _accept: string, onEvent: (type: string, object: unknown) => void) => {
+        const gone = () => onEvent('ERROR', { kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'Expired', code: 410 });
+        // the first watch only: after the first list the collection changes, and the relist must find b
+        // gone and c new; the watch after the relist stays open
+        if (watches.length === 0) {
+          items = [{ metadata: { name: 'a', resourceVersion: '5' } }, { metadata: { name: 'c', resourceVersion: '9' } }];
+          if (when === 'before') gone();
+          else setTimeout(gone, 5);
+        }
+        return new EngineResponse(new ReadableStream<Uint8Array>({ start: (c) => void watches.push(c) }), { status: 200 });
+      },
+    };
+    return { client: client as unknown as ApiClient, lists, watches };
+  }
+
+  for (const when of ['before', 'after'] as const) {
+    it(`relists on 410 Gone (the ERROR event ${when} the answer) and hands over what changed meanwhile`, async () => {
+      const g = goneClient(when);
+      const seen: string[] = [];
+      const env = fakeEnv();
+      const inf = new Informer(g.client, env, CMS, { add: (o) => seen.push(`add ${o.metadata?.name}`), update: (_, o) => seen.push(`update ${o.metadata?.name}`), delete: (o) => seen.push(`delete ${o.metadata?.name}`) });
+      inf.start();
+      await env.advance(0);
+      for (let i = 0; i < 20 && g.lists.length < 2; i++) await new Promise((r) => setTimeout(r, 5));
+      inf.stop();
+      expect(g.lists).toEqual(['a,b', 'a,c']);
+      expect(seen).toEqual(['add a', 'add b', 'add c', 'delete b']);
+      // the first watch's body was let go (cancelled), the second one is the watch in progress
+      expect(g.watches.length).toBe(2);
+    });
+  }
 });
