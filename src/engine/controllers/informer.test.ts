@@ -75,6 +75,28 @@ describe('informers', () => {
     }
   });
 
+  it('in-process watchers of one collection share one frozen object per event (a simulated cluster runs a dozen informers on pods)', async () => {
+    const co = clientOut();
+    const c = await testClient(createMemoryStorage(), { defaultObjects: false, controllers: [co.spec] });
+    await c.settle();
+    const rv = (await c.req('GET', CMS)).body.metadata.resourceVersion;
+    const got: unknown[][] = [[], [], []];
+    const q = `${CMS}?watch=1&timeoutSeconds=60&resourceVersion=${rv}`;
+    for (const seen of got.slice(0, 2)) await co.out.client!.watch(q, 'application/json', (_t, o) => seen.push(o));
+    await co.out.client!.watch(q, METADATA, (_t, o) => got[2].push(o));
+    await c.req('POST', CMS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' }, data: { k: 'v' } });
+    await c.req('PATCH', `${CMS}/x`, { data: { k: 'w' } }, { 'Content-Type': 'application/merge-patch+json' });
+    await c.settle();
+    expect(got.map((g) => g.length)).toEqual([2, 2, 2]);
+    for (let i = 0; i < 2; i++) {
+      expect(got[0][i]).toBe(got[1][i]);
+      expect(Object.isFrozen(got[0][i]) && Object.isFrozen((got[0][i] as KubeObject).metadata)).toBe(true);
+      // the metadata watcher gets its own presentation
+      expect((got[2][i] as KubeObject).kind).toBe('PartialObjectMetadata');
+    }
+    expect((got[0][1] as { data: object }).data).toEqual({ k: 'w' });
+  });
+
   it('a watch the engine did not build itself ignores watchEvents and answers bytes', async () => {
     const c = await testClient(createMemoryStorage(), { defaultObjects: false, controllers: [] });
     const rv = (await c.req('GET', CMS)).body.metadata.resourceVersion;
