@@ -89,7 +89,7 @@ export const garbageCollector: ControllerSpec = {
       return ref.name !== owner.name || ref.kind !== r.kind || ref.apiVersion !== (r.group ? `${r.group}/${r.version}` : r.version);
     }
 
-    function upsert(obj: KubeObject, resource: DiscoveredResource, _old?: KubeObject): void {
+    function upsert(obj: KubeObject, resource: DiscoveredResource): void {
       const node = toNode(obj, resource);
       if (!node.uid) return;
       const prev = nodes.get(node.uid)?.owners ?? [];
@@ -147,7 +147,7 @@ export const garbageCollector: ControllerSpec = {
           collectionPath(r),
           {
             add: (o) => upsert(o, r),
-            update: (old, o) => upsert(o, r, old),
+            update: (_old, o) => upsert(o, r),
             delete: (o) => remove(o),
           },
           () => monitors.delete(gr),
