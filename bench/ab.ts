@@ -2,7 +2,7 @@
 // this tree's engine (bundled as it ships, bench/bundled.ts) against another build of bench/engine-entry.ts.
 // Both sides are set up first, then timed in rounds taken in turn (bench/alternate.ts).
 //   npx tsx bench/ab.ts <before.mjs | --build <git-ref>> [requests] [serve] [writes] [cel]
-//       [--after <after.mjs>] [--rounds N] [--per-round N] [--only <text in a row's name>]
+//       [--after <after.mjs>] [--rounds N] [--per-round N] [--only <text in a row's name>] [--controllers]
 // Suites (all when none is named):
 //   requests  create, get, update (get + put) and merge patch of a ConfigMap, list of 100: 8 rounds of 150
 //             requests per side; each figure the median of the per-round p50s;
@@ -12,6 +12,11 @@
 //             so a burst of load falls on both sides (against itself 1.00-1.01x, where rounds of 100 gave
 //             0.86-1.24x); the median and the p25 of every request's time;
 //   cel       compile + evaluate of the peer rules of bench/peers.ts: 15 rounds of 100 per side.
+// `--controllers` runs both engines with their default controllers (namespace controller, garbage collector,
+// quota and policy-status controllers, as the node rows and the peers' API table do), started at once and
+// given a moment to list before the rounds: each write's watch event is then read by their informers on the
+// same thread. The requests and serve suites then also time Namespace create and update (the peers' rows).
+// Without it the engines run `controllers: []`, the API server alone.
 // `--build <git-ref>` extracts that commit (git archive) into the system's temp directory and bundles its
 // bench/engine-entry.ts as this tree's is bundled (kept there and reused for the same commit), e.g.
 //   npx tsx bench/ab.ts --build main writes
@@ -44,10 +49,15 @@ export interface AbRow {
   p25?: number;
 }
 
+/** Set by --controllers: the engines run their default controllers. */
+let withControllers = false;
+
 async function engine(e: Entry) {
-  // no controller manager: its informers would add their own work to the timed loops
-  const api = e.createApiServer({ storage: e.createMemoryStorage(), env: e.systemEnv(), host: 'test', controllers: [] });
+  // by default no controller manager: its informers would add their own work to the timed loops
+  const api = e.createApiServer({ storage: e.createMemoryStorage(), env: e.systemEnv(), host: 'test', ...(withControllers ? { controllerStartDelayMs: 0 } : { controllers: [] }) });
   await api.ready;
+  // the controllers start on a timer of 0 ms and list every collection they watch: let them settle first
+  if (withControllers) await new Promise((r) => setTimeout(r, 500));
   return api;
 }
 
@@ -79,6 +89,23 @@ const REQUESTS: Record<string, { setup?: (call: Call) => Promise<unknown>; run: 
     },
   },
   'merge patch ConfigMap': { setup: (call) => call('POST', CM, cm('p', '1')), run: (call, n) => call('PATCH', `${CM}/p`, { data: { key: String(n) } }, 'application/merge-patch+json') },
+  'create Namespace (--controllers only)': { run: (call, n) => call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: `n-${n}` } }) },
+  'update Namespace (get + put) (--controllers only)': {
+    setup: (call) => call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'u' } }),
+    run: async (call, n) => {
+      const cur = JSON.parse(await call('GET', '/api/v1/namespaces/u'));
+      cur.metadata.labels = { round: String(n) };
+      await call('PUT', '/api/v1/namespaces/u', cur);
+    },
+  },
+  // an owned object (a simulated cluster's pods, its ReplicaSets): the garbage collector reads each change of it
+  'merge patch owned ConfigMap (--controllers only)': {
+    setup: async (call) => {
+      const owner = JSON.parse(await call('POST', CM, cm('owner', '1')));
+      await call('POST', CM, { ...cm('owned', '1'), metadata: { name: 'owned', ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.metadata.uid }] } });
+    },
+    run: (call, n) => call('PATCH', `${CM}/owned`, { data: { key: String(n) } }, 'application/merge-patch+json'),
+  },
   'list 100 ConfigMaps': {
     setup: async (call) => {
       for (let i = 0; i < 100; i++) await call('POST', CM, cm(`l-${i}`, String(i)));
@@ -140,7 +167,7 @@ interface Suite {
 async function* requestRows(suite: string, before: Entry, after: Entry, opts: RoundOptions, keep: (name: string) => boolean, caller: (e: Entry, api: Awaited<ReturnType<typeof engine>>) => Call) {
   const entries = { before, after };
   for (const [name, w] of Object.entries(REQUESTS)) {
-    if (!keep(name)) continue;
+    if (!keep(name) || (name.endsWith('(--controllers only)') && !withControllers)) continue;
     const apis = { before: await engine(before), after: await engine(after) };
     const calls = { before: caller(entries.before, apis.before), after: caller(entries.after, apis.after) };
     for (const s of SIDES) await w.setup?.(calls[s]);
@@ -227,19 +254,21 @@ async function main(argv: string[]): Promise<void> {
   const flags = new Map<string, string>();
   const positional: string[] = [];
   for (let i = 0; i < argv.length; i++) {
-    if (argv[i].startsWith('--')) flags.set(argv[i], argv[++i]);
+    if (argv[i] === '--controllers') flags.set(argv[i], '');
+    else if (argv[i].startsWith('--')) flags.set(argv[i], argv[++i]);
     else positional.push(argv[i]);
   }
   const load = (f: string) => import(pathToFileURL(resolve(f)).href) as Promise<Entry>;
   const ref = flags.get('--build');
   const beforeFile = ref !== undefined ? await buildRef(ref) : positional.shift();
-  if (!beforeFile) throw new Error('usage: npx tsx bench/ab.ts <before.mjs | --build <git-ref>> [requests] [serve] [writes] [cel] [--after after.mjs] [--rounds N] [--per-round N] [--only text]');
+  if (!beforeFile) throw new Error('usage: npx tsx bench/ab.ts <before.mjs | --build <git-ref>> [requests] [serve] [writes] [cel] [--after after.mjs] [--rounds N] [--per-round N] [--only text] [--controllers]');
   const before = await load(beforeFile);
   const after = flags.has('--after') ? await load(flags.get('--after')!) : await importBundled<Entry>('bench/engine-entry.ts');
   const opts: Partial<RoundOptions> = {};
   if (flags.has('--rounds')) opts.rounds = Number(flags.get('--rounds'));
   if (flags.has('--per-round')) opts.perRound = Number(flags.get('--per-round'));
-  console.log(`before: ${beforeFile}${ref !== undefined ? ` (${ref})` : ''}; after: ${flags.get('--after') ?? 'this tree'}`);
+  withControllers = flags.has('--controllers');
+  console.log(`before: ${beforeFile}${ref !== undefined ? ` (${ref})` : ''}; after: ${flags.get('--after') ?? 'this tree'}${withControllers ? '; default controllers' : ''}`);
   for (const suite of positional.length ? positional : Object.keys(SUITES)) {
     const ratios: number[] = [];
     for await (const r of abRows(suite, before, after, opts, flags.get('--only'))) {

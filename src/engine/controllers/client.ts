@@ -96,6 +96,15 @@ export class ApiClient {
     return toFetchResponse(await this.serve(method, path, body, contentType, accept));
   }
 
+  /**
+   * A watch whose events reach `onEvent` as the objects the JSON lines would hold (EngineRequest.watchEvents:
+   * no encoding, no bytes through the stream); the answer's body still ends when the watch ends. A watch the
+   * engine cannot answer so (another format) answers bytes as usual.
+   */
+  watch(path: string, accept: string, onEvent: (type: string, object: unknown) => void): Promise<EngineResponse> {
+    return this.serve('GET', path, undefined, 'application/json', accept, onEvent);
+  }
+
   private headerPairs(): [string, string][] {
     // the same for every request of this client: made once
     if (this.pairs) return this.pairs;
@@ -115,14 +124,15 @@ export class ApiClient {
 
   private pairs: [string, string][] | undefined;
 
-  private serve(method: string, path: string, body: unknown, contentType: string, accept: string): Promise<EngineResponse> {
+  private serve(method: string, path: string, body: unknown, contentType: string, accept: string, watchEvents?: (type: string, object: unknown) => void): Promise<EngineResponse> {
     const headers: [string, string][] = [['Accept', accept], ...this.headerPairs()];
     let payload: string | undefined;
     if (body !== undefined) {
       payload = typeof body === 'string' ? body : JSON.stringify(body);
       headers.push(['Content-Type', contentType]);
     }
-    const request = engineRequest(method, this.base + path, headers, payload);
+    const base = engineRequest(method, this.base + path, headers, payload);
+    const request: EngineRequest = watchEvents ? { ...base, watchEvents } : base;
     this.mark(request);
     return this.handle(request);
   }

@@ -76,13 +76,40 @@ export const garbageCollector: ControllerSpec = {
     });
     const resync = ctx.queue<string>(syncMonitors);
 
-    function upsert(obj: KubeObject, resource: DiscoveredResource, old?: KubeObject): void {
+    /**
+     * Whether a new reference needs the owner verified through the API (addDependentToOwners): the graph
+     * does not hold its uid (the real graph's virtual node), or holds it in another namespace or under other
+     * coordinates.
+     */
+    function unverified(ref: OwnerRef, dependent: Node): boolean {
+      const owner = nodes.get(ref.uid);
+      if (!owner) return true;
+      if (owner.resource.namespaced && owner.namespace !== dependent.namespace) return true;
+      const r = owner.resource;
+      return ref.name !== owner.name || ref.kind !== r.kind || ref.apiVersion !== (r.group ? `${r.group}/${r.version}` : r.version);
+    }
+
+    function upsert(obj: KubeObject, resource: DiscoveredResource): void {
       const node = toNode(obj, resource);
       if (!node.uid) return;
+      const prev = nodes.get(node.uid)?.owners ?? [];
       nodes.set(node.uid, node);
-      if (node.owners.length) attempt.add(node.uid);
-      const ownerUids = new Set([...node.owners, ...((old?.metadata?.ownerReferences ?? []) as OwnerRef[])].map((r) => r.uid));
-      for (const u of ownerUids) if (deletingDependents(nodes.get(u))) attempt.add(u);
+      // as the real graph builder (processGraphChanges): a dependent is looked at when a reference it gained
+      // names an owner the graph cannot vouch for, not on every change (an owner that goes later has its
+      // dependents looked at then); an owner deleting its dependents, when a blocking reference to it goes
+      for (const r of node.owners) {
+        // (an owner deleting its dependents in the foreground: the new dependent goes at once, where the real
+        // collector finds it by polling the waiting owner)
+        if (!prev.some((p) => p.uid === r.uid) && (unverified(r, node) || deletingDependents(nodes.get(r.uid)))) {
+          attempt.add(node.uid);
+          break;
+        }
+      }
+      for (const p of prev) {
+        if (p.blockOwnerDeletion !== true) continue;
+        const now = node.owners.find((r) => r.uid === p.uid);
+        if ((!now || now.blockOwnerDeletion !== true) && deletingDependents(nodes.get(p.uid))) attempt.add(p.uid);
+      }
       if (node.beingDeleted && node.finalizers.includes(ORPHAN)) orphan.add(node.uid);
       if (deletingDependents(node)) {
         attempt.add(node.uid);
@@ -120,7 +147,7 @@ export const garbageCollector: ControllerSpec = {
           collectionPath(r),
           {
             add: (o) => upsert(o, r),
-            update: (old, o) => upsert(o, r, old),
+            update: (_old, o) => upsert(o, r),
             delete: (o) => remove(o),
           },
           () => monitors.delete(gr),

@@ -135,19 +135,43 @@ export class Informer {
   private async watchOnce(): Promise<'rewatch' | 'relist' | 'retry' | 'stop'> {
     const sep = this.path.includes('?') ? '&' : '?';
     const url = `${this.path}${sep}watch=1&allowWatchBookmarks=true&timeoutSeconds=${WATCH_TIMEOUT_SECONDS}&resourceVersion=${encodeURIComponent(this.rv)}`;
-    const res = this.options.metadataOnly ? await this.client.raw('GET', url, undefined, undefined, METADATA_WATCH_ACCEPT) : await this.client.raw('GET', url);
+    // the events come as the objects their JSON lines would hold (ApiClient.watch), each in a microtask after
+    // its write and before the body ends; a watch answered in bytes is read line by line below
+    let outcome: 'relist' | 'retry' | undefined;
+    let over = false;
+    const event = (type: string, object: unknown): void => {
+      if (over || this.stopped || outcome) return;
+      const obj = object as KubeObject & { code?: number };
+      if (type === 'ERROR') {
+        outcome = obj.code === 410 ? 'relist' : 'retry';
+        void this.reader?.cancel().catch(() => undefined);
+        return;
+      }
+      this.apply(type, obj);
+    };
+    const res = await this.client.watch(url, this.options.metadataOnly ? METADATA_WATCH_ACCEPT : 'application/json', event);
+    const body = res.streaming ? (res.body as ReadableStream<Uint8Array>) : undefined;
+    const end = <T>(result: T): T => {
+      over = true;
+      this.reader = undefined;
+      return result;
+    };
     if (this.stopped) {
-      void res.body?.cancel().catch(() => undefined);
-      return 'stop';
+      void body?.cancel().catch(() => undefined);
+      return end('stop');
     }
-    if (res.status === 410) return 'relist';
+    if (res.status === 410) return end('relist');
     if (res.status === 404) {
       this.stopped = true;
       this.onGone?.();
-      return 'stop';
+      return end('stop');
     }
-    if (res.status !== 200 || !res.body) return 'retry';
-    const reader = res.body.getReader();
+    if (res.status !== 200 || !body) return end('retry');
+    if (outcome) {
+      void body.cancel().catch(() => undefined);
+      return end(outcome);
+    }
+    const reader = body.getReader();
     this.reader = reader;
     const decoder = new TextDecoder();
     let buf = '';
@@ -158,7 +182,7 @@ export class Informer {
       } catch {
         break;
       }
-      if (chunk.done) break;
+      if (chunk.done || outcome) break;
       buf += decoder.decode(chunk.value, { stream: true });
       let nl: number;
       while ((nl = buf.indexOf('\n')) >= 0) {
@@ -166,16 +190,17 @@ export class Informer {
         buf = buf.slice(nl + 1);
         if (!line) continue;
         const ev = JSON.parse(line) as { type: string; object: KubeObject & { code?: number } };
-        if (ev.type === 'ERROR') {
-          void reader.cancel().catch(() => undefined);
-          return ev.object.code === 410 ? 'relist' : 'retry';
-        }
-        this.apply(ev.type, ev.object);
+        event(ev.type, ev.object);
+        if (outcome) break;
       }
+      if (outcome) break;
     }
-    this.reader = undefined;
-    if (this.stopped) return 'stop';
-    return 'rewatch';
+    if (outcome) {
+      void reader.cancel().catch(() => undefined);
+      return end(outcome);
+    }
+    if (this.stopped) return end('stop');
+    return end('rewatch');
   }
 
   private apply(type: string, obj: KubeObject): void {

@@ -34,6 +34,16 @@ export interface EngineRequest {
   readonly bodyBytes?: Uint8Array;
   /** The whole body as text (encoded as UTF-8), when the host holds it. */
   readonly bodyText?: string;
+  /**
+   * In-process watch delivery, honoured only for a request the engine built itself (its controllers'
+   * informers) and a JSON watch of whole objects or PartialObjectMetadata: each event goes to this function
+   * as the type and the object the JSON line would hold (the served object; stored parts are shared and
+   * frozen, never mutate them), each in a microtask of its own after the write that made it, in order,
+   * instead of being encoded into the body. The body stream still ends when the watch ends (timeout, the
+   * collection going away, the client's cancel), and every layer that watches it (metrics, audit) sees that
+   * end as for any watch. Any other watch ignores it and answers bytes as usual.
+   */
+  readonly watchEvents?: (type: string, object: unknown) => void;
 }
 
 export type EngineBody = string | Uint8Array | ReadableStream<Uint8Array> | null;

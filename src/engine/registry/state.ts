@@ -59,6 +59,12 @@ function resourceOf(key: string): string {
 
 export type CommitListener = (events: HistoryEvent[]) => void;
 
+interface Subscription {
+  listener: CommitListener;
+  /** Order of subscription: listeners are called in it. */
+  seq: number;
+}
+
 export class WriteConflict extends Error {
   constructor(readonly result: Extract<WriteResult, { ok: false }>) {
     super(`write precondition failed on ${result.failedKey}: ${result.reason}`);
@@ -74,7 +80,10 @@ export class ClusterState {
    */
   private readonly undecodable = new Map<string, StoredObject>();
   private history: HistoryEvent[] = [];
-  private listeners = new Set<CommitListener>();
+  /** Listeners of every commit, and listeners of one key prefix (a watch's collection) by that prefix. */
+  private readonly listeners = new Set<Subscription>();
+  private readonly byPrefix = new Map<string, Set<Subscription>>();
+  private subscriptions = 0;
   private lock: Promise<unknown> = Promise.resolve();
   revision = 0;
   compactedRevision = 0;
@@ -250,9 +259,42 @@ export class ClusterState {
     return this.compactedRevision;
   }
 
-  subscribe(listener: CommitListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+  /**
+   * Calls `listener` after every commit, in the order listeners subscribed. With a `prefix` (ending in '/',
+   * as a collection's is) only after a commit holding an event whose key starts with it, so that the
+   * watches of other collections cost a write nothing; it still gets every event of that commit.
+   */
+  subscribe(listener: CommitListener, prefix?: string): () => void {
+    const sub: Subscription = { listener, seq: this.subscriptions++ };
+    if (prefix === undefined || !prefix.endsWith('/')) {
+      this.listeners.add(sub);
+      return () => void this.listeners.delete(sub);
+    }
+    let set = this.byPrefix.get(prefix);
+    if (!set) this.byPrefix.set(prefix, (set = new Set()));
+    set.add(sub);
+    return () => {
+      set.delete(sub);
+      if (set.size === 0 && this.byPrefix.get(prefix) === set) this.byPrefix.delete(prefix);
+    };
+  }
+
+  /** The subscriptions a commit of `events` calls, in the order they subscribed. */
+  private listenersOf(events: HistoryEvent[]): Subscription[] {
+    const out = [...this.listeners];
+    if (this.byPrefix.size === 0) return out;
+    const before = out.length;
+    for (const e of events) {
+      const key = e.key;
+      // every prefix of the key that ends in '/': "/", "/core/", "/core/configmaps/", "/core/configmaps/default/"
+      for (let i = key.indexOf('/'); i >= 0; i = key.indexOf('/', i + 1)) {
+        const set = this.byPrefix.get(key.slice(0, i + 1));
+        if (set) for (const sub of set) out.push(sub);
+      }
+    }
+    if (out.length === before) return out;
+    const called = events.length > 1 ? [...new Set(out)] : out;
+    return called.sort((a, b) => a.seq - b.seq);
   }
 
   /**
@@ -287,9 +329,9 @@ export class ClusterState {
       }
       this.history.push(e);
     }
-    for (const l of [...this.listeners]) {
+    for (const sub of this.listenersOf(events)) {
       try {
-        l(events);
+        sub.listener(events);
       } catch {
         // a failing watcher must not break the write
       }

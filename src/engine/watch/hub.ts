@@ -36,6 +36,12 @@ export interface WatchRequest {
    * object (shared with the cache: never mutate); the encoder presents it in the requested version.
    */
   encode: (event: WatchEvent) => Uint8Array;
+  /**
+   * When set, every event goes to it instead of `encode` and the stream (an in-process client that reads
+   * objects: EngineRequest.watchEvents); the stream then carries no bytes and only ends with the watch.
+   * Nothing queues unread, so the slow-watcher bound does not apply.
+   */
+  sink?: (event: WatchEvent) => void;
   bookmarks: boolean;
   bookmarkIntervalMs: number;
   timeoutMs: number;
@@ -92,8 +98,17 @@ export class WatchHub {
     // queued events allowed: the initial state and backlog delivered at start, plus WATCH_QUEUE_LIMIT
     let queueLimit = WATCH_QUEUE_LIMIT;
 
+    const sink = req.sink;
     const send = (ev: WatchEvent) => {
       if (closed) return;
+      if (sink) {
+        try {
+          sink(ev);
+        } catch {
+          close();
+        }
+        return;
+      }
       try {
         controller.enqueue(req.encode(ev));
       } catch {
@@ -188,9 +203,10 @@ export class WatchHub {
         }
         this.active.add(entry);
         queueLimit = WATCH_QUEUE_LIMIT + backlog.length + (req.initial?.length ?? 0) + 1;
+        // only commits that touch this collection call it (deliver still filters a commit's other keys)
         unsubscribe = state.subscribe((events) => {
           for (const e of events) deliver(e);
-        });
+        }, req.prefix);
         if (req.initial) {
           for (const o of req.initial) send({ type: 'ADDED', object: o });
           if (req.initialEventsEnd) {

@@ -27,6 +27,14 @@ const DEFAULT_BOOKMARK_MS = 60_000;
 /** Encodings of stored objects shared by every watcher that asks for the same representation. */
 const encodedCache = new WeakMap<object, Map<string, Uint8Array>>();
 
+/**
+ * The last served object made for an in-process watcher, by stored object and version: the hub hands one
+ * event to every watcher of the collection in turn, so the others of that version (a simulated cluster
+ * runs a dozen informers on pods) share it. Frozen, as the stored parts it holds are; one entry, replaced
+ * by the next event (stored objects never change, so an entry is never stale).
+ */
+let lastPresented: { stored: object; key: string; object: KubeObject } | undefined;
+
 function bookmarkObject(def: ResourceDefinition, revision: number, annotations?: Record<string, string>): KubeObject {
   const custom = (def as { custom?: boolean }).custom === true;
   // a typed bookmark is the kind's zero value (metadata.creationTimestamp: null, spec/status structs...)
@@ -128,10 +136,7 @@ export async function handleWatch(scope: Scope): Promise<EngineResponse> {
       firstTable = false;
       return frame({ type: ev.type, object: table });
     }
-    if (neg.as === 'PartialObjectMetadata' || neg.as === 'PartialObjectMetadataList') {
-      const apiVersion = `${neg.asGroup}/${neg.asVersion}`;
-      return frame({ type: ev.type, object: { kind: 'PartialObjectMetadata', apiVersion, metadata: stored.metadata } });
-    }
+    if (neg.as === 'PartialObjectMetadata' || neg.as === 'PartialObjectMetadataList') return frame(presentEvent(ev));
     // the same stored object is encoded once for all watchers of this version and format
     const key = `${ev.type}|${gv}${conversionKey(def)}|${neg.format}`;
     let m = encodedCache.get(stored);
@@ -142,7 +147,47 @@ export async function handleWatch(scope: Scope): Promise<EngineResponse> {
     m.set(key, bytes);
     return bytes;
   };
+  // the object an event's frame holds (not Table, whose rows are made in encodeEvent)
+  const presentEvent = (ev: WatchEvent): { type: string; object: unknown } => {
+    const isObject = ev.type === 'ADDED' || ev.type === 'MODIFIED' || ev.type === 'DELETED';
+    if (!isObject) return ev;
+    const stored = ev.object as KubeObject;
+    if (neg.as === 'PartialObjectMetadata' || neg.as === 'PartialObjectMetadataList') {
+      return { type: ev.type, object: { kind: 'PartialObjectMetadata', apiVersion: `${neg.asGroup}/${neg.asVersion}`, metadata: stored.metadata } };
+    }
+    return { type: ev.type, object: presentShallow(def, stored, gv) };
+  };
+  const convertsOnRead = (stored: KubeObject) => def.conversion !== undefined && (stored.apiVersion !== gv || def.conversion.convertOnRead === true);
+  const presentedKey = `${gv}${conversionKey(def)}`;
+  /** presentEvent for in-process watchers: a whole object shared with the other watchers of its version. */
+  const presentShared = (ev: WatchEvent): { type: string; object: unknown } => {
+    const stored = ev.object as KubeObject;
+    if (neg.as !== undefined || (ev.type !== 'ADDED' && ev.type !== 'MODIFIED' && ev.type !== 'DELETED') || convertsOnRead(stored)) return presentEvent(ev);
+    const last = lastPresented;
+    if (last !== undefined && last.stored === stored && last.key === presentedKey) return { type: ev.type, object: last.object };
+    const object = presentShallow(def, stored, gv);
+    if (object.metadata) Object.freeze(object.metadata);
+    Object.freeze(object);
+    lastPresented = { stored, key: presentedKey, object };
+    return { type: ev.type, object };
+  };
+  // the engine's own informers may take the events as the objects a JSON frame would hold (EngineRequest.watchEvents)
+  const target = scope.request.watchEvents;
+  const objects = target !== undefined && neg.format === 'json' && neg.as !== 'Table' && (core.isInternal?.(scope.request) ?? false);
+  const sink = objects
+    ? (ev: WatchEvent) => {
+      let out: { type: string; object: unknown };
+      try {
+        out = presentShared(ev);
+      } catch (e) {
+        if (!isStatusError(e)) throw e;
+        out = { type: 'ERROR', object: e.status };
+      }
+      queueMicrotask(() => target(out.type, out.object));
+    }
+    : undefined;
   const handle = core.watch.open({
+    sink,
     internal: core.isInternal?.(scope.request) ?? false,
     prefix,
     startRevision,
