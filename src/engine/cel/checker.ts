@@ -9,6 +9,7 @@ import type { CelType, CelVersion } from './types.js';
 import { T, typeName } from './types.js';
 import type { CelTypeValue } from './values.js';
 import { CelUint } from './values.js';
+import { BoundedMemo } from '../util/bounded-memo.js';
 
 export interface CheckResult {
   /** Type of the whole expression (type parameters left free become dyn). */
@@ -628,10 +629,10 @@ export class Checker {
         key = k === undefined ? undefined : `${key},${k}`;
       }
     }
-    let table: Map<string, SimpleCall> | undefined;
+    let table: BoundedMemo<string, SimpleCall> | undefined;
     if (key !== undefined) {
       table = simpleCalls.get(all);
-      if (!table) simpleCalls.set(all, (table = new Map()));
+      if (!table) simpleCalls.set(all, (table = new BoundedMemo<string, SimpleCall>(MAX_SIMPLE_CALLS)));
       const hit = table.get(key);
       if (hit !== undefined) {
         this.fresh += hit.fresh;
@@ -691,7 +692,6 @@ export class Checker {
     this.chosen[e.id] = chosen;
     this.chosenFrom[e.id] = all;
     if (cacheable) {
-      if (table!.size >= MAX_SIMPLE_CALLS) table!.clear();
       table!.set(key!, { ids: Object.freeze(matched) as string[], chosen, result, fresh: this.fresh - fresh0 });
     }
     return result;
@@ -713,7 +713,7 @@ const MAX_SIMPLE_CALLS = 2000;
  * fresh and referenced by nothing else).
  */
 type SimpleCall = { ids: string[]; chosen: CelOverload[]; result: CelType; fresh: number };
-const simpleCalls = new WeakMap<CelOverload[], Map<string, SimpleCall>>();
+const simpleCalls = new WeakMap<CelOverload[], BoundedMemo<string, SimpleCall>>();
 
 function literalType(v: unknown): CelType {
   switch (typeof v) {

@@ -4,6 +4,7 @@
 import type { JsonObject, JsonValue, ManagedFieldsEntry } from '../object.js';
 import { FieldSet } from '../fieldpath/set.js';
 import { compareStrings, goJSONString, goQuote } from '../fieldpath/value.js';
+import { BoundedMemo } from '../util/bounded-memo.js';
 
 export interface VersionedSet {
   set: FieldSet;
@@ -50,12 +51,10 @@ export function parseIdentifier(id: string): ManagerInfo | undefined {
   } catch {
     /* not an identifier (e.g. a raw name) */
   }
-  if (identifiers.size >= 256) identifiers.clear();
-  identifiers.set(id, info);
-  return info;
+  return identifiers.set(id, info);
 }
 
-const identifiers = new Map<string, ManagerInfo | undefined>();
+const identifiers = new BoundedMemo<string, ManagerInfo | undefined>(256);
 
 /** How a conflict names a manager: `"mgr"`, `"mgr" using apps/v1`, `"mgr" with subresource "status" using v1`. */
 export function printManager(id: string): string {
@@ -74,8 +73,7 @@ function isPlain(v: unknown): v is Record<string, unknown> {
 // Decoded fieldsV1 by their JSON text. Every write decodes the live object's entries again and most of
 // them have not changed since the last write, so their (immutable) field sets are shared: the text costs
 // a fraction of parsing the keys and building the set. Bounded; emptied when full.
-const decodedSets = new Map<string, FieldSet>();
-const DECODED_SETS_MAX = 256;
+const decodedSets = new BoundedMemo<string, FieldSet>(256);
 
 function decodeFieldsV1(v: JsonValue): FieldSet {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return FieldSet.fromFieldsV1(v);
@@ -87,7 +85,6 @@ function decodeFieldsV1(v: JsonValue): FieldSet {
   set = decodedSets.get(text);
   if (!set) {
     set = FieldSet.fromFieldsV1(v); // a malformed entry throws and is not kept
-    if (decodedSets.size >= DECODED_SETS_MAX) decodedSets.clear();
     decodedSets.set(text, set);
   }
   if (frozen) setsByValue.set(v, set);

@@ -3,6 +3,8 @@
 // "1.5Gi" -> "1536Mi", "1e3" stays "1e3". Values finer than the nano scale round up, as Quantity does;
 // ResourceLists in core objects also round up to milli units (SetDefaults_ResourceList).
 
+import { BoundedMemo } from '../../util/bounded-memo.js';
+
 const SUFFIX: Record<string, number> = {
   '': 1, n: 1e-9, u: 1e-6, m: 1e-3, k: 1e3, M: 1e6, G: 1e9, T: 1e12, P: 1e15, E: 1e18,
   Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, Pi: 2 ** 50, Ei: 2 ** 60,
@@ -48,14 +50,11 @@ export function canonicalQuantity(v: unknown, roundToMilli = false): string | nu
   const known = memo.get(text);
   if (known !== undefined) return known;
   const c = canonicalOf(text, roundToMilli);
-  if (memo.size >= CANONICAL_MAX) memo.clear();
-  memo.set(text, c);
-  return c;
+  return memo.set(text, c);
 }
 
-const canonical = new Map<string, string | null>();
-const canonicalMilli = new Map<string, string | null>();
-const CANONICAL_MAX = 512;
+const canonical = new BoundedMemo<string, string | null>(512);
+const canonicalMilli = new BoundedMemo<string, string | null>(512);
 
 function canonicalOf(text: string, roundToMilli: boolean): string | null {
   const m = QUANTITY_RE.exec(text);
