@@ -103,6 +103,7 @@ export function recordUpdate(scope: Scope, manager: string, subresource: string)
       subresource: subresource || undefined,
       time: rfc3339(scope.core.env.clock.now()),
       resetFields: resetFieldsFor(def, subresource),
+      share: def.copyOnWrite,
     });
 }
 

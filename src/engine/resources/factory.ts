@@ -60,6 +60,8 @@ export interface BuiltinBehaviour {
   statusPinnedMetadata?: ResourceDefinition['statusPinnedMetadata'];
   /** Create keeps the status given (nodes). */
   keepStatusOnCreate?: boolean;
+  /** Defaulting and preparation write only what changes (ResourceDefinition.copyOnWrite). */
+  copyOnWrite?: boolean;
 }
 
 export function builtinFacts(group: string, version: string, plural: string): BuiltinResourceFacts {
@@ -179,5 +181,6 @@ export function builtin(group: string, version: string, plural: string, behaviou
   if (behaviour.conversion) def.conversion = behaviour.conversion;
   if (behaviour.statusPinnedMetadata) def.statusPinnedMetadata = behaviour.statusPinnedMetadata;
   if (behaviour.keepStatusOnCreate) def.keepStatusOnCreate = true;
+  if (behaviour.copyOnWrite) def.copyOnWrite = true;
   return def;
 }

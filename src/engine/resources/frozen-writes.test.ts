@@ -69,13 +69,81 @@ describe('writes leave stored states as they were (deeply frozen, unchanged)', (
         const before = stored();
         expect(unfrozenPath(before), `${what}: stored object before`).toBe('');
         const text = JSON.stringify(before);
+        const fallbacks = store.copyOnWriteFallbacks;
         const r = await write();
         expect(r.status, `${what}: ${r.text}`).toBe(200);
         expect(JSON.stringify(before), `${what}: the previous state`).toBe(text);
         const after = stored();
         expect(after, `${what}: a new state`).not.toBe(before);
         expect(unfrozenPath(after), `${what}: stored object after`).toBe('');
+        // a copy-on-write kind's writers wrote nothing over the stored state's shared parts
+        expect(store.copyOnWriteFallbacks - fallbacks, `${what}: copy-on-write fallbacks`).toBe(0);
       }
     });
   }
+});
+
+describe('copy-on-write kinds share what a write did not change', () => {
+  const SMP = { 'Content-Type': 'application/strategic-merge-patch+json' };
+  const APPLY = { 'Content-Type': 'application/apply-patch+yaml' };
+  const deployments = kinds.find((d) => d.group === 'apps' && d.plural === 'deployments')!;
+  const base = `/apis/apps/v1/namespaces/${nsOf(deployments)}/deployments`;
+  const deployment = (name: string, image: string) => ({
+    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, labels: { app: name } },
+    spec: {
+      replicas: 2, selector: { matchLabels: { app: name } },
+      template: {
+        metadata: { labels: { app: name } },
+        spec: { containers: ['web', 'sidecar', 'metrics'].map((c, i) => ({ name: c, image: i === 0 ? image : `example.com/${c}:1`, ports: [{ containerPort: 8080 + i }], resources: { requests: { cpu: '100m' } } })) },
+      },
+    },
+  });
+  type Dep = { spec: { selector: unknown; strategy: unknown; template: { metadata: unknown; spec: { containers: unknown[] } } }; status?: unknown };
+  const stored = (name: string) => c.server.engine.store.getStored(deployments, nsOf(deployments), name) as unknown as Dep;
+
+  it('Deployment: a strategic merge patch of one container image shares the other containers, the selector, the strategy, the template metadata and status', async () => {
+    expect(deployments.copyOnWrite).toBe(true);
+    expect((await c.req('PATCH', `${base}/cow-smp?fieldManager=m`, deployment('cow-smp', 'nginx:1'), APPLY)).status).toBe(201);
+    const before = stored('cow-smp');
+    const r = await c.req('PATCH', `${base}/cow-smp`, { spec: { template: { spec: { containers: [{ name: 'web', image: 'nginx:2' }] } } } }, SMP);
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.spec.template.spec.containers[0].image).toBe('nginx:2');
+    const after = stored('cow-smp');
+    expect(after.spec.template.spec.containers[0]).not.toBe(before.spec.template.spec.containers[0]);
+    expect(after.spec.template.spec.containers[1]).toBe(before.spec.template.spec.containers[1]);
+    expect(after.spec.template.spec.containers[2]).toBe(before.spec.template.spec.containers[2]);
+    expect(after.spec.selector).toBe(before.spec.selector);
+    expect(after.spec.strategy).toBe(before.spec.strategy);
+    expect(after.spec.template.metadata).toBe(before.spec.template.metadata);
+    expect(after.status).toBe(before.status);
+    expect(c.server.engine.store.copyOnWriteFallbacks).toBe(0);
+  });
+
+  it('Deployment: a no-op apply keeps the stored state', async () => {
+    expect((await c.req('PATCH', `${base}/cow-noop?fieldManager=m`, deployment('cow-noop', 'nginx:1'), APPLY)).status).toBe(201);
+    const before = stored('cow-noop');
+    const r = await c.req('PATCH', `${base}/cow-noop?fieldManager=m`, deployment('cow-noop', 'nginx:1'), APPLY);
+    expect(r.status, r.text).toBe(200);
+    expect(stored('cow-noop')).toBe(before);
+  });
+
+  it('Deployment: a stored state that lacks a default (written before the default existed) is defaulted on a copy', async () => {
+    const store = c.server.engine.store;
+    expect((await c.req('PATCH', `${base}/cow-old?fieldManager=m`, deployment('cow-old', 'nginx:1'), APPLY)).status).toBe(201);
+    // the state as an older engine could have stored it: without spec.strategy.rollingUpdate.maxSurge
+    await store.guaranteedUpdate(deployments, nsOf(deployments), 'cow-old', (cur) => {
+      delete (cur.spec as { strategy: { rollingUpdate: Record<string, unknown> } }).strategy.rollingUpdate.maxSurge;
+      return cur;
+    }, { dryRun: false });
+    const lacking = stored('cow-old') as unknown as { spec: { strategy: { rollingUpdate: { maxSurge?: unknown } } } };
+    expect(lacking.spec.strategy.rollingUpdate.maxSurge).toBeUndefined();
+    const fallbacks = store.copyOnWriteFallbacks;
+    const r = await c.req('PATCH', `${base}/cow-old`, { metadata: { labels: { touched: 'yes' } } }, SMP);
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.spec.strategy.rollingUpdate.maxSurge).toBe('25%');
+    expect(store.copyOnWriteFallbacks).toBe(fallbacks + 1);
+    // the old state is as it was
+    expect(lacking.spec.strategy.rollingUpdate.maxSurge).toBeUndefined();
+    store.copyOnWriteFallbacks = fallbacks;
+  });
 });

@@ -153,7 +153,7 @@ function patchCurrent(scope: Scope, current: KubeObject, decoded: Exclude<Decode
   let next: unknown;
   if (decoded.kind === 'json-patch') next = applyJsonPatch(current, decoded.patch);
   else if (decoded.kind === 'merge-patch') next = applyMergePatch(current, decoded.result.value);
-  else next = applyStrategicMergePatch(current, decoded.result.value, def.schema, def.definitions);
+  else next = applyStrategicMergePatch(current, decoded.result.value, def.schema, def.definitions, def.copyOnWrite);
   const smp = decoded.kind === 'strategic-merge-patch';
   const shown = () => (smp ? goPrintV(decoded.kind === 'strategic-merge-patch' ? decoded.result.value ?? {} : {}) : goJsonMarshal(next));
   if (!isPlainObject(next)) {
@@ -220,6 +220,7 @@ function apply(
     force,
     subresource: info.subresource || undefined,
     resetFields: resetFieldsFor(def, info.subresource),
+    share: def.copyOnWrite,
   });
   // strict decoding of the body happens after a successful apply: duplicates only (unknown fields fail
   // the apply itself), in go-yaml's words
