@@ -3,7 +3,8 @@
 // place would throw (strict mode) or, worse, change history. For every built-in kind: create, update (PUT
 // of the read object), strategic merge patch, JSON merge patch, JSON patch and server-side apply (a label
 // each); before every write the stored object is deeply frozen, after it the object is unchanged (the same
-// JSON) and the new stored object is deeply frozen too.
+// JSON) and the new stored object is deeply frozen too, decodes into the kind's type and has no undeclared
+// fields (copy-on-write patches do not check again the parts they share with it).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryStorage } from '../../adapters/memory/memory-storage.js';
 import { testClient, type TestClient } from '../testing/harness.js';
@@ -11,6 +12,8 @@ import { builtinResources } from './index.js';
 import { sampleObject } from './samples.js';
 import type { ResourceDefinition } from '../registry/types.js';
 import type { KubeObject } from '../object.js';
+import { checkTypes } from '../schema/validate.js';
+import { findUnknownFields } from '../schema/prune.js';
 
 const kinds = builtinResources;
 
@@ -76,6 +79,12 @@ describe('writes leave stored states as they were (deeply frozen, unchanged)', (
         const after = stored();
         expect(after, `${what}: a new state`).not.toBe(before);
         expect(unfrozenPath(after), `${what}: stored object after`).toBe('');
+        // what the checks of a copy-on-write patch take for granted of the parts it shares: a stored state
+        // decodes into its type and has no undeclared fields
+        // (in the version of the request: what a patch starts from)
+        const seen = store.view(def, after);
+        expect(checkTypes(seen, def.schema, def.definitions, def), `${what}: type check of the stored object`).toBeUndefined();
+        expect(findUnknownFields(seen, def.schema, def.definitions), `${what}: undeclared fields of the stored object`).toEqual([]);
         // a copy-on-write kind's writers wrote nothing over the stored state's shared parts
         expect(store.copyOnWriteFallbacks - fallbacks, `${what}: copy-on-write fallbacks`).toBe(0);
       }

@@ -162,8 +162,11 @@ function patchCurrent(scope: Scope, current: KubeObject, decoded: Exclude<Decode
   const obj = next as KubeObject;
   obj.apiVersion = groupVersion(def);
   obj.kind = def.kind;
+  // a copy-on-write patch shares the parts it did not reach with the stored state, which passed these
+  // checks when it was stored: they are not walked again
+  const shared = smp && def.copyOnWrite ? current : undefined;
   try {
-    typeCheck(def, obj);
+    typeCheck(def, obj, shared);
   } catch (e) {
     // a decoding error of the patched object trumps strict-decoding errors: 422 on `patch`
     if (e instanceof StatusError && e.status.code === 400) {
@@ -179,6 +182,7 @@ function patchCurrent(scope: Scope, current: KubeObject, decoded: Exclude<Decode
     patchType: decoded.kind === 'json-patch' ? 'json' : decoded.kind === 'merge-patch' ? 'merge' : 'strategic',
     patchDocument: decoded.kind === 'strategic-merge-patch' ? decoded.result.value ?? {} : undefined,
     patchErrors: decoded.kind === 'json-patch' ? decoded.patchErrors : undefined,
+    old: shared,
   });
   warnings.push(...admitted.warnings);
   return admitted.object;
