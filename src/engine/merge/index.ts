@@ -337,8 +337,10 @@ function allowedConflictsFromLastApplied(type: ObjectType, live: KubeObject | nu
 
 /** After a successful apply by kubectl, an existing last-applied annotation is rewritten from the config. */
 function updateLastApplied(obj: KubeObject, config: KubeObject): void {
-  const annotations = obj.metadata?.annotations;
+  let annotations = obj.metadata?.annotations;
   if (!annotations || !annotations[LAST_APPLIED]) return;
+  // the result's metadata is its own; its annotations may be live's, shared (copy-on-write kinds)
+  if (Object.isFrozen(annotations)) annotations = obj.metadata!.annotations = { ...annotations };
   const c = clone(config);
   if (c.metadata?.annotations) {
     delete c.metadata.annotations[LAST_APPLIED];
@@ -417,7 +419,8 @@ function conflictError(conflicts: Conflict[]): StatusError {
  * object (or pruned as a non-nullable null) it disappears. Drop such nulls when neither side had them.
  */
 function dropIntroducedNulls(v: JsonValue, live: JsonValue | undefined, cfg: JsonValue | undefined): JsonValue {
-  if (!isMap(v)) return v;
+  // live's own value (the merge keeps what it did not change) has no null live lacks
+  if (!isMap(v) || v === live) return v;
   // a map is copied only when something below it is dropped (nearly never): otherwise it is `v` itself
   let out: JsonObject | undefined;
   const lm = isMap(live) ? live : undefined;

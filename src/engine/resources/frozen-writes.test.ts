@@ -128,6 +128,34 @@ describe('copy-on-write kinds share what a write did not change', () => {
     expect(c.server.engine.store.copyOnWriteFallbacks).toBe(0);
   });
 
+  it('Deployment: an apply that changes one container image shares what the merge did not change', async () => {
+    expect((await c.req('PATCH', `${base}/cow-apply?fieldManager=m`, deployment('cow-apply', 'nginx:1'), APPLY)).status).toBe(201);
+    const before = stored('cow-apply');
+    const r = await c.req('PATCH', `${base}/cow-apply?fieldManager=m`, deployment('cow-apply', 'nginx:2'), APPLY);
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.spec.template.spec.containers[0].image).toBe('nginx:2');
+    const after = stored('cow-apply');
+    expect(after.spec.template.spec.containers[0]).not.toBe(before.spec.template.spec.containers[0]);
+    expect(after.spec.template.spec.containers[1]).toBe(before.spec.template.spec.containers[1]);
+    expect(after.spec.template.spec.containers[2]).toBe(before.spec.template.spec.containers[2]);
+    expect(after.spec.selector).toBe(before.spec.selector);
+    expect(after.spec.strategy).toBe(before.spec.strategy);
+    expect(after.spec.template.metadata).toBe(before.spec.template.metadata);
+  });
+
+  it('Deployment: kubectl\'s apply rewrites a shared last-applied annotation on a copy', async () => {
+    const last = 'kubectl.kubernetes.io/last-applied-configuration';
+    const first = deployment('cow-kubectl', 'nginx:1');
+    const created = await c.req('POST', base, { ...first, metadata: { ...first.metadata, annotations: { [last]: '{}', other: 'kept' } } });
+    expect(created.status, created.text).toBe(201);
+    const before = stored('cow-kubectl') as unknown as { metadata: { annotations: Record<string, string> } };
+    const r = await c.req('PATCH', `${base}/cow-kubectl?fieldManager=kubectl&force=true`, deployment('cow-kubectl', 'nginx:2'), APPLY);
+    expect(r.status, r.text).toBe(200);
+    expect(JSON.parse(r.body.metadata.annotations[last]).spec.template.spec.containers[0].image).toBe('nginx:2');
+    expect(r.body.metadata.annotations.other).toBe('kept');
+    expect(before.metadata.annotations[last]).toBe('{}');
+  });
+
   it('Deployment: a no-op apply keeps the stored state', async () => {
     expect((await c.req('PATCH', `${base}/cow-noop?fieldManager=m`, deployment('cow-noop', 'nginx:1'), APPLY)).status).toBe(201);
     const before = stored('cow-noop');
