@@ -156,6 +156,20 @@ describe('copy-on-write kinds share what a write did not change', () => {
     expect(before.metadata.annotations[last]).toBe('{}');
   });
 
+  it('Deployment: a JSON merge patch of the replicas shares the template, the selector and status', async () => {
+    expect((await c.req('PATCH', `${base}/cow-merge?fieldManager=m`, deployment('cow-merge', 'nginx:1'), APPLY)).status).toBe(201);
+    const before = stored('cow-merge');
+    const r = await c.req('PATCH', `${base}/cow-merge`, { spec: { replicas: 5 } }, { 'Content-Type': 'application/merge-patch+json' });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.spec.replicas).toBe(5);
+    const after = stored('cow-merge');
+    expect(after.spec).not.toBe(before.spec);
+    expect(after.spec.template).toBe(before.spec.template);
+    expect(after.spec.selector).toBe(before.spec.selector);
+    expect(after.spec.strategy).toBe(before.spec.strategy);
+    expect(after.status).toBe(before.status);
+  });
+
   it('Deployment: a no-op apply keeps the stored state', async () => {
     expect((await c.req('PATCH', `${base}/cow-noop?fieldManager=m`, deployment('cow-noop', 'nginx:1'), APPLY)).status).toBe(201);
     const before = stored('cow-noop');

@@ -152,7 +152,7 @@ function patchCurrent(scope: Scope, current: KubeObject, decoded: Exclude<Decode
   const { def } = scope;
   let next: unknown;
   if (decoded.kind === 'json-patch') next = applyJsonPatch(current, decoded.patch);
-  else if (decoded.kind === 'merge-patch') next = applyMergePatch(current, decoded.result.value);
+  else if (decoded.kind === 'merge-patch') next = applyMergePatch(current, decoded.result.value, def.copyOnWrite);
   else next = applyStrategicMergePatch(current, decoded.result.value, def.schema, def.definitions, def.copyOnWrite);
   const smp = decoded.kind === 'strategic-merge-patch';
   const shown = () => (smp ? goPrintV(decoded.kind === 'strategic-merge-patch' ? decoded.result.value ?? {} : {}) : goJsonMarshal(next));
@@ -164,7 +164,7 @@ function patchCurrent(scope: Scope, current: KubeObject, decoded: Exclude<Decode
   obj.kind = def.kind;
   // a copy-on-write patch shares the parts it did not reach with the stored state, which passed these
   // checks when it was stored: they are not walked again
-  const shared = smp && def.copyOnWrite ? current : undefined;
+  const shared = decoded.kind !== 'json-patch' && def.copyOnWrite ? current : undefined;
   try {
     typeCheck(def, obj, shared);
   } catch (e) {
