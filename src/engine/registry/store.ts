@@ -465,8 +465,11 @@ export class Store {
       // the status strategy: everything but metadata and status stays as stored (spec is reset); of the
       // metadata, the kind's pinned fields stay too (all of it for custom resources); the approval strategy
       // (certificatesigningrequests) narrows the status further
-      const next = clone(old);
-      if (desired.status !== undefined) next.status = clone(desired.status);
+      // a copy-on-write kind keeps the stored parts (frozen, shared) and takes the request's status as it
+      // is (the request's object is the store's from here on); others copy both
+      const cow = def.copyOnWrite === true;
+      const next: KubeObject = cow ? { ...old, metadata: { ...old.metadata } } : clone(old);
+      if (desired.status !== undefined) next.status = cow ? desired.status : clone(desired.status);
       else delete next.status;
       const pinned = def.statusPinnedMetadata ?? [];
       if (pinned === 'all') {
@@ -474,7 +477,7 @@ export class Store {
       } else {
         const m: ObjectMeta = { ...meta };
         for (const f of pinned) {
-          if (oldMeta[f] !== undefined) (m as Record<string, unknown>)[f] = clone(oldMeta[f] as object);
+          if (oldMeta[f] !== undefined) (m as Record<string, unknown>)[f] = cow ? oldMeta[f] : clone(oldMeta[f] as object);
           else delete m[f];
         }
         next.metadata = m;

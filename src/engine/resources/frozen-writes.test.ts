@@ -170,6 +170,26 @@ describe('copy-on-write kinds share what a write did not change', () => {
     expect(after.status).toBe(before.status);
   });
 
+  it('Deployment: a status write shares the spec and the pinned labels, and leaves the stored state as it was', async () => {
+    const store = c.server.engine.store;
+    expect((await c.req('PATCH', `${base}/cow-status?fieldManager=m`, deployment('cow-status', 'nginx:1'), APPLY)).status).toBe(201);
+    const before = stored('cow-status');
+    const text = JSON.stringify(before);
+    const fallbacks = store.copyOnWriteFallbacks;
+    const got = (await c.req('GET', `${base}/cow-status`)).body;
+    got.status = { replicas: 2, observedGeneration: 1 };
+    got.metadata.labels = { changed: 'ignored' };
+    const r = await c.req('PUT', `${base}/cow-status/status`, got);
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.status.replicas).toBe(2);
+    const after = stored('cow-status') as unknown as Dep & { metadata: { labels: unknown } };
+    expect(after.spec).toBe(before.spec);
+    expect(after.metadata.labels).toBe((before as unknown as { metadata: { labels: unknown } }).metadata.labels);
+    expect(unfrozenPath(after)).toBe('');
+    expect(JSON.stringify(before)).toBe(text);
+    expect(store.copyOnWriteFallbacks).toBe(fallbacks);
+  });
+
   it('Deployment: a no-op apply keeps the stored state', async () => {
     expect((await c.req('PATCH', `${base}/cow-noop?fieldManager=m`, deployment('cow-noop', 'nginx:1'), APPLY)).status).toBe(201);
     const before = stored('cow-noop');
