@@ -190,6 +190,35 @@ describe('copy-on-write kinds share what a write did not change', () => {
     expect(store.copyOnWriteFallbacks).toBe(fallbacks);
   });
 
+  it('Pod: a status write and a label patch share the spec (requests defaulted from limits, IPs mirrored) without a fallback', async () => {
+    const store = c.server.engine.store;
+    const pods = kinds.find((d) => d.group === '' && d.plural === 'pods')!;
+    expect(pods.copyOnWrite).toBe(true);
+    const ns = nsOf(pods);
+    const podPath = `/api/v1/namespaces/${ns}/pods`;
+    const created = await c.req('POST', podPath, {
+      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'cow-pod' },
+      spec: { containers: [{ name: 'a', image: 'nginx:1', resources: { limits: { cpu: '1', memory: '1Gi' } } }, { name: 'b', image: 'nginx:1' }] },
+    });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.spec.containers[0].resources.requests).toEqual({ cpu: '1', memory: '1Gi' });
+    const storedPod = () => store.getStored(pods, ns, 'cow-pod') as unknown as { spec: unknown; status: { podIP?: string; podIPs?: unknown } };
+    const fallbacks = store.copyOnWriteFallbacks;
+    const got = (await c.req('GET', `${podPath}/cow-pod`)).body;
+    got.status = { ...got.status, phase: 'Running', podIP: '10.0.0.7', hostIP: '10.1.0.1' };
+    let before = storedPod();
+    let r = await c.req('PUT', `${podPath}/cow-pod/status`, got);
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.status.podIPs).toEqual([{ ip: '10.0.0.7' }]);
+    expect(storedPod().spec).toBe(before.spec);
+    before = storedPod();
+    r = await c.req('PATCH', `${podPath}/cow-pod`, { metadata: { labels: { l: 'x' } } }, SMP);
+    expect(r.status, r.text).toBe(200);
+    expect(storedPod().spec).toBe(before.spec);
+    expect(storedPod().status).toBe(before.status);
+    expect(store.copyOnWriteFallbacks).toBe(fallbacks);
+  });
+
   it('Deployment: a no-op apply keeps the stored state', async () => {
     expect((await c.req('PATCH', `${base}/cow-noop?fieldManager=m`, deployment('cow-noop', 'nginx:1'), APPLY)).status).toBe(201);
     const before = stored('cow-noop');

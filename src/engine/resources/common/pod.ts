@@ -198,6 +198,7 @@ export function orderObjectMeta(meta: Obj): Obj {
 
 /** SetDefaults_Pod (pod-only parts). */
 export function defaultPod(pod: KubeObject): void {
+  // writes only what is missing (pods are copy-on-write: an update shares the stored spec, frozen)
   if (!obj(pod.spec)) pod.spec = {};
   const spec = pod.spec as Obj;
   for (const list of [spec.containers, spec.initContainers]) {
@@ -207,7 +208,7 @@ export function defaultPod(pod: KubeObject): void {
       if (res && limits) {
         const requests = obj(res.requests) ?? {};
         for (const [k, v] of Object.entries(limits)) if (!(k in requests)) requests[k] = v;
-        res.requests = requests;
+        if (res.requests !== requests) res.requests = requests;
       }
     }
   }
