@@ -219,6 +219,29 @@ describe('copy-on-write kinds share what a write did not change', () => {
     expect(store.copyOnWriteFallbacks).toBe(fallbacks);
   });
 
+  it('Pod: mutating admission on an update copies a shared spec before it writes (a state stored without the default tolerations)', async () => {
+    const store = c.server.engine.store;
+    const pods = kinds.find((d) => d.group === '' && d.plural === 'pods')!;
+    const ns = nsOf(pods);
+    const podPath = `/api/v1/namespaces/${ns}/pods`;
+    const created = await c.req('POST', podPath, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'cow-tol' }, spec: { containers: [{ name: 'a', image: 'nginx:1' }] } });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.spec.tolerations).toHaveLength(2);
+    // as an engine without DefaultTolerationSeconds would have stored it
+    await store.guaranteedUpdate(pods, ns, 'cow-tol', (cur) => {
+      delete (cur.spec as { tolerations?: unknown }).tolerations;
+      return cur;
+    }, { dryRun: false });
+    const before = store.getStored(pods, ns, 'cow-tol') as unknown as { spec: { tolerations?: unknown } };
+    expect(before.spec.tolerations).toBeUndefined();
+    const fallbacks = store.copyOnWriteFallbacks;
+    const r = await c.req('PATCH', `${podPath}/cow-tol`, { metadata: { labels: { l: 'x' } } }, SMP);
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.spec.tolerations.map((t: { key: string }) => t.key)).toEqual(['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable']);
+    expect(before.spec.tolerations).toBeUndefined();
+    expect(store.copyOnWriteFallbacks).toBe(fallbacks);
+  });
+
   it('Deployment: a no-op apply keeps the stored state', async () => {
     expect((await c.req('PATCH', `${base}/cow-noop?fieldManager=m`, deployment('cow-noop', 'nginx:1'), APPLY)).status).toBe(201);
     const before = stored('cow-noop');
