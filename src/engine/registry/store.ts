@@ -735,17 +735,48 @@ function sameIgnoringRV(a: KubeObject, b: KubeObject, specEqual = false): boolea
     // a member b has and a lacks
     for (const k in b) if (k !== 'metadata' && Object.hasOwn(b, k) && b[k] !== undefined && !(Object.hasOwn(a, k) && a[k] !== undefined)) return false;
   }
-  const ma = { ...(a.metadata ?? {}) };
-  const mb = { ...(b.metadata ?? {}) };
-  delete ma.resourceVersion;
-  delete mb.resourceVersion;
-  stripTimes(ma);
-  stripTimes(mb);
-  return deepEqual(ma, mb);
+  return sameMetaIgnoringRV(a.metadata ?? {}, b.metadata ?? {});
 }
 
-function stripTimes(m: ObjectMeta): void {
-  if (Array.isArray(m.managedFields)) m.managedFields = m.managedFields.map((e) => ({ ...e, time: undefined }));
+/**
+ * deepEqual of two ObjectMetas but resourceVersion and the managedFields entries' times, without copying
+ * either (the entries of a write that changed nothing are the stored ones but for their times).
+ */
+function sameMetaIgnoringRV(ma: ObjectMeta, mb: ObjectMeta): boolean {
+  let n = 0;
+  for (const k in ma) {
+    if (!Object.hasOwn(ma, k) || k === 'resourceVersion') continue;
+    const v = ma[k];
+    if (v === undefined) continue;
+    if (!Object.hasOwn(mb, k)) return false;
+    if (k === 'managedFields' ? !sameEntriesIgnoringTime(v, mb[k]) : !deepEqual(v, mb[k])) return false;
+    n++;
+  }
+  for (const k in mb) if (Object.hasOwn(mb, k) && k !== 'resourceVersion' && mb[k] !== undefined && --n < 0) return false;
+  return n === 0;
+}
+
+function sameEntriesIgnoringTime(a: unknown, b: unknown): boolean {
+  if (!Array.isArray(a) || !Array.isArray(b)) return deepEqual(a, b);
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const ea = a[i];
+    const eb = b[i];
+    if (ea === eb) continue;
+    if (!isPlainObject(ea) || !isPlainObject(eb)) {
+      if (!deepEqual(ea, eb)) return false;
+      continue;
+    }
+    let n = 0;
+    for (const k in ea) {
+      if (!Object.hasOwn(ea, k) || k === 'time' || ea[k] === undefined) continue;
+      if (!Object.hasOwn(eb, k) || !deepEqual(ea[k], eb[k])) return false;
+      n++;
+    }
+    for (const k in eb) if (Object.hasOwn(eb, k) && k !== 'time' && eb[k] !== undefined && --n < 0) return false;
+    if (n !== 0) return false;
+  }
+  return true;
 }
 
 export function deepEqual(a: unknown, b: unknown): boolean {
