@@ -116,17 +116,21 @@ function copyValue(v: unknown): unknown {
  * would make different is new: a frozen object or array, shared with a stored state (copied whole, so
  * that the result may be written anywhere), and a node holding members a JSON round trip drops or
  * rewrites (undefined, functions, non-finite numbers). A walk without allocation when the value is all
- * the caller's own. The caller must not use `v` afterwards: the result shares its nodes.
+ * the caller's own. The caller must not use `v` afterwards: the result shares its nodes. `keepFrozen`:
+ * frozen nodes are kept as they are too (for a kind whose writers copy before they write: a definition's
+ * `copyOnWrite`), so only the caller's own nodes are walked.
  */
-export function handedOver<T>(v: T): T {
+export function handedOver<T>(v: T, keepFrozen = false): T {
   if (v === undefined) return v;
-  const c = ownValue(v);
+  const c = ownValue(v, keepFrozen);
   return (c === SPECIAL ? JSON.parse(JSON.stringify(v)) : c) as T;
 }
 
-function ownValue(v: unknown): unknown {
+function ownValue(v: unknown, keepFrozen: boolean): unknown {
   if (typeof v !== 'object' || v === null) return copyValue(v);
-  if (Object.isFrozen(v)) return copyValue(v);
+  // a frozen node is a stored state's (deeply frozen, JSON-clean): kept when the writers after the caller
+  // write only what changes (copy-on-write kinds), else copied
+  if (Object.isFrozen(v)) return keepFrozen ? v : copyValue(v);
   if (Array.isArray(v)) {
     if (Object.getPrototypeOf(v) !== Array.prototype) return copyValue(v);
     const n = v.length;
@@ -137,7 +141,7 @@ function ownValue(v: unknown): unknown {
       let c: unknown;
       if (item === undefined || t === 'function' || t === 'symbol') c = null;
       else {
-        c = ownValue(item);
+        c = ownValue(item, keepFrozen);
         if (c === SPECIAL) return SPECIAL;
       }
       if (out === undefined && c !== item) out = v.slice(0, i);
@@ -159,7 +163,7 @@ function ownValue(v: unknown): unknown {
     let drop = false;
     if (item === undefined || t === 'function' || t === 'symbol') drop = true;
     else {
-      c = ownValue(item);
+      c = ownValue(item, keepFrozen);
       if (c === SPECIAL) return SPECIAL;
     }
     if (out === undefined && (drop || c !== item)) {

@@ -23,10 +23,15 @@ export const priority: MutatingPlugin = {
     if (!isMainResource(attrs, '', 'pods')) return;
     const pod = attrs.object;
     if (attrs.operation === 'update') {
-      const spec = o(pod.spec);
+      let spec = o(pod.spec);
       const oldSpec = o(attrs.oldObject?.spec);
-      if ((spec.priority === undefined || spec.priority === null) && oldSpec.priority !== undefined) spec.priority = oldSpec.priority;
-      if ((spec.preemptionPolicy === undefined || spec.preemptionPolicy === null) && oldSpec.preemptionPolicy !== undefined) spec.preemptionPolicy = oldSpec.preemptionPolicy;
+      const priority = (spec.priority === undefined || spec.priority === null) && oldSpec.priority !== undefined;
+      const preemption = (spec.preemptionPolicy === undefined || spec.preemptionPolicy === null) && oldSpec.preemptionPolicy !== undefined;
+      if (!priority && !preemption) return;
+      // copy-on-write: an update's spec may be the stored state's (frozen); the pod itself is the request's own
+      if (Object.isFrozen(spec)) pod.spec = spec = { ...spec };
+      if (priority) spec.priority = oldSpec.priority;
+      if (preemption) spec.preemptionPolicy = oldSpec.preemptionPolicy;
       return;
     }
     resolvePriority(pod, attrs.ctx.list('scheduling.k8s.io', 'priorityclasses'));

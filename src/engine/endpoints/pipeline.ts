@@ -33,12 +33,13 @@ export function fieldValidate(
   body: KubeObject,
   duplicates: string[] | DecodeResult,
   level: FieldValidation,
-  ctx: { operation: 'create' | 'update' | 'patch'; mediaType?: 'json' | 'yaml'; patchType?: 'json' | 'merge' | 'strategic'; patchDocument?: unknown; patchErrors?: string[] } = { operation: 'create' },
+  ctx: { operation: 'create' | 'update' | 'patch'; mediaType?: 'json' | 'yaml'; patchType?: 'json' | 'merge' | 'strategic'; patchDocument?: unknown; patchErrors?: string[]; old?: KubeObject } = { operation: 'create' },
 ): Admitted {
   const custom = isCustom(def);
   def.canonicalizeBody?.(body);
   const sortKeys = !custom && (ctx.mediaType === 'yaml' || ctx.operation === 'patch');
-  const unknown = findUnknownFields(body, def.schema, def.definitions, { customResource: custom, sortKeys });
+  // ctx.old: the stored state a copy-on-write patch shares parts of (those are not walked again)
+  const unknown = findUnknownFields(body, def.schema, def.definitions, { customResource: custom, sortKeys, old: ctx.old });
   const bodyKind = typeof body.kind === 'string' && body.kind !== def.kind ? body.kind : undefined;
   const result = fieldValidationResult(unknown, level === 'Ignore' ? [] : duplicates, level, {
     kind: def.kind,
@@ -56,8 +57,11 @@ export function fieldValidate(
   return { object, warnings: level === 'Warn' ? result.warnings : [] };
 }
 
-/** Wrong JSON types give the decoder's 400, as the real server does for built-in kinds. */
-export function typeCheck(def: ResourceDefinition, obj: KubeObject): void {
+/**
+ * Wrong JSON types give the decoder's 400, as the real server does for built-in kinds. `old`: the stored
+ * state a copy-on-write patch shares parts of (those are not walked again, see checkTypes).
+ */
+export function typeCheck(def: ResourceDefinition, obj: KubeObject, old?: KubeObject): void {
   if (isCustom(def)) {
     // the apiextensions decoder coerces metadata into metav1.ObjectMeta (objectmeta.Coerce) and refuses
     // the body with field.Invalid("metadata", <metadata>, <json error>) when it does not fit
@@ -67,7 +71,7 @@ export function typeCheck(def: ResourceDefinition, obj: KubeObject): void {
     }
     return;
   }
-  const err = checkTypes(obj, def.schema, def.definitions, { group: def.group, version: def.version, kind: def.kind });
+  const err = checkTypes(obj, def.schema, def.definitions, { group: def.group, version: def.version, kind: def.kind }, old);
   if (err) throw err;
 }
 
@@ -103,6 +107,7 @@ export function recordUpdate(scope: Scope, manager: string, subresource: string)
       subresource: subresource || undefined,
       time: rfc3339(scope.core.env.clock.now()),
       resetFields: resetFieldsFor(def, subresource),
+      share: def.copyOnWrite,
     });
 }
 

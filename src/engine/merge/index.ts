@@ -40,6 +40,11 @@ export interface ManagedOptions {
    * ResetFieldsStrategy of the kind (the main resource ignores status, /status ignores spec).
    */
   resetFields?: string[][];
+  /**
+   * The object is handed on to a copy-on-write kind's writers (ResourceDefinition.copyOnWrite): the parts
+   * it shares with a stored state (frozen) stay shared instead of being copied for in-place writers.
+   */
+  share?: boolean;
 }
 
 export interface ObjectType {
@@ -250,7 +255,7 @@ export function updateManagedFields(type: ObjectType, live: KubeObject | null, n
   }
   // `next` is handed over (the store does not use it again): its own nodes are kept, and the parts it
   // shares with a stored state are copied, so that what runs after this may write anywhere in `out`
-  const out = handedOver(freshTop(next)) as KubeObject;
+  const out = handedOver(freshTop(next), opts.share) as KubeObject;
   // An existing object that has no managers is not tracked by updates (skipNonAppliedManager); only an
   // apply starts tracking it again, under before-first-apply.
   if (managed.fields.size === 0 && live && live.metadata?.uid && !reset) return out;
@@ -332,8 +337,10 @@ function allowedConflictsFromLastApplied(type: ObjectType, live: KubeObject | nu
 
 /** After a successful apply by kubectl, an existing last-applied annotation is rewritten from the config. */
 function updateLastApplied(obj: KubeObject, config: KubeObject): void {
-  const annotations = obj.metadata?.annotations;
+  let annotations = obj.metadata?.annotations;
   if (!annotations || !annotations[LAST_APPLIED]) return;
+  // the result's metadata is its own; its annotations may be live's, shared (copy-on-write kinds)
+  if (Object.isFrozen(annotations)) annotations = obj.metadata!.annotations = { ...annotations };
   const c = clone(config);
   if (c.metadata?.annotations) {
     delete c.metadata.annotations[LAST_APPLIED];
@@ -377,7 +384,7 @@ function applyCore(type: ObjectType, liveObj: JsonObject, cfg: KubeObject, manag
   } else object = freshTop(liveObj as KubeObject) as KubeObject; // live again (a no-op)
   stripFields(out, id, managed.fields.get(id)?.set);
   // the object's own: what it shares with live (frozen parts of a stored state) is copied
-  return encodeInto(handedOver(object), out);
+  return encodeInto(handedOver(object, opts.share), out);
 }
 
 /** 409 with one FieldManagerConflict cause per field (managedfields NewConflictError). */
@@ -412,7 +419,8 @@ function conflictError(conflicts: Conflict[]): StatusError {
  * object (or pruned as a non-nullable null) it disappears. Drop such nulls when neither side had them.
  */
 function dropIntroducedNulls(v: JsonValue, live: JsonValue | undefined, cfg: JsonValue | undefined): JsonValue {
-  if (!isMap(v)) return v;
+  // live's own value (the merge keeps what it did not change) has no null live lacks
+  if (!isMap(v) || v === live) return v;
   // a map is copied only when something below it is dropped (nearly never): otherwise it is `v` itself
   let out: JsonObject | undefined;
   const lm = isMap(live) ? live : undefined;

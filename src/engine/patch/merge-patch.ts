@@ -36,14 +36,28 @@ function pruneDocNulls(doc: Record<string, unknown>): Record<string, unknown> {
   return doc;
 }
 
+/** A shallow copy of an object, in its order (undefined members left out, as a deep copy leaves them out). */
+function copyObj(o: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k in o) {
+    if (!Object.hasOwn(o, k)) continue;
+    const v = o[k];
+    if (v !== undefined) setMember(out, k, v);
+  }
+  return out;
+}
+
 function merge(cur: unknown, patch: unknown): unknown {
   if (!isObj(cur)) {
     pruneNulls(patch);
     return patch;
   }
   if (!isObj(patch)) return patch;
-  mergeDocs(cur, patch);
-  return cur;
+  // copy-on-write: a frozen object is a stored state's (shared into the patched document), copied before
+  // it is written; what the patch does not reach stays shared
+  const own = Object.isFrozen(cur) ? copyObj(cur) : cur;
+  mergeDocs(own, patch);
+  return own;
 }
 
 function mergeDocs(doc: Record<string, unknown>, patch: Record<string, unknown>): void {
@@ -63,12 +77,20 @@ function mergeDocs(doc: Record<string, unknown>, patch: Record<string, unknown>)
 
 /**
  * Applies a merge patch to a resource document; returns a new document, the inputs are not modified.
+ * `share` (a copy-on-write kind, whose `doc` is a view of a stored state: its top level and metadata the
+ * view's own, everything below deeply frozen): a new top level and metadata, new objects where the patch
+ * writes, every other part the stored state's; otherwise a deep copy (but metadata.managedFields).
  */
-export function applyMergePatch(doc: unknown, patch: unknown): unknown {
+export function applyMergePatch(doc: unknown, patch: unknown, share = false): unknown {
   const p = clone(patch);
   if (isObj(p)) {
     // metadata.managedFields stays shared: a merge patch replaces a list whole, never writes inside one
-    const d = copySharingManagedFields(doc);
+    let d: unknown;
+    if (share && isObj(doc)) {
+      d = copyObj(doc);
+      const m = (d as Record<string, unknown>).metadata;
+      if (isObj(m)) (d as Record<string, unknown>).metadata = copyObj(m);
+    } else d = copySharingManagedFields(doc);
     if (!isObj(d)) return pruneDocNulls(p);
     mergeDocs(d, p);
     return d;

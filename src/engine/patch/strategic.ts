@@ -449,9 +449,22 @@ function mergePatchIntoOriginal(original: JMap, patch: JMap, schema: Lookup): vo
   }
 }
 
+/** A shallow copy of a map, in its order (undefined members left out, as a deep copy leaves them out). */
+function copyMap(m: JMap): JMap {
+  const out: JMap = {};
+  for (const k in m) {
+    if (!has(m, k)) continue;
+    const v = m[k];
+    if (v !== undefined) setMember(out, k, v);
+  }
+  return out;
+}
+
 function mergeMap(originalIn: JMap | null, patch: JMap, schema: Lookup): JMap {
   if (has(patch, DIRECTIVE)) return handleDirectiveInMergeMap(patch[DIRECTIVE], patch);
-  const original = originalIn ?? {};
+  // copy-on-write: a frozen map is a stored state's (shared into the patched object) and is copied before
+  // it is written; the merge writes only the maps the patch reaches, so the rest stays shared
+  const original = originalIn === null ? {} : Object.isFrozen(originalIn) ? copyMap(originalIn) : originalIn;
   applyRetainKeysDirective(original, patch);
   mergePatchIntoOriginal(original, patch, schema);
 
@@ -606,11 +619,20 @@ function toStatus(e: SmpError) {
 /**
  * Applies a strategic merge patch to a document (an object of a built-in kind) with `schema` the schema of
  * its kind. Returns a new document; the inputs are not modified. Throws the real server's StatusErrors.
+ * `share` (a copy-on-write kind, whose `doc` is a view of a stored state: its top level and metadata the
+ * view's own, everything below deeply frozen): the result is a new top level and metadata, the maps and
+ * lists the patch reaches are new, and every other part is the stored state's, shared; otherwise the
+ * result is a deep copy (but metadata.managedFields, see share.ts).
  */
-export function applyStrategicMergePatch(doc: unknown, patch: unknown, schema: Schema, defs: SchemaRegistry): unknown {
+export function applyStrategicMergePatch(doc: unknown, patch: unknown, schema: Schema, defs: SchemaRegistry, share = false): unknown {
   if (patch === null || patch === undefined) return clone(doc);
   if (!isMap(patch)) throw badRequest(`json: cannot unmarshal ${jsonKind(patch)} into Go value of type map[string]interface {}`);
-  const original = isMap(doc) ? (copySharingManagedFields(doc, patchSparesManagedFields(patch)) as JMap) : {};
+  let original: JMap;
+  if (!isMap(doc)) original = {};
+  else if (share && patchSparesManagedFields(patch)) {
+    original = copyMap(doc);
+    if (isMap(original.metadata)) original.metadata = copyMap(original.metadata);
+  } else original = copySharingManagedFields(doc, patchSparesManagedFields(patch)) as JMap;
   try {
     return mergeMap(original, clone(patch) as JMap, Lookup.of(schema, defs));
   } catch (e) {

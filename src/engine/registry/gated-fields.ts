@@ -125,9 +125,10 @@ function dropImageVolumes(spec: Obj): void {
     }
     return true;
   });
+  // nothing dropped: nothing written (a copy-on-write kind's spec may be a stored state's, frozen)
+  if (!gone.size) return;
   if (kept.length) spec.volumes = kept;
   else delete spec.volumes;
-  if (!gone.size) return;
   for (const c of CONTAINERS.flatMap((k) => valuesAt(spec, `${k}.*`))) {
     if (!isObj(c) || !Array.isArray(c.volumeMounts)) continue;
     const mounts = c.volumeMounts.filter((m) => !(isObj(m) && gone.has(String(m.name))));
@@ -152,7 +153,7 @@ export const GATED_FIELDS: readonly GatedField[] = [
     gate: 'ProcMountType', scope: 'podSpec', paths: inContainers('securityContext.procMount'),
     inUse: (s) => inContainers('securityContext.procMount').some((p) => valuesAt(s, p).some((v) => v !== 'Default')),
     drop: (s) => {
-      for (const p of inContainers('securityContext')) for (const sc of valuesAt(s, p)) if (isObj(sc) && sc.procMount != null) sc.procMount = 'Default';
+      for (const p of inContainers('securityContext')) for (const sc of valuesAt(s, p)) if (isObj(sc) && sc.procMount != null && sc.procMount !== 'Default') sc.procMount = 'Default';
     },
     sample: { path: 'containers.0.securityContext.procMount', value: 'Unmasked', with: { hostUsers: false }, dropped: 'Default' },
   },
@@ -263,7 +264,8 @@ function offRowsOf(group: string, resource: string, gates: Record<string, boolea
 /**
  * Clears, in `obj`, every gated field of the kind whose gate is off, unless `old` (the stored object of an
  * update) already uses it. Mutates `obj`. The rows whose gate is off are worked out once per kind and gate
- * settings, so a kind no disabled gate reaches costs one lookup.
+ * settings, so a kind no disabled gate reaches costs one lookup. Writes only what it drops: a field that is
+ * not there is not written (copy-on-write kinds share the unchanged parts of `obj` with `old`, frozen).
  */
 export function dropDisabledFields(group: string, resource: string, obj: KubeObject, old: KubeObject | undefined, gates: Record<string, boolean> | undefined): void {
   for (const { row, at } of offRowsOf(group, resource, gates)) {

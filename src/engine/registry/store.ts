@@ -16,7 +16,7 @@ import {
   type FieldError,
   type GroupResource,
 } from '../errors.js';
-import { clone, isPlainObject, type KubeObject, type ObjectMeta } from '../object.js';
+import { clone, handedOver, isPlainObject, type KubeObject, type ObjectMeta } from '../object.js';
 import type { HistoryEvent, WriteOp } from '../storage/interface.js';
 import { namespacePrefix, objectKey, resourcePrefix } from './keys.js';
 import {
@@ -387,6 +387,33 @@ export class Store {
     });
   }
 
+  /**
+   * Writes a kind's defaulting or preparation has met a frozen part in: a copy-on-write kind's writers
+   * write only what changes, so over the stored state's shared parts they write nothing, unless that state
+   * lacks something they set (a state stored before a default existed). Then `write` runs again over a
+   * copy of the frozen parts (the writers are idempotent) and this counts it; frozen-writes.test.ts holds
+   * it at zero over the catalog, so that an in-place writer does not hide behind this net.
+   */
+  copyOnWriteFallbacks = 0;
+
+  private writeInPlace(def: ResourceDefinition, obj: KubeObject, write: (o: KubeObject) => void): KubeObject {
+    if (!def.copyOnWrite) {
+      write(obj);
+      return obj;
+    }
+    try {
+      write(obj);
+      return obj;
+    } catch (e) {
+      // the TypeError of a write into a frozen object (strict mode); any other error is the writer's own
+      if (!(e instanceof TypeError)) throw e;
+      this.copyOnWriteFallbacks++;
+      const own = handedOver(obj);
+      write(own);
+      return own;
+    }
+  }
+
   private async updateLocked(
     def: ResourceDefinition,
     namespace: string,
@@ -438,8 +465,11 @@ export class Store {
       // the status strategy: everything but metadata and status stays as stored (spec is reset); of the
       // metadata, the kind's pinned fields stay too (all of it for custom resources); the approval strategy
       // (certificatesigningrequests) narrows the status further
-      const next = clone(old);
-      if (desired.status !== undefined) next.status = clone(desired.status);
+      // a copy-on-write kind keeps the stored parts (frozen, shared) and takes the request's status as it
+      // is (the request's object is the store's from here on); others copy both
+      const cow = def.copyOnWrite === true;
+      const next: KubeObject = cow ? { ...old, metadata: { ...old.metadata } } : clone(old);
+      if (desired.status !== undefined) next.status = cow ? desired.status : clone(desired.status);
       else delete next.status;
       const pinned = def.statusPinnedMetadata ?? [];
       if (pinned === 'all') {
@@ -447,7 +477,7 @@ export class Store {
       } else {
         const m: ObjectMeta = { ...meta };
         for (const f of pinned) {
-          if (oldMeta[f] !== undefined) (m as Record<string, unknown>)[f] = clone(oldMeta[f] as object);
+          if (oldMeta[f] !== undefined) (m as Record<string, unknown>)[f] = cow ? oldMeta[f] : clone(oldMeta[f] as object);
           else delete m[f];
         }
         next.metadata = m;
@@ -455,17 +485,18 @@ export class Store {
       if (meta.managedFields === undefined) delete next.metadata!.managedFields;
       obj = next;
     } else if (def.subresources.status) {
-      if (old.status !== undefined) obj.status = clone(old.status);
+      // a copy-on-write kind shares the stored status (frozen): nothing after this writes it in place
+      if (old.status !== undefined) obj.status = def.copyOnWrite ? old.status : clone(old.status);
       else delete obj.status;
     }
 
-    def.strategy.default?.(obj, ctx);
+    if (def.strategy.default) obj = this.writeInPlace(def, obj, (o) => def.strategy.default!(o, ctx));
     // managedFields first, then mutating admission and the strategy's preparation (the real update handler
     // runs the field manager before admission, and the store prepares the object after both)
     let final = opts.finalize ? opts.finalize(obj, old) : obj;
     const mutated = mutatingAdmission({ operation: 'update', object: final, oldObject: old, def, namespace, name, subresource, dryRun: opts.dryRun, ctx, request: opts.admission });
     const admitted = mutated instanceof Promise ? await mutated : mutated;
-    def.strategy.prepareForUpdate?.(final, old, ctx);
+    if (def.strategy.prepareForUpdate) final = this.writeInPlace(def, final, (o) => def.strategy.prepareForUpdate!(o, old, ctx));
 
     // whether anything but metadata and status changed, when the kind's generation needed it (then a
     // no-op check below need not walk the spec again)
@@ -704,17 +735,48 @@ function sameIgnoringRV(a: KubeObject, b: KubeObject, specEqual = false): boolea
     // a member b has and a lacks
     for (const k in b) if (k !== 'metadata' && Object.hasOwn(b, k) && b[k] !== undefined && !(Object.hasOwn(a, k) && a[k] !== undefined)) return false;
   }
-  const ma = { ...(a.metadata ?? {}) };
-  const mb = { ...(b.metadata ?? {}) };
-  delete ma.resourceVersion;
-  delete mb.resourceVersion;
-  stripTimes(ma);
-  stripTimes(mb);
-  return deepEqual(ma, mb);
+  return sameMetaIgnoringRV(a.metadata ?? {}, b.metadata ?? {});
 }
 
-function stripTimes(m: ObjectMeta): void {
-  if (Array.isArray(m.managedFields)) m.managedFields = m.managedFields.map((e) => ({ ...e, time: undefined }));
+/**
+ * deepEqual of two ObjectMetas but resourceVersion and the managedFields entries' times, without copying
+ * either (the entries of a write that changed nothing are the stored ones but for their times).
+ */
+function sameMetaIgnoringRV(ma: ObjectMeta, mb: ObjectMeta): boolean {
+  let n = 0;
+  for (const k in ma) {
+    if (!Object.hasOwn(ma, k) || k === 'resourceVersion') continue;
+    const v = ma[k];
+    if (v === undefined) continue;
+    if (!Object.hasOwn(mb, k)) return false;
+    if (k === 'managedFields' ? !sameEntriesIgnoringTime(v, mb[k]) : !deepEqual(v, mb[k])) return false;
+    n++;
+  }
+  for (const k in mb) if (Object.hasOwn(mb, k) && k !== 'resourceVersion' && mb[k] !== undefined && --n < 0) return false;
+  return n === 0;
+}
+
+function sameEntriesIgnoringTime(a: unknown, b: unknown): boolean {
+  if (!Array.isArray(a) || !Array.isArray(b)) return deepEqual(a, b);
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const ea = a[i];
+    const eb = b[i];
+    if (ea === eb) continue;
+    if (!isPlainObject(ea) || !isPlainObject(eb)) {
+      if (!deepEqual(ea, eb)) return false;
+      continue;
+    }
+    let n = 0;
+    for (const k in ea) {
+      if (!Object.hasOwn(ea, k) || k === 'time' || ea[k] === undefined) continue;
+      if (!Object.hasOwn(eb, k) || !deepEqual(ea[k], eb[k])) return false;
+      n++;
+    }
+    for (const k in eb) if (Object.hasOwn(eb, k) && k !== 'time' && eb[k] !== undefined && --n < 0) return false;
+    if (n !== 0) return false;
+  }
+  return true;
 }
 
 export function deepEqual(a: unknown, b: unknown): boolean {

@@ -162,6 +162,15 @@ export interface ResourceDefinition {
   canonicalizeBody?(body: KubeObject): void;
   /** Storage shared with other served forms of the kind, and the conversion between them (registry/conversion.ts). */
   conversion?: VersionConversion;
+  /**
+   * Copy-on-write writes: the kind's defaulting and preparation write only what changes (never the same
+   * value again, never a whole member rebuilt), so an update's object may share the unchanged parts of the
+   * stored state (deeply frozen) instead of being a private deep copy: the strategic merge patch copies only
+   * the maps it writes, apply and the managedFields update keep the frozen parts they take from live, and
+   * status is shared on the main resource. A writer that still writes in place over a shared part throws
+   * (strict mode); resources/frozen-writes.test.ts holds every opted-in kind to it.
+   */
+  copyOnWrite?: boolean;
 }
 
 export interface ConnectSubresource {

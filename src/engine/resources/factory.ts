@@ -60,6 +60,8 @@ export interface BuiltinBehaviour {
   statusPinnedMetadata?: ResourceDefinition['statusPinnedMetadata'];
   /** Create keeps the status given (nodes). */
   keepStatusOnCreate?: boolean;
+  /** Defaulting and preparation write only what changes (ResourceDefinition.copyOnWrite). */
+  copyOnWrite?: boolean;
 }
 
 export function builtinFacts(group: string, version: string, plural: string): BuiltinResourceFacts {
@@ -179,5 +181,11 @@ export function builtin(group: string, version: string, plural: string, behaviou
   if (behaviour.conversion) def.conversion = behaviour.conversion;
   if (behaviour.statusPinnedMetadata) def.statusPinnedMetadata = behaviour.statusPinnedMetadata;
   if (behaviour.keepStatusOnCreate) def.keepStatusOnCreate = true;
+  if (behaviour.copyOnWrite) {
+    // a copy-on-write patch starts from the stored state as it is (its parts in the same places); a kind
+    // served through a conversion would read converted parts in other places
+    if (behaviour.conversion) throw new Error(`${plural}: copy-on-write writes need a kind stored as served`);
+    def.copyOnWrite = true;
+  }
   return def;
 }

@@ -27,6 +27,12 @@ export interface UnknownFieldOptions {
    * JSON marshalled from a Go map); in document order for a JSON create/update.
    */
   sortKeys?: boolean;
+  /**
+   * Built-in kinds: the stored state an update starts from. It has no undeclared fields (every write path
+   * prunes them before storing; frozen-writes.test.ts checks it over the catalog), so the parts of the
+   * object that are its very values (a copy-on-write update shares them) are not walked again.
+   */
+  old?: unknown;
 }
 
 const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
@@ -96,8 +102,12 @@ function resolveTyped(s: Schema | undefined, defs: SchemaRegistry): { sch: Schem
   return { sch: cur, opaque };
 }
 
-/** Typed (built-in) walk: records undeclared keys; with `drop`, deletes them. */
-function walkTyped(v: unknown, s: Schema | undefined, defs: SchemaRegistry, path: string, out: string[], sorted: boolean, drop: boolean): void {
+/**
+ * Typed (built-in) walk: records undeclared keys; with `drop`, deletes them. `old`: the value at the same
+ * place in the stored state (UnknownFieldOptions.old); a declared member or item that is that very value
+ * is skipped.
+ */
+function walkTyped(v: unknown, s: Schema | undefined, defs: SchemaRegistry, path: string, out: string[], sorted: boolean, drop: boolean, old?: unknown): void {
   const { sch, opaque } = resolveTyped(s, defs);
   if (!sch || opaque || v === null || typeof v !== 'object') return;
   if (ext(sch, 'preserve-unknown-fields')) return;
@@ -105,7 +115,12 @@ function walkTyped(v: unknown, s: Schema | undefined, defs: SchemaRegistry, path
   if (Array.isArray(v) ? sch.type !== 'array' : sch.type !== undefined && sch.type !== 'object') return;
   if (Array.isArray(v)) {
     if (!sch.items) return;
-    for (let i = 0; i < v.length; i++) walkTyped(v[i], sch.items, defs, `${path}[${i}]`, out, sorted, drop);
+    const was = Array.isArray(old) ? old : undefined;
+    for (let i = 0; i < v.length; i++) {
+      const o = was?.[i];
+      if (o !== undefined && o === v[i]) continue;
+      walkTyped(v[i], sch.items, defs, `${path}[${i}]`, out, sorted, drop, o);
+    }
     return;
   }
   const props = sch.properties;
@@ -114,10 +129,15 @@ function walkTyped(v: unknown, s: Schema | undefined, defs: SchemaRegistry, path
   if (!props && ap === undefined && sch.type === undefined) return;
   if (ap === true) return;
   const o = v as Record<string, unknown>;
+  const was = isObj(old) ? old : undefined;
   for (const k of keysOf(o, sorted)) {
-    if (props && Object.prototype.hasOwnProperty.call(props, k)) walkTyped(o[k], props[k], defs, join(path, k), out, sorted, drop);
-    else if (ap && typeof ap === 'object') walkTyped(o[k], ap, defs, join(path, k), out, sorted, drop);
-    else {
+    const declared = props && Object.prototype.hasOwnProperty.call(props, k) ? props[k] : ap && typeof ap === 'object' ? ap : undefined;
+    if (declared) {
+      const x = o[k];
+      const ox = was?.[k];
+      if (ox !== undefined && ox === x) continue;
+      walkTyped(x, declared, defs, join(path, k), out, sorted, drop, ox);
+    } else {
       out.push(join(path, k));
       if (drop) delete o[k];
     }
@@ -203,7 +223,7 @@ function coerceEmbedded(x: unknown, s: Schema | undefined, defs: SchemaRegistry,
 function collect(obj: unknown, schema: Schema, defs: SchemaRegistry, opts: UnknownFieldOptions, drop: boolean): string[] {
   if (!opts.customResource) {
     const out: string[] = [];
-    walkTyped(obj, schema, defs, '', out, !!opts.sortKeys, drop);
+    walkTyped(obj, schema, defs, '', out, !!opts.sortKeys, drop, drop ? undefined : opts.old);
     return out;
   }
   const meta: string[] = [];

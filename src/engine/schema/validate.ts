@@ -104,7 +104,13 @@ function base64ErrorOffset(s: string): number {
   return -1;
 }
 
-function check(v: unknown, s: Schema | undefined, defs: SchemaRegistry, where: Where): void {
+/**
+ * `old`: the value at the same place in the stored state an update starts from (undefined when none). A
+ * stored state of a built-in kind decodes into its type (every write path checks it before storing it, and
+ * frozen-writes.test.ts checks it after every write over the catalog), so a member or item that is that
+ * very value (a copy-on-write update shares it) passes as it did then and is not walked again.
+ */
+function check(v: unknown, s: Schema | undefined, defs: SchemaRegistry, where: Where, old?: unknown): void {
   if (v === null || v === undefined || !s) return;
   if (ext<boolean>(s, 'preserve-unknown-fields') === true && !s.properties) return;
   const ref = refName(s);
@@ -135,10 +141,10 @@ function check(v: unknown, s: Schema | undefined, defs: SchemaRegistry, where: W
     if (target.type === 'object' || target.properties) {
       if (!isPlainObject(v)) mismatch(jsonKind(v), where, goTypeName(s, defs));
       const structName = ref.split('.').pop()!;
-      checkStruct(v, target, defs, structName, where.path);
+      checkStruct(v, target, defs, structName, where.path, old);
       return;
     }
-    check(v, target, defs, where);
+    check(v, target, defs, where, old);
     return;
   }
   const r = resolve(s, defs) ?? s;
@@ -165,13 +171,30 @@ function check(v: unknown, s: Schema | undefined, defs: SchemaRegistry, where: W
       return;
     case 'array':
       if (!Array.isArray(v)) mismatch(jsonKind(v), where, goTypeName(r, defs));
-      for (const item of v as unknown[]) check(item, r.items, defs, where);
+      {
+        const items = v as unknown[];
+        const was = Array.isArray(old) ? old : undefined;
+        for (let i = 0; i < items.length; i++) {
+          const item = items[i];
+          const o = was?.[i];
+          if (o !== undefined && o === item) continue;
+          check(item, r.items, defs, where, o);
+        }
+      }
       return;
     case 'object':
       if (!isPlainObject(v)) mismatch(jsonKind(v), where, goTypeName(r, defs));
-      if (r.properties) checkStruct(v, r, defs, where.struct, where.path);
+      if (r.properties) checkStruct(v, r, defs, where.struct, where.path, old);
       else if (r.additionalProperties && typeof r.additionalProperties === 'object') {
-        for (const val of Object.values(v as Record<string, unknown>)) check(val, r.additionalProperties, defs, where);
+        const m = v as Record<string, unknown>;
+        const was = isPlainObject(old) ? old : undefined;
+        for (const k in m) {
+          if (!Object.hasOwn(m, k)) continue;
+          const val = m[k];
+          const o = was?.[k];
+          if (o !== undefined && o === val) continue;
+          check(val, r.additionalProperties, defs, where, o);
+        }
       }
       return;
     default:
@@ -179,30 +202,38 @@ function check(v: unknown, s: Schema | undefined, defs: SchemaRegistry, where: W
   }
 }
 
-function checkStruct(v: unknown, s: Schema, defs: SchemaRegistry, structName: string, path: string[]): void {
+function checkStruct(v: unknown, s: Schema, defs: SchemaRegistry, structName: string, path: string[], old?: unknown): void {
   const props = s.properties ?? {};
-  for (const [k, val] of Object.entries(v as Record<string, unknown>)) {
+  const m = v as Record<string, unknown>;
+  const was = isPlainObject(old) ? old : undefined;
+  for (const k in m) {
+    if (!Object.hasOwn(m, k)) continue;
     const ps = props[k];
     if (!ps) continue;
-    check(val, ps, defs, { struct: structName, path: [...path, k] });
+    const val = m[k];
+    const o = was?.[k];
+    if (o !== undefined && o === val) continue;
+    check(val, ps, defs, { struct: structName, path: [...path, k] }, o);
   }
 }
 
 /**
  * The decoder's 400 for a body that does not fit the Go types of a built-in kind, or undefined when it fits.
- * `schema` is the kind's root schema (usually `{ $ref: "io.k8s.api.apps.v1.Deployment" }`).
+ * `schema` is the kind's root schema (usually `{ $ref: "io.k8s.api.apps.v1.Deployment" }`). `old`: the
+ * stored state an update starts from; the parts of `obj` that are its very values are not walked again.
  */
 export function checkTypes(
   obj: unknown,
   schema: Schema,
   defs: SchemaRegistry,
   kind: { group: string; version: string; kind: string },
+  old?: unknown,
 ): StatusError | undefined {
   try {
     const ref = refName(schema);
     const root = ref ? defs[ref] : schema;
     if (!isPlainObject(obj)) mismatch(jsonKind(obj), { struct: '', path: [] }, ref ? goTypeName(schema, defs) : 'map[string]interface {}');
-    if (root) checkStruct(obj, root, defs, ref ? ref.split('.').pop()! : kind.kind, []);
+    if (root) checkStruct(obj, root, defs, ref ? ref.split('.').pop()! : kind.kind, [], old);
     return undefined;
   } catch (e) {
     if (e instanceof TypeMismatch) {

@@ -387,6 +387,32 @@ function keepRHS(lhs: V, rhs: V): V {
   return rhs !== undefined ? rhs : lhs;
 }
 
+/**
+ * keepRHS for a whole (atomic) map or list: live's value when the configuration's is the same JSON, keys in
+ * the same order (then live's stays, shared, instead of being replaced by an equal copy).
+ */
+function keepRHSWhole(lhs: V, rhs: V): V {
+  if (rhs === undefined) return lhs;
+  return lhs !== undefined && lhs !== null && typeof lhs === 'object' && sameJson(lhs, rhs) ? lhs : rhs;
+}
+
+/** The same JSON text: equal values, map keys in the same order. */
+function sameJson(a: JsonValue, b: JsonValue): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i] || !sameJson(a[ka[i]], b[kb[i]])) return false;
+  return true;
+}
+
 function mergeHandle(a: Atom, k: ReturnType<typeof deduce>, lhs: V, rhs: V): V {
   switch (dispatch(a, k)) {
     case 'scalar':
@@ -396,8 +422,10 @@ function mergeHandle(a: Atom, k: ReturnType<typeof deduce>, lhs: V, rhs: V): V {
       const l = asList(lhs);
       const r = asList(rhs);
       const emptyPromote = (!l || l.length === 0) && (!r || r.length === 0);
-      if (list.atomic || emptyPromote) return keepRHS(lhs, rhs);
+      if (list.atomic || emptyPromote) return keepRHSWhole(lhs, rhs);
       const out = mergeListItems(list, l ?? [], r ?? []);
+      // live's list again when every item merged to the very same value, in the same places
+      if (l && l.length > 0 && sameItems(out, l)) return l;
       return out.length > 0 ? out : undefined;
     }
     case 'map': {
@@ -405,27 +433,42 @@ function mergeHandle(a: Atom, k: ReturnType<typeof deduce>, lhs: V, rhs: V): V {
       const l = asMap(lhs);
       const r = asMap(rhs);
       const emptyPromote = (!l || isEmptyMap(l)) && (!r || isEmptyMap(r));
-      if (m.atomic || emptyPromote) return keepRHS(lhs, rhs);
+      if (m.atomic || emptyPromote) return keepRHSWhole(lhs, rhs);
       const out: Obj = {};
+      // whether `out` is `l` again: every member of live merged to the very same value, none added or
+      // dropped (then live's map is the result, so an unchanged part stays the stored state's, shared)
+      let same = l !== undefined;
       // live key order first, then keys new in the configuration (no key arrays made)
       if (l) {
         for (const key in l) {
           if (!Object.hasOwn(l, key)) continue;
-          const v = mergeWalk(childType(m, key), l[key], r?.[key]);
+          const lv = l[key];
+          const v = mergeWalk(childType(m, key), lv, r?.[key]);
           if (v !== undefined) out[key] = v;
+          if (v !== lv || v === undefined) same = false;
         }
       }
       if (r) {
         for (const key in r) {
           if (!Object.hasOwn(r, key) || (l && key in l)) continue;
           const v = mergeWalk(childType(m, key), undefined, r[key]);
-          if (v !== undefined) out[key] = v;
+          if (v !== undefined) {
+            out[key] = v;
+            same = false;
+          }
         }
       }
+      if (same && !isEmptyMap(out)) return l;
       return isEmptyMap(out) ? undefined : out;
     }
   }
   return undefined;
+}
+
+function sameItems(a: JsonValue[], b: JsonValue[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 function indexList(list: ListType, items: JsonValue[], allowDuplicates: boolean): { pes: PathElement[]; observed: Map<string, JsonValue> } {

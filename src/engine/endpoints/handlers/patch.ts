@@ -152,8 +152,8 @@ function patchCurrent(scope: Scope, current: KubeObject, decoded: Exclude<Decode
   const { def } = scope;
   let next: unknown;
   if (decoded.kind === 'json-patch') next = applyJsonPatch(current, decoded.patch);
-  else if (decoded.kind === 'merge-patch') next = applyMergePatch(current, decoded.result.value);
-  else next = applyStrategicMergePatch(current, decoded.result.value, def.schema, def.definitions);
+  else if (decoded.kind === 'merge-patch') next = applyMergePatch(current, decoded.result.value, def.copyOnWrite);
+  else next = applyStrategicMergePatch(current, decoded.result.value, def.schema, def.definitions, def.copyOnWrite);
   const smp = decoded.kind === 'strategic-merge-patch';
   const shown = () => (smp ? goPrintV(decoded.kind === 'strategic-merge-patch' ? decoded.result.value ?? {} : {}) : goJsonMarshal(next));
   if (!isPlainObject(next)) {
@@ -162,8 +162,11 @@ function patchCurrent(scope: Scope, current: KubeObject, decoded: Exclude<Decode
   const obj = next as KubeObject;
   obj.apiVersion = groupVersion(def);
   obj.kind = def.kind;
+  // a copy-on-write patch shares the parts it did not reach with the stored state, which passed these
+  // checks when it was stored: they are not walked again
+  const shared = decoded.kind !== 'json-patch' && def.copyOnWrite ? current : undefined;
   try {
-    typeCheck(def, obj);
+    typeCheck(def, obj, shared);
   } catch (e) {
     // a decoding error of the patched object trumps strict-decoding errors: 422 on `patch`
     if (e instanceof StatusError && e.status.code === 400) {
@@ -179,6 +182,7 @@ function patchCurrent(scope: Scope, current: KubeObject, decoded: Exclude<Decode
     patchType: decoded.kind === 'json-patch' ? 'json' : decoded.kind === 'merge-patch' ? 'merge' : 'strategic',
     patchDocument: decoded.kind === 'strategic-merge-patch' ? decoded.result.value ?? {} : undefined,
     patchErrors: decoded.kind === 'json-patch' ? decoded.patchErrors : undefined,
+    old: shared,
   });
   warnings.push(...admitted.warnings);
   return admitted.object;
@@ -220,6 +224,7 @@ function apply(
     force,
     subresource: info.subresource || undefined,
     resetFields: resetFieldsFor(def, info.subresource),
+    share: def.copyOnWrite,
   });
   // strict decoding of the body happens after a successful apply: duplicates only (unknown fields fail
   // the apply itself), in go-yaml's words

@@ -145,15 +145,48 @@ export function defaultPodTemplate(t: unknown): void {
   defaultPodSpec(obj(template.spec));
 }
 
-/** Embedded ObjectMeta of templates is a struct, so v1.33 prints `metadata: {creationTimestamp: null}`. */
+/**
+ * Embedded ObjectMeta of templates is a struct, so v1.33 prints `metadata: {creationTimestamp: null}`.
+ * The holder's metadata is replaced only when it changes (missing, no creationTimestamp, or keys out of
+ * ObjectMeta order): copy-on-write kinds share an unchanged template's metadata with the stored state.
+ */
 export function defaultTemplateMeta(holder: Obj): void {
-  const meta = obj(holder.metadata) ?? {};
-  if (meta.creationTimestamp === undefined) meta.creationTimestamp = null;
-  holder.metadata = orderObjectMeta(meta);
+  const meta = obj(holder.metadata);
+  if (meta && meta.creationTimestamp !== undefined && inObjectMetaOrder(meta)) return;
+  const m = meta ?? {};
+  if (m.creationTimestamp === undefined) m.creationTimestamp = null;
+  holder.metadata = orderObjectMeta(m);
+}
+
+/**
+ * `holder[key]` as an object to default in place: the member when it is one, else a new empty object set
+ * there. Assigns only when the member is missing or not an object (copy-on-write kinds never write an
+ * unchanged member again: it may be a stored state's, frozen).
+ */
+export function member(holder: Obj, key: string): Obj {
+  const v = holder[key];
+  if (isPlainObject(v)) return v as Obj;
+  const fresh: Obj = {};
+  holder[key] = fresh;
+  return fresh;
 }
 
 const META_ORDER = ['name', 'generateName', 'namespace', 'selfLink', 'uid', 'resourceVersion', 'generation', 'creationTimestamp',
   'deletionTimestamp', 'deletionGracePeriodSeconds', 'labels', 'annotations', 'ownerReferences', 'finalizers', 'managedFields'];
+
+const META_RANK = new Map(META_ORDER.map((k, i) => [k, i]));
+
+/** The keys of `meta` are in the order orderObjectMeta gives (ObjectMeta's first, in order, then the rest). */
+function inObjectMetaOrder(meta: Obj): boolean {
+  let last = -1;
+  for (const k in meta) {
+    if (!Object.hasOwn(meta, k)) continue;
+    const r = META_RANK.get(k) ?? META_ORDER.length;
+    if (r < last) return false;
+    last = r;
+  }
+  return true;
+}
 
 /** ObjectMeta keys in the order of the Go struct (the order the real server's JSON has). */
 export function orderObjectMeta(meta: Obj): Obj {
@@ -165,6 +198,7 @@ export function orderObjectMeta(meta: Obj): Obj {
 
 /** SetDefaults_Pod (pod-only parts). */
 export function defaultPod(pod: KubeObject): void {
+  // writes only what is missing (pods are copy-on-write: an update shares the stored spec, frozen)
   if (!obj(pod.spec)) pod.spec = {};
   const spec = pod.spec as Obj;
   for (const list of [spec.containers, spec.initContainers]) {
@@ -174,7 +208,7 @@ export function defaultPod(pod: KubeObject): void {
       if (res && limits) {
         const requests = obj(res.requests) ?? {};
         for (const [k, v] of Object.entries(limits)) if (!(k in requests)) requests[k] = v;
-        res.requests = requests;
+        if (res.requests !== requests) res.requests = requests;
       }
     }
   }

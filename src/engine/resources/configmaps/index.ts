@@ -45,6 +45,8 @@ export function validateImmutableData(obj: KubeObject, old: KubeObject, fields: 
 }
 
 export const configmaps = builtin('', 'v1', 'configmaps', {
+  // no defaulting or preparation writes into a ConfigMap: its updates share the stored data
+  copyOnWrite: true,
   validateObject: (obj) => validateDataBags(obj, 'binaryData', (f, v) => (f === 'data' ? byteLength(String(v ?? '')) : Math.floor((String(v ?? '').length * 3) / 4))),
   validateChange: (obj, old) => validateImmutableData(obj, old, ['data', 'binaryData']),
   tableColumns: [

@@ -9,22 +9,22 @@ import { templateWarnings } from '../common/template-warnings.js';
 import { goIntOrString, goLabelSelector, goStringMap, invalidRepr } from '../common/go-repr.js';
 import { intOrPercentValue, isNotMoreThan100Percent, validatePositiveIntOrPercent } from '../common/intstr.js';
 import { formatLabels, formatLabelSelector, isEmptySelector, selectorMatches, validateLabelSelector } from '../common/labels.js';
-import { defaultPodTemplate, validateAlwaysRestartTemplate, validatePodTemplateSpec } from '../common/pod.js';
+import { defaultPodTemplate, member, validateAlwaysRestartTemplate, validatePodTemplateSpec } from '../common/pod.js';
 import { ageColumn, col, int, o, templateContainersColumns, zeroStatusFields } from '../common/printers.js';
 import { validateSelectorImmutable, validateWorkloadStatus } from '../common/workloads.js';
 
+/** SetDefaults_DaemonSet; writes only what is missing (copy-on-write: see ResourceDefinition.copyOnWrite). */
 function defaultDaemonSet(obj: KubeObject): void {
-  const spec = (obj.spec = o(obj.spec));
-  const us = (spec.updateStrategy = o(spec.updateStrategy));
+  const spec = member(obj, 'spec');
+  const us = member(spec, 'updateStrategy');
   if (!us.type) us.type = 'RollingUpdate';
   if (us.type === 'RollingUpdate') {
-    const ru = (us.rollingUpdate = o(us.rollingUpdate));
+    const ru = member(us, 'rollingUpdate');
     if (ru.maxUnavailable === undefined || ru.maxUnavailable === null) ru.maxUnavailable = 1;
     if (ru.maxSurge === undefined || ru.maxSurge === null) ru.maxSurge = 0;
   }
   if (spec.revisionHistoryLimit === undefined || spec.revisionHistoryLimit === null) spec.revisionHistoryLimit = 10;
-  spec.template = o(spec.template);
-  defaultPodTemplate(spec.template);
+  defaultPodTemplate(member(spec, 'template'));
   zeroStatusFields(obj, ['currentNumberScheduled', 'numberMisscheduled', 'desiredNumberScheduled', 'numberReady']);
 }
 
@@ -68,6 +68,7 @@ function validateDaemonSet(obj: KubeObject): FieldError[] {
 
 export const daemonsets = builtin('apps', 'v1', 'daemonsets', {
   ...templateWarnings((obj) => o(obj.spec).template, 'spec.template'),
+  copyOnWrite: true,
   default: defaultDaemonSet,
   validateObject: (obj) => validateDaemonSet(obj),
   validateChange: (obj, old) => validateSelectorImmutable(obj, old),

@@ -10,24 +10,27 @@ import { templateWarnings } from '../common/template-warnings.js';
 import { goIntOrString, invalidRepr } from '../common/go-repr.js';
 import { intOrPercentValue, isNotMoreThan100Percent, validatePositiveIntOrPercent } from '../common/intstr.js';
 import { formatLabelSelector } from '../common/labels.js';
-import { defaultPodTemplate, validateAlwaysRestartTemplate, validatePodTemplateSpec } from '../common/pod.js';
+import { defaultPodTemplate, member, validateAlwaysRestartTemplate, validatePodTemplateSpec } from '../common/pod.js';
 import { ageColumn, col, int, o, templateContainersColumns } from '../common/printers.js';
 import { validateSelectorAndTemplate, validateSelectorImmutable, validateWorkloadStatus } from '../common/workloads.js';
 
+/**
+ * SetDefaults_Deployment. Writes only what it defaults (a member is assigned only when missing): the kind
+ * is copy-on-write, so the parts an update did not change are the stored state's, frozen.
+ */
 export function defaultDeployment(obj: KubeObject): void {
-  const spec = (obj.spec = o(obj.spec));
+  const spec = member(obj, 'spec');
   if (spec.replicas === undefined || spec.replicas === null) spec.replicas = 1;
-  const strategy = (spec.strategy = o(spec.strategy));
+  const strategy = member(spec, 'strategy');
   if (!strategy.type) strategy.type = 'RollingUpdate';
   if (strategy.type === 'RollingUpdate') {
-    const ru = (strategy.rollingUpdate = o(strategy.rollingUpdate));
+    const ru = member(strategy, 'rollingUpdate');
     if (ru.maxUnavailable === undefined || ru.maxUnavailable === null) ru.maxUnavailable = '25%';
     if (ru.maxSurge === undefined || ru.maxSurge === null) ru.maxSurge = '25%';
   }
   if (spec.revisionHistoryLimit === undefined || spec.revisionHistoryLimit === null) spec.revisionHistoryLimit = 10;
   if (spec.progressDeadlineSeconds === undefined || spec.progressDeadlineSeconds === null) spec.progressDeadlineSeconds = 600;
-  spec.template = o(spec.template);
-  defaultPodTemplate(spec.template);
+  defaultPodTemplate(member(spec, 'template'));
 }
 
 function validateStrategy(strategy: Record<string, unknown>): FieldError[] {
@@ -77,6 +80,7 @@ function validateDeployment(obj: KubeObject): FieldError[] {
 export const deployments = builtin('apps', 'v1', 'deployments', {
   // deploymentStatusStrategy: /status keeps the stored labels (annotations may change)
   statusPinnedMetadata: ['labels'],
+  copyOnWrite: true,
   ...templateWarnings((obj) => o(obj.spec).template, 'spec.template', { nameUsedIn: 'Pod names and hostnames' }),
   default: defaultDeployment,
   validateObject: (obj) => validateDeployment(obj),

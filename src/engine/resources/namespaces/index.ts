@@ -86,6 +86,8 @@ export const namespaces = builtin('', 'v1', 'namespaces', {
   },
   nameValidator: nameIsDNSLabel,
   default: defaultNamespace,
+  // defaulting and preparation write the top level and metadata, and in spec only what differs
+  copyOnWrite: true,
   prepareForCreate: (obj) => {
     const spec = (obj.spec = o(obj.spec));
     const fins = Array.isArray(spec.finalizers) ? (spec.finalizers as unknown[]) : [];
@@ -99,10 +101,12 @@ export const namespaces = builtin('', 'v1', 'namespaces', {
     }
     if (ctx.subresource === '') {
       // spec.finalizers changes only through the finalize subresource
+      // written only when it differs (a copy-on-write update shares the stored spec, frozen)
       const spec = (obj.spec = o(obj.spec));
       const prev = o(old.spec);
-      if (prev.finalizers !== undefined) spec.finalizers = prev.finalizers;
-      else delete spec.finalizers;
+      if (prev.finalizers !== undefined) {
+        if (spec.finalizers !== prev.finalizers) spec.finalizers = prev.finalizers;
+      } else if (spec.finalizers !== undefined) delete spec.finalizers;
       if (old.status !== undefined) obj.status = old.status;
     }
   },

@@ -42,7 +42,8 @@ function mirrorIPs(pod: KubeObject): void {
     const list = a(st[many]);
     if (single && (!list.length || str(list[0].ip) !== single)) st[many] = [{ ip: single }];
     const first = a(st[many])[0];
-    if (first && str(first.ip)) st[one] = str(first.ip);
+    // written only when it differs (copy-on-write: the stored status may be shared, frozen)
+    if (first && str(first.ip) && st[one] !== str(first.ip)) st[one] = str(first.ip);
   }
 }
 
@@ -149,6 +150,9 @@ export function podGracePeriod(pod: KubeObject, options: { gracePeriodSeconds?: 
 export const pods = builtin('', 'v1', 'pods', {
   // podStatusStrategy: /status may change labels and annotations but never the owner references
   statusPinnedMetadata: ['ownerReferences'],
+  // defaulting and preparation write only what changes: updates (the kubelets' status writes above all)
+  // share the unchanged parts of the stored state
+  copyOnWrite: true,
   checkGracefulDelete: podGracePeriod,
   default: (obj) => {
     defaultPod(obj);

@@ -7,7 +7,7 @@ import { validateNonnegative } from '../../util/validation.js';
 import { builtin } from '../factory.js';
 import { templateWarnings } from '../common/template-warnings.js';
 import { formatLabelSelector } from '../common/labels.js';
-import { defaultPodTemplate, validateAlwaysRestartTemplate, validatePodTemplateSpec } from '../common/pod.js';
+import { defaultPodTemplate, member, validateAlwaysRestartTemplate, validatePodTemplateSpec } from '../common/pod.js';
 import { ageColumn, col, int, o, str, templateContainersColumns, zeroStatusFields } from '../common/printers.js';
 import { validateSelectorAndTemplate, validateSelectorImmutable, validateWorkloadStatus } from '../common/workloads.js';
 
@@ -25,11 +25,12 @@ function validateReplicaSet(obj: KubeObject): FieldError[] {
 
 export const replicasets = builtin('apps', 'v1', 'replicasets', {
   ...templateWarnings((obj) => o(obj.spec).template, 'spec.template', { nameUsedIn: 'Pod names and hostnames' }),
+  // defaulting writes only what is missing: updates share the unchanged parts of the stored state
+  copyOnWrite: true,
   default: (obj) => {
-    const spec = (obj.spec = o(obj.spec));
+    const spec = member(obj, 'spec');
     if (spec.replicas === undefined || spec.replicas === null) spec.replicas = 1;
-    spec.template = o(spec.template);
-    defaultPodTemplate(spec.template);
+    defaultPodTemplate(member(spec, 'template'));
     zeroStatusFields(obj, ['replicas']);
   },
   validateObject: (obj) => validateReplicaSet(obj),
