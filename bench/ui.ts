@@ -18,6 +18,7 @@ import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type LaunchOptions } from '@playwright/test';
 import { build, preview } from 'vite';
 import { findChromium } from '../e2e/browser.js';
+import { precompressed } from './static-host.js';
 import type { Row } from './run.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -299,7 +300,7 @@ export async function bench(): Promise<Row[]> {
       rows.push({ name: 'ui: time to interactive (Chromium)', target: `<= ${TTI_LIMIT_MS} ms`, note: `not measured: ${browser.description}` });
       return rows;
     }
-    server = await preview({ configFile, root: ROOT, logLevel: 'warn', build: { outDir }, preview: { host: '127.0.0.1', port: 4395, strictPort: false } });
+    server = await preview({ configFile, root: ROOT, logLevel: 'warn', plugins: [precompressed(outDir)], build: { outDir }, preview: { host: '127.0.0.1', port: 4395, strictPort: false } });
     const origin = server.resolvedUrls?.local[0]?.replace(/\/$/, '');
     if (!origin) throw new Error('vite preview did not report a local URL');
     const b = await chromium.launch(browser.launchOptions);
@@ -351,7 +352,7 @@ async function typingAB(dirs: string[], rounds: number): Promise<void> {
   if (!browser.launchOptions) throw new Error(browser.description);
   const configFile = join(ROOT, 'vite.config.ts');
   const servers = await Promise.all(
-    dirs.map((outDir, i) => preview({ configFile, root: ROOT, logLevel: 'warn', build: { outDir }, preview: { host: '127.0.0.1', port: 4396 + i, strictPort: false } })),
+    dirs.map((outDir, i) => preview({ configFile, root: ROOT, logLevel: 'warn', plugins: [precompressed(outDir)], build: { outDir }, preview: { host: '127.0.0.1', port: 4396 + i, strictPort: false } })),
   );
   const b = await chromium.launch(browser.launchOptions as LaunchOptions);
   try {
