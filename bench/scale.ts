@@ -4,22 +4,13 @@
 // engine bundled as it ships (bench/bundled.ts). Both clusters are built first (two engines in one process),
 // then each cost is timed in rounds taken in turn (1,000, 100,000, 100,000, 1,000, ...: bench/alternate.ts),
 // so load that comes and goes moves both sides alike; a ratio is the median of the per-round ratios.
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import type { Row } from './run.js';
 import { alternate, median, middleHalf, perRoundRatios, spread } from './alternate.js';
 import { importBundled, textCaller } from './bundled.js';
+import { heapUsed } from './heap.js';
 
 const { createApiServer, createMemoryStorage, systemEnv } = await importBundled<typeof import('./engine-entry.js')>('bench/engine-entry.ts');
 
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-
-function heapUsed(): number {
-  gc();
-  gc();
-  return process.memoryUsage().heapUsed;
-}
 
 const NAMESPACES = 10;
 

@@ -3,21 +3,12 @@
 // parsed body, a serialization) grows the heap per object without any answer changing, so no other test
 // sees it; the scale benchmark measures it at 100,000 objects (2.3x), this bounds it at a few thousand
 // objects with three states each.
-import { runInNewContext } from 'node:vm';
-import { setFlagsFromString } from 'node:v8';
 import { describe, expect, it } from 'vitest';
 import { createApiServer, engineRequest } from '../../engine/server.js';
 import { createMemoryStorage } from './memory-storage.js';
 import { systemEnv } from '../system-env.js';
+import { heapUsed } from '../../../bench/heap.js';
 
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-
-function heapUsed(): number {
-  gc();
-  gc();
-  return process.memoryUsage().heapUsed;
-}
 
 describe('engine heap per stored object', () => {
   it('stays under 2.5x the JSON served for ConfigMaps created, then updated and patched (managedFields of two managers)', async () => {

@@ -109,6 +109,15 @@ describe('copy-on-write kinds share what a write did not change', () => {
   });
   type Dep = { spec: { selector: unknown; strategy: unknown; template: { metadata: unknown; spec: { containers: unknown[] } } }; status?: unknown };
   const stored = (name: string) => c.server.engine.store.getStored(deployments, nsOf(deployments), name) as unknown as Dep;
+  /** The first container is a new object; the other containers, the selector, the strategy and the template's metadata are the stored ones. */
+  const expectFirstImageOnlyChanged = (before: Dep, after: Dep) => {
+    expect(after.spec.template.spec.containers[0]).not.toBe(before.spec.template.spec.containers[0]);
+    expect(after.spec.template.spec.containers[1]).toBe(before.spec.template.spec.containers[1]);
+    expect(after.spec.template.spec.containers[2]).toBe(before.spec.template.spec.containers[2]);
+    expect(after.spec.selector).toBe(before.spec.selector);
+    expect(after.spec.strategy).toBe(before.spec.strategy);
+    expect(after.spec.template.metadata).toBe(before.spec.template.metadata);
+  };
 
   it('Deployment: a strategic merge patch of one container image shares the other containers, the selector, the strategy, the template metadata and status', async () => {
     expect(deployments.copyOnWrite).toBe(true);
@@ -118,12 +127,7 @@ describe('copy-on-write kinds share what a write did not change', () => {
     expect(r.status, r.text).toBe(200);
     expect(r.body.spec.template.spec.containers[0].image).toBe('nginx:2');
     const after = stored('cow-smp');
-    expect(after.spec.template.spec.containers[0]).not.toBe(before.spec.template.spec.containers[0]);
-    expect(after.spec.template.spec.containers[1]).toBe(before.spec.template.spec.containers[1]);
-    expect(after.spec.template.spec.containers[2]).toBe(before.spec.template.spec.containers[2]);
-    expect(after.spec.selector).toBe(before.spec.selector);
-    expect(after.spec.strategy).toBe(before.spec.strategy);
-    expect(after.spec.template.metadata).toBe(before.spec.template.metadata);
+    expectFirstImageOnlyChanged(before, after);
     expect(after.status).toBe(before.status);
     expect(c.server.engine.store.copyOnWriteFallbacks).toBe(0);
   });
@@ -135,12 +139,7 @@ describe('copy-on-write kinds share what a write did not change', () => {
     expect(r.status, r.text).toBe(200);
     expect(r.body.spec.template.spec.containers[0].image).toBe('nginx:2');
     const after = stored('cow-apply');
-    expect(after.spec.template.spec.containers[0]).not.toBe(before.spec.template.spec.containers[0]);
-    expect(after.spec.template.spec.containers[1]).toBe(before.spec.template.spec.containers[1]);
-    expect(after.spec.template.spec.containers[2]).toBe(before.spec.template.spec.containers[2]);
-    expect(after.spec.selector).toBe(before.spec.selector);
-    expect(after.spec.strategy).toBe(before.spec.strategy);
-    expect(after.spec.template.metadata).toBe(before.spec.template.metadata);
+    expectFirstImageOnlyChanged(before, after);
   });
 
   it('Deployment: kubectl\'s apply rewrites a shared last-applied annotation on a copy', async () => {
