@@ -533,14 +533,13 @@ export function presentShallow(def: ResourceDefinition, o: KubeObject, gv = grou
 const itemJsonCache = new WeakMap<object, Map<string, Uint8Array>>();
 const utf8 = new TextEncoder();
 
-/** `keep`: whether bytes made now are kept with the object (reads keep them; a write's answer does not). */
-function itemBytes(def: ResourceDefinition, o: KubeObject, gv: string, keep = true): Uint8Array {
+/** The item's bytes, made once and kept with the object (a write's answer is written as text instead: objectJsonText). */
+function itemBytes(def: ResourceDefinition, o: KubeObject, gv: string): Uint8Array {
   const key = itemCacheKey(def, gv);
   let m = itemJsonCache.get(o);
   const hit = m?.get(key);
   if (hit) return hit;
   const bytes = utf8.encode(JSON.stringify(listItem(def, o, gv)));
-  if (!keep) return bytes;
   if (!m) itemJsonCache.set(o, (m = new Map()));
   m.set(key, bytes);
   return bytes;
@@ -584,8 +583,8 @@ function objectHead(kind: string, gv: string): Uint8Array {
  * the bytes of `presentShallow(def, o)` serialized. A built-in kind's list item lacks kind and apiVersion,
  * which lead the object here, so they are written before the item's fields.
  */
-export function objectJsonBytes(def: ResourceDefinition, o: KubeObject, gv = groupVersion(def), keep = true): Uint8Array<ArrayBuffer> {
-  const item = itemBytes(def, o, gv, keep);
+export function objectJsonBytes(def: ResourceDefinition, o: KubeObject, gv = groupVersion(def)): Uint8Array<ArrayBuffer> {
+  const item = itemBytes(def, o, gv);
   if (isCustom(def)) {
     const out = new Uint8Array(item.byteLength + 1);
     out.set(item);
@@ -615,7 +614,7 @@ const objectHeadTexts = new Map<string, string>();
  * (no encoding to bytes, no copy into a buffer beside the head).
  */
 export function objectJsonText(def: ResourceDefinition, o: KubeObject, gv = groupVersion(def)): string | Uint8Array<ArrayBuffer> {
-  if (itemJsonCache.get(o)?.has(itemCacheKey(def, gv))) return objectJsonBytes(def, o, gv, false);
+  if (itemJsonCache.get(o)?.has(itemCacheKey(def, gv))) return objectJsonBytes(def, o, gv);
   const item = JSON.stringify(listItem(def, o, gv));
   if (isCustom(def)) return item + '\n';
   const key = `${def.kind} ${gv}`;
