@@ -1,6 +1,7 @@
 // Chunked lists at a past revision and across writes: a page is read from the cache's index and the history
 // since its revision (ClusterState.scanAt), not from a copy of the collection. Every way of paging here must
-// give exactly the unpaginated list at the same revision (read through the snapshot path), item for item,
+// give exactly the list as it was read while that revision was the current one (from the index alone, no
+// history), item for item, and so must the unpaginated list at that revision,
 // with a remainingItemCount that counts what is left: objects created, changed and deleted since the
 // revision, before, inside and after each page, in one namespace and across all.
 import { describe, expect, it } from 'vitest';
@@ -42,20 +43,37 @@ describe('paginated lists at past revisions', () => {
       }
       await write(c, 'PATCH', `${nsPath('a')}/m-00`, { data: { v: `changed-${n}` } }, 'application/merge-patch+json');
     };
+    const paths = [CMS, nsPath('a'), nsPath('c')];
+    const selectors = ['', 'labelSelector=tier%3Dodd'];
+    // the lists as they are while a revision is the current one (read from the index itself, no history):
+    // what a page at that revision must give later, after the cluster has moved on
+    const seen = new Map<string, string>();
+    const record = async () => {
+      const rv = await revisionNow(c);
+      for (const path of paths) {
+        for (const selector of selectors) {
+          const r = await c.req('GET', `${path}${selector ? `?${selector}` : ''}`);
+          expect(r.body.metadata.resourceVersion).toBe(rv);
+          seen.set(`${rv} ${path} ${selector}`, JSON.stringify(r.body.items));
+        }
+      }
+      return rv;
+    };
     await churn();
-    const revisions = [await revisionNow(c)];
+    const revisions = [await record()];
     await churn();
-    revisions.push(await revisionNow(c));
+    revisions.push(await record());
     await churn();
 
     let checked = 0;
     for (const rv of revisions) {
-      for (const path of [CMS, nsPath('a'), nsPath('c')]) {
-        for (const selector of ['', 'labelSelector=tier%3Dodd']) {
+      for (const path of paths) {
+        for (const selector of selectors) {
           const q = (s: string) => [s, selector].filter(Boolean).join('&');
           const whole = await c.req('GET', `${path}?${q(`resourceVersion=${rv}&resourceVersionMatch=Exact`)}`);
           expect(whole.status, whole.text).toBe(200);
-          const expected = JSON.stringify(whole.body.items);
+          const expected = seen.get(`${rv} ${path} ${selector}`)!;
+          expect(JSON.stringify(whole.body.items), `${path}?${q(`rv=${rv}`)} unpaginated`).toBe(expected);
           for (const limit of [1, 2, 5, 100]) {
             const items: unknown[] = [];
             let r = await c.req('GET', `${path}?${q(`resourceVersion=${rv}&resourceVersionMatch=Exact&limit=${limit}`)}`);

@@ -166,21 +166,9 @@ export class ClusterState {
   /** Objects under `prefix` as they were at `revision`; throws StorageCompactedError when that is no longer known. */
   listAt(prefix: string, revision: number): StoredObject[] {
     if (revision >= this.revision) return this.list(prefix);
-    if (revision < this.compactedRevision) throw new StorageCompactedError(revision, this.compactedRevision);
-    const state = new Map<string, StoredObject>();
-    for (const item of this.list(prefix)) state.set(item.key, item);
-    for (let i = this.history.length - 1; i >= 0; i--) {
-      const e = this.history[i];
-      if (e.revision <= revision) break;
-      if (!e.key.startsWith(prefix)) continue;
-      if (e.type === 'ADDED') state.delete(e.key);
-      else if (e.prevObject && isUndecodable(e.prevObject)) state.delete(e.key);
-      else if (e.prevObject) {
-        const rv = Number(e.prevObject.metadata?.resourceVersion ?? 0);
-        state.set(e.key, { key: e.key, object: e.prevObject, revision: rv });
-      }
-    }
-    return [...state.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    const out: StoredObject[] = [];
+    this.scanAt(prefix, revision, prefix, (item) => out.push(item) > 0);
+    return out;
   }
 
   /**

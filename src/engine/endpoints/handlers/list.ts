@@ -370,7 +370,7 @@ export function readList(scope: Scope, lq: ListQuery): ListResult {
 
   // the watch cache ignores limit for resourceVersion "0" (computeListLimit): the whole list, no continue
   const limit = lq.resourceVersion === '0' && !lq.continueToken ? 0 : lq.limit;
-  if (limit > 0 && (revision >= state.revision || revision >= state.oldestResumableRevision())) {
+  if (limit > 0) {
     try {
       return readPage(scope, lq, prefix, revision, startKey, limit, match);
     } catch (e) {
@@ -401,23 +401,13 @@ export function readList(scope: Scope, lq: ListQuery): ListResult {
     }
     i = lo;
   }
+  // the whole list (no limit), from the snapshot of its revision
   const items: KubeObject[] = [];
-  let lastKey = '';
   for (; i < stored.length; i++) {
-    if (limit > 0 && items.length >= limit) break;
     const o = stored[i].object;
-    if (!lq.hasSelectors || match(o)) {
-      items.push(o);
-      lastKey = stored[i].key;
-    }
+    if (!lq.hasSelectors || match(o)) items.push(o);
   }
-  const meta: ListResult['meta'] = { resourceVersion: String(revision) };
-  if (limit > 0 && items.length >= limit && i < stored.length) {
-    // more objects follow (they may not match the selectors: the real server does not look ahead either)
-    meta.continue = encodeContinue(revision, lastKey.slice(prefix.length) + '\u0000');
-    if (!lq.hasSelectors) meta.remainingItemCount = stored.length - i;
-  }
-  return { items, meta };
+  return { items, meta: { resourceVersion: String(revision) } };
 }
 
 /**
