@@ -14,6 +14,7 @@ import { goJSON, isMap } from '../fieldpath/value.js';
 import { SchemaConverter, type TypeRef } from '../typed/schema.js';
 import { compare, toFieldSet, validate } from '../typed/ops.js';
 import { zeroObject } from '../typed/zero.js';
+import { BoundedMemo } from '../util/bounded-memo.js';
 import {
   capUpdateManagers,
   decodeManagedFields,
@@ -117,8 +118,36 @@ function stripFields(m: Managed, id: string, prev?: FieldSet): void {
 }
 
 function ignoredSet(opts: ManagedOptions): FieldSet | undefined {
-  if (!opts.resetFields?.length) return undefined;
-  return FieldSet.of(...opts.resetFields.map((p) => p.map((f) => ({ field: f }))));
+  const reset = opts.resetFields;
+  if (!reset?.length) return undefined;
+  // one top-level field (status on the main resource, spec on /status): the same set every time (field
+  // sets are immutable)
+  if (reset.length === 1 && reset[0].length === 1) {
+    const f = reset[0][0];
+    let s = topLevelSets.get(f);
+    if (!s) topLevelSets.set(f, (s = FieldSet.of([{ field: f }])));
+    return s;
+  }
+  return FieldSet.of(...reset.map((p) => p.map((f) => ({ field: f }))));
+}
+
+const topLevelSets = new BoundedMemo<string, FieldSet>(64);
+
+const zeroViews = new WeakMap<ObjectType, JsonObject>();
+
+/** The kind's empty object for readers only (a create is compared against it): made once and frozen. */
+function zeroView(type: ObjectType): JsonObject {
+  let z = zeroViews.get(type);
+  if (!z) zeroViews.set(type, (z = freezeAll(type.zero())));
+  return z;
+}
+
+function freezeAll<T>(v: T): T {
+  if (typeof v === 'object' && v !== null && !Object.isFrozen(v)) {
+    for (const k of Object.keys(v)) freezeAll((v as Record<string, unknown>)[k]);
+    Object.freeze(v);
+  }
+  return v;
 }
 
 /** `o` without managedFields, its top level and metadata new objects (nested values shared). */
@@ -260,7 +289,7 @@ export function updateManagedFields(type: ObjectType, live: KubeObject | null, n
   // apply starts tracking it again, under before-first-apply.
   if (managed.fields.size === 0 && live && live.metadata?.uid && !reset) return out;
   // the comparison only reads both sides: a view of live, and `out` itself (a copy without managedFields)
-  const liveObj = live ? viewWithoutManagedFields(live) : type.zero();
+  const liveObj = live ? viewWithoutManagedFields(live) : zeroView(type);
   const result = trackUpdate(type, liveObj, out as JsonObject, managed, opts.manager, opts);
   return encodeInto(out, result);
 }

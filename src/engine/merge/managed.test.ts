@@ -31,6 +31,20 @@ describe('managedFields entries', () => {
     expect(printManager('raw')).toBe('"raw"');
   });
 
+  test('identifiers are kept per member, never across members whose texts run together', () => {
+    // each pair reads the same when its members are joined: the kept identifier must be the pair's own
+    const pairs: [Record<string, string>, Record<string, string>][] = [
+      [{ manager: 'x', operation: 'Update', apiVersion: 'v1' }, { manager: '', operation: 'Update', apiVersion: 'v1x' }],
+      [{ manager: 'status', operation: 'Update', apiVersion: 'v1' }, { manager: '', operation: 'Update', apiVersion: 'v1', subresource: 'status' }],
+      [{ manager: 'a', operation: 'Update', apiVersion: 'v1', subresource: 'b' }, { manager: 'ba', operation: 'Update', apiVersion: 'v1' }],
+    ];
+    for (const [p, q] of pairs) {
+      const written = (i: Record<string, string>) =>
+        JSON.stringify(Object.fromEntries(['manager', 'operation', 'apiVersion', 'subresource'].filter((k) => i[k]).map((k) => [k, i[k]])));
+      for (const i of [p, q, p, q]) expect(managerIdentifier(i)).toBe(written(i));
+    }
+  });
+
   test('decoded sets are shared by equal fieldsV1 texts, never across different ones, and a malformed one fails every time', () => {
     const fieldsV1 = { 'f:spec': { 'f:containers': { 'k:{"name":"web"}': { '.': {}, 'f:image': {} } } } };
     const a = decodeManagedFields([entry({ fieldsV1 })]);

@@ -32,6 +32,20 @@ export interface ManagerInfo {
  * values. Appliers leave apiVersion out, so an applier keeps one entry whichever version it applies.
  */
 export function managerIdentifier(info: ManagerInfo): string {
+  // the same few managers write again and again: each identifier is written once (bounded)
+  // (lengths first: any text may stand in any member, so no separator alone would keep the keys apart)
+  const op = info.operation ?? '';
+  const v = info.apiVersion ?? '';
+  const sub = info.subresource ?? '';
+  const key = `${op.length}:${v.length}:${sub.length}:${op}${v}${sub}${info.manager ?? ''}`;
+  const known = identifierTexts.get(key);
+  if (known !== undefined) return known;
+  return identifierTexts.set(key, writeIdentifier(info));
+}
+
+const identifierTexts = new BoundedMemo<string, string>(256);
+
+function writeIdentifier(info: ManagerInfo): string {
   const parts: string[] = [];
   if (info.manager) parts.push(`"manager":${goJSONString(info.manager)}`);
   if (info.operation) parts.push(`"operation":${goJSONString(info.operation)}`);
@@ -202,6 +216,7 @@ export const ANCIENT_CHANGES = 'ancient-changes';
 
 /** More than 10 Update entries: the oldest are merged, per apiVersion, into `ancient-changes`. */
 export function capUpdateManagers(m: Managed, max = MAX_UPDATE_MANAGERS): void {
+  if (m.fields.size <= max) return; // at most `max` entries, so at most `max` updaters
   const updaters = [...m.fields].filter(([, vs]) => !vs.applied).map(([id]) => id);
   if (updaters.length <= max) return;
   updaters.sort((a, b) => {
