@@ -27,7 +27,7 @@ interface Policy {
   warn: LevelVersion;
 }
 
-const LATEST: Version = { latest: true, minor: 0 };
+const LATEST: Version = Object.freeze({ latest: true, minor: 0 });
 const lvString = (lv: LevelVersion) => `${lv.level}:${lv.version.latest ? 'latest' : `v1.${lv.version.minor}`}`;
 const sameLv = (x: LevelVersion, y: LevelVersion) => x.level === y.level && x.version.latest === y.version.latest && x.version.minor === y.version.minor;
 const levelRank = (l: Level) => LEVELS.indexOf(l);
@@ -42,8 +42,32 @@ function parseVersion(v: string): Version | undefined {
   return m ? { latest: false, minor: Number(m[1]) } : undefined;
 }
 
-/** api.PolicyToEvaluate: the policy of a namespace's labels over the defaults (privileged:latest), with label errors. */
+/** The policy of a namespace without any pod-security label (every mode privileged:latest), shared and frozen. */
+const DEFAULT_POLICY: { policy: Policy; errors: FieldError[] } = Object.freeze({
+  policy: Object.freeze({
+    enforce: Object.freeze({ level: 'privileged', version: LATEST }),
+    audit: Object.freeze({ level: 'privileged', version: LATEST }),
+    warn: Object.freeze({ level: 'privileged', version: LATEST }),
+  }) as Policy,
+  errors: Object.freeze([]) as unknown as FieldError[],
+});
+
+/**
+ * api.PolicyToEvaluate: the policy of a namespace's labels over the defaults (privileged:latest), with label
+ * errors. Most namespaces carry no pod-security label: they get the shared default, which callers only read.
+ */
 function policyOf(labels: Obj): { policy: Policy; errors: FieldError[] } {
+  let labelled = false;
+  for (const k in labels) {
+    if (k.startsWith(PREFIX)) {
+      labelled = true;
+      break;
+    }
+  }
+  return labelled ? labelledPolicyOf(labels) : DEFAULT_POLICY;
+}
+
+function labelledPolicyOf(labels: Obj): { policy: Policy; errors: FieldError[] } {
   const priv = (): LevelVersion => ({ level: 'privileged', version: LATEST });
   const p: Policy = { enforce: priv(), audit: priv(), warn: priv() };
   const errors: FieldError[] = [];
