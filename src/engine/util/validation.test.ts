@@ -40,6 +40,15 @@ describe('string validators (apimachinery messages)', () => {
     ]);
     expect(isValidLabelValue('x'.repeat(64))[0]).toBe('must be no more than 63 characters');
   });
+  it('qualified names found valid are known after, each answer a list of its own; invalid ones fail every time', () => {
+    for (let i = 0; i < 3; i++) {
+      const ok = isQualifiedName('example.com/known');
+      expect(ok).toEqual([]);
+      ok.push('a caller may add to its list');
+      expect(isQualifiedName('example.com/-bad')).toHaveLength(1);
+      expect(isQualifiedName('Example.com/x')[0]).toMatch(/^prefix part a lowercase RFC 1123 subdomain/);
+    }
+  });
   it('config map keys, port names, IPs', () => {
     expect(isConfigMapKey('..a')).toEqual(["must not start with '..'"]);
     expect(isConfigMapKey('a b')[0]).toContain("a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name'");

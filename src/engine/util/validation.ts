@@ -4,6 +4,7 @@
 
 import { fieldErr, type FieldError } from '../errors.js';
 import type { ObjectMeta } from '../object.js';
+import { BoundedMemo } from './bounded-memo.js';
 
 const QNAME_FMT = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
 const QNAME_MSG = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
@@ -65,6 +66,17 @@ export function inclusiveRangeError(lo: number, hi: number): string {
 }
 
 export function isQualifiedName(value: string): string[] {
+  // label and annotation keys and finalizer names repeat from write to write: the valid ones are known
+  if (validQualifiedNames.has(value)) return [];
+  const errs = qualifiedNameErrors(value);
+  if (errs.length === 0) validQualifiedNames.set(value, true);
+  return errs;
+}
+
+/** Qualified names found valid (a pure check of the text), bounded. */
+const validQualifiedNames = new BoundedMemo<string, true>(1024);
+
+function qualifiedNameErrors(value: string): string[] {
   const errs: string[] = [];
   const parts = value.split('/');
   let name: string;
