@@ -6,7 +6,10 @@
 // Suites (all when none is named):
 //   requests  create, get, update (get + put) and merge patch of a ConfigMap, list of 100: 8 rounds of 150
 //             requests per side; each figure the median of the per-round p50s;
-//   serve     the same rows through the engine's own entry serve() instead of handle();
+//   serve     the same rows through the engine's own entry serve() instead of handle(); with
+//             `--rounds 5000 --per-round 1` single requests are interleaved as in the writes suite (each figure
+//             then the median of every request, with the p25 beside it): a build against itself reads 1.00x
+//             that way, where rounds of 150-300 requests swing by 3-7% on a shared machine;
 //   writes    the rows of bench/writes.ts (apply, strategic merge patch): requests interleaved one by one
 //             (before, after, after, before, ...: rounds of one request, 2,000 per side after 50 of warm-up),
 //             so a burst of load falls on both sides (against itself 1.00-1.01x, where rounds of 100 gave
