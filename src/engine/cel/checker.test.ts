@@ -83,6 +83,7 @@ describe('the parser tells when the AST validators have something to look at', (
       'duration("1d")', 'timestamp("1000-00-00T00:00:00Z")', 'timestamp(-62135596801)', '"a".matches(")")', 'matches("a", ")")',
       '"%d".format([1.5])', '"%d".format([1, 2])', '[1, "a"]', '{"a": 1, "b": "x"}', '{1: 1, "b": 1}', '[[1], ["a"]]',
       '[1].map(x, [x, "a"])', '[1].all(x, duration("x") > duration("1s"))', 'optional.of(1).optMap(x, [x, "a"])',
+      '[[1, "a"]]', '{"k": [1, "a"]}', '[1].map(x, {"a": x, "b": "c"})', '{1: 2}.transformMap(k, v, [k, "a"])',
     ];
     const walk = (o: unknown): void => {
       if (!o || typeof o !== 'object') return;
@@ -105,5 +106,16 @@ describe('the parser tells when the AST validators have something to look at', (
       }
     }
     expect(reported).toBeGreaterThanOrEqual(10);
+  });
+
+  it('leaves unmarked the trees whose only literals have fewer than two elements', async () => {
+    const { parse } = await import('./parser.js');
+    const opts = { optionalSyntax: true, twoVarComprehensions: true };
+    for (const expr of ['[1].map(x, x + 1)', 'x.filter(y, y > 0).size() == 0', '[].size() == 0', '{}.size() == 0', '{1: 2}.size() == 1', 'x.transformMap(k, v, v)', '[?optional.none()].size() == 0']) {
+      expect([expr, parse(expr, opts).validate]).toEqual([expr, false]);
+    }
+    for (const expr of ['[1, 2].size() == 2', '{1: 2, 3: 4}.size() == 2', '[[1], [2]].size() == 2', 'x.map(y, [y, 1])']) {
+      expect([expr, parse(expr, opts).validate]).toEqual([expr, true]);
+    }
   });
 });

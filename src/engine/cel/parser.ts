@@ -41,8 +41,10 @@ export interface ParseResult {
   /** Next free node id. */
   nextId: number;
   /**
-   * Whether the tree has a node the AST validators look at (validators.ts: a list or map literal, a call
-   * of duration, timestamp, matches or format); without one they have nothing to report.
+   * Whether the tree has a node the AST validators look at (validators.ts: a list or map literal of two or
+   * more elements, a call of duration, timestamp, matches or format); without one they have nothing to
+   * report (they compare a literal's elements with its first: the empty lists and maps and the one-element
+   * lists of the macros are left unmarked).
    */
   validate?: boolean;
 }
@@ -764,7 +766,6 @@ export class Parser {
             this.to = o + 1;
           } else this.advance();
           const l: ListExpr = { kind: 'list', id: this.nid(), offset: o, length: 1, elems: [], optionalIndices: [] };
-          this.validate = true;
           while (!this.isOp(']')) {
             if (this.isOp('?')) {
               if (!this.opts.optionalSyntax) throw this.errHere(`unsupported syntax '?'`);
@@ -776,6 +777,8 @@ export class Parser {
           }
           this.expect(']');
           l.length = this.pe - o;
+          // the validators compare elements two by two: a list of fewer has nothing to report itself
+          if (l.elems.length > 1) this.validate = true;
           return l;
         }
         if (op === '{') {
@@ -797,7 +800,7 @@ export class Parser {
             if (!this.accept(',')) break;
           }
           this.expect('}');
-          this.validate = true;
+          if (entries.length > 1) this.validate = true;
           return { kind: 'map', id: this.nid(), offset: o, length: this.pe - o, entries };
         }
         if (op === '.') {
@@ -966,7 +969,6 @@ export class Parser {
           const f = args[args.length - 1];
           const ins = this.call('cel.@mapInsert', o, [acc(), this.ident(k, o), f]);
           const step = args.length === 4 ? this.call('_?_:_', o, [args[2], ins, acc()]) : ins;
-          this.validate = true;
           return comp(k, { kind: 'map', id: this.nid(), offset: o, length: 0, entries: [] }, this.lit(true, o), step, acc(), name, v);
         }
         break;
@@ -978,7 +980,6 @@ export class Parser {
           const f = args[args.length - 1];
           const ins = this.call('cel.@mapInsert', o, [acc(), f]);
           const step = args.length === 4 ? this.call('_?_:_', o, [args[2], ins, acc()]) : ins;
-          this.validate = true;
           return comp(k, { kind: 'map', id: this.nid(), offset: o, length: 0, entries: [] }, this.lit(true, o), step, acc(), name, v);
         }
         break;
@@ -1005,7 +1006,7 @@ export class Parser {
   }
 
   private listOf(elems: Expr[], o: number): Expr {
-    this.validate = true;
+    if (elems.length > 1) this.validate = true;
     return { kind: 'list', id: this.nid(), offset: o, length: 0, elems, optionalIndices: [] };
   }
 }
