@@ -119,3 +119,22 @@ describe('the parser tells when the AST validators have something to look at', (
     }
   });
 });
+
+describe('declared types with type parameters are finalized', () => {
+  // the checker leaves out its finalizing walk when no type of the check can hold a type parameter: a
+  // declared variable, type value or object field that holds one must still come out as dyn
+  it('turns a parameter of a declared type into dyn at every node', () => {
+    const obj: import('./types.js').CelType = { kind: 'object', name: 'O', field: (f) => (f === 'p' ? T.list(T.param('B')) : f === 'q' ? T.int : undefined), fieldNames: () => ['p', 'q'] };
+    const env = createCelEnv({ variables: { x: T.list(T.param('A')), m: T.map(T.string, T.param('C')), o: obj } });
+    const typeOf = (expr: string) => {
+      const r = env.check(expr);
+      if (isCompileError(r)) throw new Error(r.formatted);
+      return [typeName(r.type), ...r.types.filter((t) => t !== undefined).map((t) => typeName(t!))];
+    };
+    for (const [expr, want] of [['x', 'list(dyn)'], ['m', 'map(string, dyn)'], ['o.p', 'list(dyn)'], ['o.q', 'int']] as const) {
+      const ts = typeOf(expr);
+      expect([expr, ts[0]]).toEqual([expr, want]);
+      expect(ts.some((t) => /[A-C]\b|_var/.test(t))).toBe(false);
+    }
+  });
+});

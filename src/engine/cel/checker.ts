@@ -63,6 +63,12 @@ export class Checker {
   /** Names bound in subst, in order, so that failed unifications can be undone cheaply. */
   private trail: [string, CelType | undefined][] = [];
   private fresh = 0;
+  /**
+   * Whether a type of this check may hold a type parameter: one was made (newParam), or a declared type
+   * (variable, type value, object field) has one. Without any, every type is its own final type and
+   * check() leaves the finalizing walk out.
+   */
+  private params = false;
   private issues: CelIssue[] = [];
   private types: (CelType | undefined)[] = [];
   private overloads: (string[] | undefined)[] = [];
@@ -82,7 +88,7 @@ export class Checker {
     }
     // final types in place (a type without parameters stays as it is)
     const types = this.types;
-    for (let id = 0; id < types.length; id++) {
+    if (this.params) for (let id = 0; id < types.length; id++) {
       const ty = types[id];
       if (ty === undefined) continue;
       const f = this.finalize(ty);
@@ -101,6 +107,7 @@ export class Checker {
   // ---- substitution ------------------------------------------------------------------------------
 
   private newParam(): CelType {
+    this.params = true;
     return T.param(`_var${this.fresh++}`);
   }
 
@@ -300,6 +307,12 @@ export class Checker {
 
   // ---- expressions -------------------------------------------------------------------------------
 
+  /** A type from the declarations (see params). */
+  private declared(t: CelType): CelType {
+    if (!this.params && hasParam(t, 0)) this.params = true;
+    return t;
+  }
+
   private set(e: Expr, t: CelType): CelType {
     this.types[e.id] = t;
     return t;
@@ -372,9 +385,9 @@ export class Checker {
       if (l) return l;
     }
     const v = this.opts.variables[name];
-    if (v) return v;
+    if (v) return this.declared(v);
     const tv = this.opts.typeValues.get(name);
-    if (tv) return T.typeOf(tv.type);
+    if (tv) return this.declared(T.typeOf(tv.type));
     return this.error(node, `undeclared reference to '${name}' (in container '')`);
   }
 
@@ -404,9 +417,9 @@ export class Checker {
     if (q !== undefined) {
       const name = q.replace(/^\./, '');
       // a declared variable or type with a qualified name
-      if (this.opts.variables[name]) return this.opts.variables[name];
+      if (this.opts.variables[name]) return this.declared(this.opts.variables[name]);
       const tv = this.opts.typeValues.get(name);
-      if (tv) return T.typeOf(tv.type);
+      if (tv) return this.declared(T.typeOf(tv.type));
     }
     const ot = this.expr(e.operand);
     const ft = this.fieldType(ot, e.field, e);
@@ -430,7 +443,7 @@ export class Checker {
       case 'object': {
         const f = r.field(field);
         if (!f) return this.error(node, `undefined field '${field}'`);
-        return f;
+        return this.declared(f);
       }
       case 'optional':
         return T.optional(this.fieldType(r.param, field, node));
@@ -767,6 +780,20 @@ function candidates(all: CelOverload[], member: boolean, arity: number, firstKin
     byForm.set(key, list);
   }
   return list;
+}
+
+/** Whether a declared type holds a type parameter (an object type's fields are looked at when selected). */
+function hasParam(t: CelType, depth: number): boolean {
+  if (depth > 64) return true;
+  switch (t.kind) {
+    case 'param': return true;
+    case 'list': return hasParam(t.elem, depth + 1);
+    case 'map': return hasParam(t.key, depth + 1) || hasParam(t.value, depth + 1);
+    case 'optional': return hasParam(t.param, depth + 1);
+    case 'type': return !!t.param && hasParam(t.param, depth + 1);
+    case 'opaque': return !!t.params && t.params.some((p) => hasParam(p, depth + 1));
+    default: return false;
+  }
 }
 
 function paramNames(t: CelType, out: string[] = []): string[] {
