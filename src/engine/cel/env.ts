@@ -217,7 +217,7 @@ export function createCelEnv(opts: CelEnvOptions = {}): CelEnv {
       if (isCompileError(r)) return r;
       // the parse's source (its line index is made on first use, by an error's position)
       const { ast, check, source } = r;
-      const compiled = new Compiler({ variables: varNames, typeValues, functions, overloadsByNode: check?.overloads, chosen: check?.chosen, chosenFrom: check?.chosenFrom, constants, variableTypes: check ? variables : undefined, roots }).compile(ast);
+      const compiled = new Compiler({ variables: varNames, typeValues, functions, overloadsByNode: check?.overloads, chosen: check?.chosen, chosenFrom: check?.chosenFrom, types: check?.types, constants, variableTypes: check ? variables : undefined, roots }).compile(ast);
       const slotTypes = new Array<CelType | undefined>(compiled.slotCount);
       const slotVars: string[] = [];
       const slotIdx: number[] = [];

@@ -2,7 +2,7 @@
 // Error absorption follows the CEL spec: && and || are commutative over errors (false/true wins),
 // ?: propagates only the chosen branch's error, comprehension accumulators may hold errors.
 
-import type { CallExpr, ComprehensionExpr, Expr } from './ast.js';
+import type { CallExpr, ComprehensionExpr, Expr, SelectExpr } from './ast.js';
 import type { CelOverload } from './library.js';
 import { actualSize } from './library.js';
 import type { CelType } from './types.js';
@@ -48,6 +48,8 @@ export interface CompileInfo {
   chosenFrom?: (CelOverload[] | undefined)[];
   /** Field types of object types selected per select node (unused at runtime today). */
   constants?: Map<string, CelValue>;
+  /** The checker's final type per node id (checked expressions): field chains decide their direct path by them. */
+  types?: (CelType | undefined)[];
   /** Declared variable types: field chains over object-typed variables get a direct path over JSON data. */
   variableTypes?: Record<string, CelType>;
   /** dottedRoots(variables, typeValues), when the environment made it once (else looked up per use). */
@@ -234,6 +236,8 @@ export class Compiler {
       if (fast) return fast;
     }
     if (!e.testOnly && !e.optional) {
+      const chain = this.chain(e);
+      if (chain) return chain;
       const fast = this.localJsonChain(e);
       if (fast) return fast;
     }
@@ -265,6 +269,57 @@ export class Compiler {
     }
     const operand = this.expr(e.operand);
     return this.fieldSel(operand, e.field, e, !!e.testOnly);
+  }
+
+  /**
+   * A chain of plain selects (no dot in a field name) from a root identifier that is a local, or a declared
+   * variable that starts no dotted variable or type name: the common case of the paths below, decided in one
+   * walk. Its general path is one closure (chainEv); when the checker's types say the root and every step
+   * but the last are schema objects and the last a scalar, and the data may come as JSON (a variable, or a
+   * local bound to JSON elements), the direct JSON path is taken with the general one as its fallback.
+   * Undefined for any other chain (the paths below then answer as before).
+   */
+  private chain(e: SelectExpr): Ev | undefined {
+    const fields: string[] = [];
+    const nodes: SelectExpr[] = [];
+    let r: Expr = e;
+    while (r.kind === 'select' && !r.testOnly && !r.optional) {
+      if (r.field.includes('.')) return undefined;
+      fields.push(r.field);
+      nodes.push(r);
+      r = r.operand;
+    }
+    if (r.kind !== 'ident' || r.name.startsWith('.')) return undefined;
+    const name = r.name;
+    const l = this.local(name);
+    let slot: number;
+    let json: boolean;
+    if (l !== undefined) {
+      slot = l;
+      json = this.localTypes?.has(l) === true;
+    } else {
+      if (name.includes('.') || this.dotted().has(name) || !this.info.variables.has(name)) return undefined;
+      slot = this.globalSlot(name);
+      json = this.info.variableTypes !== undefined;
+    }
+    fields.reverse();
+    nodes.reverse();
+    const free = this.freeRoots?.has(r) === true;
+    // positions of the general path's errors: the whole chain for a variable, each select for a local (as the
+    // qualified-name path and the step-by-step path below report them)
+    const general = chainEv(slot, name, free, fields, l === undefined ? new Array<Expr>(fields.length).fill(e) : nodes);
+    const types = this.info.types;
+    if (!json || types === undefined) return general;
+    const n = fields.length;
+    let t = types[r.id];
+    for (let i = 0; i < n; i++) {
+      if (t === undefined || t.kind !== 'object' || fields[i].includes('__')) return general;
+      t = types[i === n - 1 ? e.id : nodes[i].id];
+    }
+    if (t === undefined) return general;
+    const k = t.kind;
+    if (k !== 'string' && k !== 'int' && k !== 'bool' && k !== 'double') return general;
+    return this.scalarChain(slot, fields, (free ? 0 : 1) + n, t, general);
   }
 
   /**
@@ -383,11 +438,14 @@ export class Compiler {
       t = t.field(f);
     }
     if (!t) return undefined;
-    const leaf = t;
-    const k = leaf.kind;
+    const k = t.kind;
     if (k !== 'string' && k !== 'int' && k !== 'bool' && k !== 'double') return undefined;
-    const slot = rr.slot;
-    const cost = (this.freeRoots?.has(root) === true ? 0 : 1) + fields.length;
+    return this.scalarChain(rr.slot, raws, (this.freeRoots?.has(root) === true ? 0 : 1) + fields.length, t, general);
+  }
+
+  /** The direct path of a chain to a scalar over JSON (see jsonChain), `general` its fallback. */
+  private scalarChain(slot: number, raws: string[], cost: number, leaf: CelType, general: Ev): Ev {
+    const k = leaf.kind;
     const n = raws.length;
     if (k === 'int') {
       const ev = this.jsonChainEv(slot, raws, cost, k, leaf, general);
@@ -518,20 +576,7 @@ export class Compiler {
       const v = operand(c);
       c.cost++;
       if (c.cost > c.limit) throw new CelCostLimitError();
-      if (v instanceof CelMap) {
-        const r = v.getStr(field);
-        if (r === undefined) throw Object.assign(new CelError(`no such key: ${field}`), { offset: node.offset, length: node.length });
-        return r;
-      }
-      if (v instanceof CelOptional) {
-        if (!v.hasValue) return v;
-        const inner = v.value;
-        if (inner instanceof CelMap) {
-          const r = inner.getStr(field);
-          return r === undefined ? CelOptional.none : CelOptional.of(r);
-        }
-      }
-      throw Object.assign(new CelError(`type '${valueTypeName(v)}' does not support field selection`), { offset: node.offset, length: node.length });
+      return selectField(v, field, node);
     };
   }
 
@@ -1082,6 +1127,47 @@ export class Compiler {
 const INT_COMPARE: Record<string, number> = {
   less_int64: 0, less_equals_int64: 1, greater_int64: 2, greater_equals_int64: 3, equals: 4, not_equals: 5,
 };
+
+/** The field `field` of a value, as a step of a field chain (its charge made by the caller). */
+function selectField(v: CelValue, field: string, node: Expr): CelValue {
+  if (v instanceof CelMap) {
+    const r = v.getStr(field);
+    if (r === undefined) throw Object.assign(new CelError(`no such key: ${field}`), { offset: node.offset, length: node.length });
+    return r;
+  }
+  if (v instanceof CelOptional) {
+    if (!v.hasValue) return v;
+    const inner = v.value;
+    if (inner instanceof CelMap) {
+      const r = inner.getStr(field);
+      return r === undefined ? CelOptional.none : CelOptional.of(r);
+    }
+  }
+  throw Object.assign(new CelError(`type '${valueTypeName(v)}' does not support field selection`), { offset: node.offset, length: node.length });
+}
+
+/**
+ * The general path of a field chain from a slot in one closure: what the slot's load (Compiler.loadSlot)
+ * and a field selection per field (Compiler.fieldSel, the error of field i at `nodes[i]`) do, in order.
+ */
+function chainEv(s: number, name: string, free: boolean, fields: string[], nodes: Expr[]): Ev {
+  const n = fields.length;
+  return (c) => {
+    if (!free) {
+      c.cost++;
+      if (c.cost > c.limit) throw new CelCostLimitError();
+    }
+    let v = c.slots[s];
+    if (v === undefined) v = fromRaw(c, s, name);
+    else if (v instanceof CelError) throw v;
+    for (let i = 0; i < n; i++) {
+      c.cost++;
+      if (c.cost > c.limit) throw new CelCostLimitError();
+      v = selectField(v, fields[i], nodes[i]);
+    }
+    return v;
+  };
+}
 
 /** A variable given as JSON and not converted yet (see Ctx.raw), or the error of an unbound variable. */
 function fromRaw(c: Ctx, s: number, name: string): CelValue {
