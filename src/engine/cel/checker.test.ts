@@ -54,6 +54,12 @@ describe('overload resolution answered from the table is the full resolution', (
     "1 == 1 && [] == 'a'",
     "size(names) == 2 && {} == 1 && [[]] == 'b'",
     "counts['a'] == 1 && spec.tags + 1 == []",
+    // a result that is a type parameter (m[k], l[i]): a later join with dyn widens it as after the full resolution
+    "counts['a'] + counts['b'] == 2 && names[0] + names[1] == 'ab'",
+    "[counts['a'], dyn('x')].size() == 2 && [names[0], dyn(1)].size() == 2",
+    "[counts['a'], 'x'].size() == 2",
+    "counts['a'] == 1 && names[0] == 'x' && [] == 'a'",
+    "{'a': {'b': 1}}['a']['b'] == 1 && [[1]][0][0] == 1",
   ];
   const shot = (env: ReturnType<typeof createCelEnv>, expr: string) => {
     const r = env.check(expr);

@@ -648,10 +648,18 @@ export class Checker {
       if (!table) simpleCalls.set(all, (table = new BoundedMemo<string, SimpleCall>(MAX_SIMPLE_CALLS)));
       const hit = table.get(key);
       if (hit !== undefined) {
-        this.fresh += hit.fresh;
         this.overloads[e.id] = hit.ids;
         this.chosen[e.id] = hit.chosen;
         this.chosenFrom[e.id] = all;
+        if (hit.param !== undefined) {
+          // the result is the overload's type parameter, bound as the full resolution binds it
+          const p = T.param(`_var${this.fresh + hit.param}`);
+          this.fresh += hit.fresh;
+          this.params = true;
+          this.bind(p.name, hit.result);
+          return p;
+        }
+        this.fresh += hit.fresh;
         return hit.result;
       }
     }
@@ -659,6 +667,8 @@ export class Checker {
     const matched: string[] = [];
     const chosen: CelOverload[] = [];
     let cacheable = table !== undefined;
+    /** Whether the one matched overload's result is a bare type parameter (see SimpleCall.param). */
+    let paramResult = false;
     let result: CelType | undefined;
     // the first argument's type, when it is not a parameter: bindings made below cannot change it
     const first = argTypes.length ? this.resolve(argTypes[0]) : undefined;
@@ -683,7 +693,10 @@ export class Checker {
       }
       matched.push(o.id);
       chosen.push(o);
-      if (paramNames(o.result).length) cacheable = false;
+      if (paramNames(o.result).length) {
+        if (o.result.kind === 'param' && matched.length === 1) paramResult = true;
+        else cacheable = false;
+      }
       let rt = o.result;
       if (m) {
         for (let i = 0; i < resultNames.length; i++) m.set(resultNames[i], this.newParam());
@@ -704,8 +717,15 @@ export class Checker {
     this.overloads[e.id] = matched;
     this.chosen[e.id] = chosen;
     this.chosenFrom[e.id] = all;
-    if (cacheable) {
+    if (cacheable && !paramResult) {
       table!.set(key!, { ids: Object.freeze(matched) as string[], chosen, result, fresh: this.fresh - fresh0 });
+    } else if (cacheable && matched.length === 1 && result.kind === 'param') {
+      // a result that is a type parameter bound to a type without parameters (m[k] of a map(string, string))
+      const bound = this.resolve(result);
+      const n = Number(result.name.slice(4));
+      if (!hasParam(bound, 0) && result.name === `_var${n}` && n >= fresh0 && n < this.fresh) {
+        table!.set(key!, { ids: Object.freeze(matched) as string[], chosen, result: bound, fresh: this.fresh - fresh0, param: n - fresh0 });
+      }
     }
     return result;
   }
@@ -723,9 +743,22 @@ const MAX_SIMPLE_CALLS = 2000;
  * later `_varN` names in messages stay the same). Matching depends on nothing but what the key holds. Only
  * successful resolutions whose matched overloads have a result without type parameters are kept: their
  * result is a declared type, the same for every call with that key (the parameters bound on the way are
- * fresh and referenced by nothing else).
+ * fresh and referenced by nothing else); and those of one matched overload whose result is a type parameter
+ * bound to a type without parameters (see SimpleCall.param).
  */
-type SimpleCall = { ids: string[]; chosen: CelOverload[]; result: CelType; fresh: number };
+type SimpleCall = {
+  ids: string[];
+  chosen: CelOverload[];
+  result: CelType;
+  fresh: number;
+  /**
+   * Set when the one matched overload's result is a type parameter (`_[_]`: V of map(K, V)): the full
+   * resolution answers the fresh parameter `_var<first fresh + param>` bound to `result` (a type without
+   * parameters), and a hit answers the same parameter with the same binding, so that a later widening of
+   * it (a list literal joining it with dyn) happens as after the full resolution.
+   */
+  param?: number;
+};
 const simpleCalls = new WeakMap<CelOverload[], BoundedMemo<string, SimpleCall>>();
 
 function literalType(v: unknown): CelType {
