@@ -282,14 +282,18 @@ export class Compiler {
   private chain(e: SelectExpr): Ev | undefined {
     const fields: string[] = [];
     const nodes: SelectExpr[] = [];
+    // a field name with '__' (an escaped property name) takes the general path only
+    let escaped = false;
     let r: Expr = e;
     while (r.kind === 'select' && !r.testOnly && !r.optional) {
-      if (r.field.includes('.')) return undefined;
+      const d = dotsAndUnderscores(r.field);
+      if (d & 1) return undefined;
+      if (d & 2) escaped = true;
       fields.push(r.field);
       nodes.push(r);
       r = r.operand;
     }
-    if (r.kind !== 'ident' || r.name.startsWith('.')) return undefined;
+    if (r.kind !== 'ident' || r.name.charCodeAt(0) === 46) return undefined;
     const name = r.name;
     const l = this.local(name);
     let slot: number;
@@ -298,7 +302,7 @@ export class Compiler {
       slot = l;
       json = this.localTypes?.has(l) === true;
     } else {
-      if (name.includes('.') || this.dotted().has(name) || !this.info.variables.has(name)) return undefined;
+      if (dotsAndUnderscores(name) & 1 || this.dotted().has(name) || !this.info.variables.has(name)) return undefined;
       slot = this.globalSlot(name);
       json = this.info.variableTypes !== undefined;
     }
@@ -307,13 +311,13 @@ export class Compiler {
     const free = this.freeRoots?.has(r) === true;
     // positions of the general path's errors: the whole chain for a variable, each select for a local (as the
     // qualified-name path and the step-by-step path below report them)
-    const general = chainEv(slot, name, free, fields, l === undefined ? new Array<Expr>(fields.length).fill(e) : nodes);
+    const general = chainEv(slot, name, free, fields, l === undefined ? undefined : nodes, e);
     const types = this.info.types;
-    if (!json || types === undefined) return general;
+    if (!json || escaped || types === undefined) return general;
     const n = fields.length;
     let t = types[r.id];
     for (let i = 0; i < n; i++) {
-      if (t === undefined || t.kind !== 'object' || fields[i].includes('__')) return general;
+      if (t === undefined || t.kind !== 'object') return general;
       t = types[i === n - 1 ? e.id : nodes[i].id];
     }
     if (t === undefined) return general;
@@ -1147,10 +1151,26 @@ function selectField(v: CelValue, field: string, node: Expr): CelValue {
 }
 
 /**
- * The general path of a field chain from a slot in one closure: what the slot's load (Compiler.loadSlot)
- * and a field selection per field (Compiler.fieldSel, the error of field i at `nodes[i]`) do, in order.
+ * Bit 1: `s` holds a '.'; bit 2: it holds '__'. (A loop over the char codes: the names are short, and a
+ * string search is a call into the runtime.)
  */
-function chainEv(s: number, name: string, free: boolean, fields: string[], nodes: Expr[]): Ev {
+function dotsAndUnderscores(s: string): number {
+  let d = 0;
+  for (let i = 0, prev = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 46) d |= 1;
+    else if (c === 95 && prev === 95) d |= 2;
+    prev = c;
+  }
+  return d;
+}
+
+/**
+ * The general path of a field chain from a slot in one closure: what the slot's load (Compiler.loadSlot)
+ * and a field selection per field (Compiler.fieldSel) do, in order; the error of field i at `nodes[i]`, or
+ * at `at` for every field without `nodes`.
+ */
+function chainEv(s: number, name: string, free: boolean, fields: string[], nodes: Expr[] | undefined, at: Expr): Ev {
   const n = fields.length;
   return (c) => {
     if (!free) {
@@ -1163,7 +1183,7 @@ function chainEv(s: number, name: string, free: boolean, fields: string[], nodes
     for (let i = 0; i < n; i++) {
       c.cost++;
       if (c.cost > c.limit) throw new CelCostLimitError();
-      v = selectField(v, fields[i], nodes[i]);
+      v = selectField(v, fields[i], nodes === undefined ? at : nodes[i]);
     }
     return v;
   };
