@@ -474,9 +474,10 @@ export class Checker {
         this.error(e.iterRange, `expression of type '${this.show(rt)}' cannot be range of a comprehension (must be list, map, or dynamic)`);
     }
     const accuType = this.expr(e.accuInit);
-    const accuScope = new Map<string, CelType>([[e.accuVar, accuType]]);
+    // (a Map filled by set(): the constructor from an array of entries goes through the iteration protocol)
+    const accuScope = new Map<string, CelType>().set(e.accuVar, accuType);
     this.scopes.push(accuScope);
-    const iterScope = new Map<string, CelType>([[e.iterVar, it1]]);
+    const iterScope = new Map<string, CelType>().set(e.iterVar, it1);
     if (e.iterVar2) iterScope.set(e.iterVar2, it2);
     this.scopes.push(iterScope);
     const cond = this.expr(e.loopCond);

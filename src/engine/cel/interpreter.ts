@@ -399,19 +399,22 @@ export class Compiler {
     const fields: string[] = [];
     let r: Expr = e;
     while (r.kind === 'select' && !r.testOnly && !r.optional) {
-      fields.unshift(r.field);
+      // (a field name with '__' is an escaped property name: no direct path)
+      if (dotsAndUnderscores(r.field) & 2) return undefined;
+      fields.push(r.field);
       r = r.operand;
     }
-    if (r.kind !== 'ident' || r.name.startsWith('.') || fields.length === 0) return undefined;
+    if (r.kind !== 'ident' || r.name.charCodeAt(0) === 46 || fields.length === 0) return undefined;
+    fields.reverse();
     // a dotted variable name (`a.b`) resolves differently: leave it to the general path
-    if (r.name.includes('.') || this.dotted().has(r.name)) {
+    if (dotsAndUnderscores(r.name) & 1 || this.dotted().has(r.name)) {
       for (let n = 1; n <= fields.length; n++) if (this.info.variables.has([r.name, ...fields.slice(0, n)].join('.'))) return undefined;
     }
     const root = this.rawRoot(r.name);
     if (!root) return undefined;
     let t = root.type;
     for (const f of fields) {
-      if (!t || t.kind !== 'object' || f.includes('__')) return undefined;
+      if (!t || t.kind !== 'object') return undefined;
       t = t.field(f);
     }
     if (!t || t.kind !== want) return undefined;
@@ -636,7 +639,7 @@ export class Compiler {
     const rawRange = e.iterVar2 ? undefined : this.rawList(e.iterRange);
     const init = this.expr(e.accuInit);
     const accuSlot = this.slots++;
-    const scope = new Map<string, number>([[e.accuVar, accuSlot]]);
+    const scope = new Map<string, number>().set(e.accuVar, accuSlot);
     this.scopes.push(scope);
     const iterSlot = this.slots++;
     scope.set(e.iterVar, iterSlot);
