@@ -34,6 +34,8 @@ export interface CheckerOptions {
   homogeneousAggregateLiterals?: boolean;
   /** dottedRoots(variables, typeValues), when the environment made it once (else looked up per use). */
   roots?: Set<string>;
+  /** The parse's next free node id: the per-node tables are made that long at once (not grown node by node). */
+  nodes?: number;
 }
 
 type Subst = Map<string, CelType>;
@@ -70,14 +72,20 @@ export class Checker {
    */
   private params = false;
   private issues: CelIssue[] = [];
-  private types: (CelType | undefined)[] = [];
-  private overloads: (string[] | undefined)[] = [];
+  private types: (CelType | undefined)[];
+  private overloads: (string[] | undefined)[];
   /** The matched overloads per call node id, and the overload list they were chosen from. */
-  private chosen: (CelOverload[] | undefined)[] = [];
-  private chosenFrom: (CelOverload[] | undefined)[] = [];
+  private chosen: (CelOverload[] | undefined)[];
+  private chosenFrom: (CelOverload[] | undefined)[];
   private scopes: Map<string, CelType>[] = [];
 
-  constructor(private readonly opts: CheckerOptions) {}
+  constructor(private readonly opts: CheckerOptions) {
+    const n = opts.nodes ?? 0;
+    this.types = new Array(n);
+    this.overloads = new Array(n);
+    this.chosen = new Array(n);
+    this.chosenFrom = new Array(n);
+  }
 
   check(e: Expr): CheckResult {
     let t: CelType = T.error;
