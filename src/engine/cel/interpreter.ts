@@ -280,18 +280,19 @@ export class Compiler {
    * Undefined for any other chain (the paths below then answer as before).
    */
   private chain(e: SelectExpr): Ev | undefined {
-    const fields: string[] = [];
-    const nodes: SelectExpr[] = [];
-    // a field name with '__' (an escaped property name) takes the general path only
-    let escaped = false;
+    // a first walk to the root: the chain's length, and whether the checker typed every operand on the way
+    // as a schema object (the direct path's condition) and no field name has '__' (an escaped property name)
+    const types = this.info.types;
+    let n = 0;
+    let objects = types !== undefined;
     let r: Expr = e;
     while (r.kind === 'select' && !r.testOnly && !r.optional) {
       const d = dotsAndUnderscores(r.field);
       if (d & 1) return undefined;
-      if (d & 2) escaped = true;
-      fields.push(r.field);
-      nodes.push(r);
+      if (d & 2) objects = false;
       r = r.operand;
+      if (objects && types![r.id]?.kind !== 'object') objects = false;
+      n++;
     }
     if (r.kind !== 'ident' || r.name.charCodeAt(0) === 46) return undefined;
     const name = r.name;
@@ -306,20 +307,22 @@ export class Compiler {
       slot = this.globalSlot(name);
       json = this.info.variableTypes !== undefined;
     }
-    fields.reverse();
-    nodes.reverse();
+    // the field names root first; for a local, the select of each (its errors' positions)
+    const fields = new Array<string>(n);
+    const nodes = l === undefined ? undefined : new Array<Expr>(n);
+    let x: Expr = e;
+    for (let i = n - 1; i >= 0; i--) {
+      const sel = x as SelectExpr;
+      fields[i] = sel.field;
+      if (nodes !== undefined) nodes[i] = sel;
+      x = sel.operand;
+    }
     const free = this.freeRoots?.has(r) === true;
     // positions of the general path's errors: the whole chain for a variable, each select for a local (as the
     // qualified-name path and the step-by-step path below report them)
-    const general = chainEv(slot, name, free, fields, l === undefined ? undefined : nodes, e);
-    const types = this.info.types;
-    if (!json || escaped || types === undefined) return general;
-    const n = fields.length;
-    let t = types[r.id];
-    for (let i = 0; i < n; i++) {
-      if (t === undefined || t.kind !== 'object') return general;
-      t = types[i === n - 1 ? e.id : nodes[i].id];
-    }
+    const general = chainEv(slot, name, free, fields, nodes, e);
+    if (!json || !objects) return general;
+    const t = types![e.id];
     if (t === undefined) return general;
     const k = t.kind;
     if (k !== 'string' && k !== 'int' && k !== 'bool' && k !== 'double') return general;
