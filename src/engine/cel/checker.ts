@@ -61,7 +61,8 @@ export function dottedRoots(variables: Record<string, unknown> | Set<string>, ty
 }
 
 export class Checker {
-  private subst: Subst = new Map();
+  /** Bindings of type parameters (made with the first one). */
+  private subst: Subst | undefined;
   /** Names bound in subst, in order, so that failed unifications can be undone cheaply. */
   private trail: [string, CelType | undefined][] = [];
   private fresh = 0;
@@ -121,7 +122,7 @@ export class Checker {
 
   private resolve(t: CelType): CelType {
     while (t.kind === 'param') {
-      const b = this.subst.get(t.name);
+      const b = this.subst?.get(t.name);
       if (!b) return t;
       t = b;
     }
@@ -229,21 +230,22 @@ export class Checker {
   }
 
   private bind(name: string, t: CelType): void {
-    this.trail.push([name, this.subst.get(name)]);
-    this.subst.set(name, t);
+    const subst = (this.subst ??= new Map());
+    this.trail.push([name, subst.get(name)]);
+    subst.set(name, t);
   }
 
   private undo(mark: number): void {
     while (this.trail.length > mark) {
       const [name, prev] = this.trail.pop()!;
-      if (prev) this.subst.set(name, prev);
-      else this.subst.delete(name);
+      if (prev) this.subst!.set(name, prev);
+      else this.subst!.delete(name);
     }
   }
 
   private assign(t0: CelType, s0: CelType): boolean {
     // a bound type parameter widens to the more general type (cel-go: list(int) + list(dyn) is list(dyn))
-    if (t0.kind === 'param' && this.subst.has(t0.name)) {
+    if (t0.kind === 'param' && this.subst?.has(t0.name)) {
       const b = this.subst.get(t0.name)!;
       if (!this.assign(b, s0)) return false;
       const rs = this.resolve(s0);

@@ -120,7 +120,7 @@ export class Compiler {
    * chains over JSON ending at an int field, and int literals. A reader charges what its Ev charges when it
    * answers, and nothing when it answers undefined (then the Ev is evaluated instead).
    */
-  private readonly intReaders = new Map<Ev, (c: Ctx) => number | undefined>();
+  private intReaders: Map<Ev, (c: Ctx) => number | undefined> | undefined;
   /**
    * Comprehension variables iterating a list read as plain JSON: their element type by slot. In such a loop
    * the variable's slot is empty and Ctx.raw holds the element; field chains over it read the JSON directly
@@ -128,6 +128,10 @@ export class Compiler {
    */
   private localTypes: Map<number, CelType> | undefined;
   constructor(private readonly info: CompileInfo) {}
+
+  private setIntReader(ev: Ev, read: (c: Ctx) => number | undefined): void {
+    (this.intReaders ??= new Map()).set(ev, read);
+  }
 
   compile(e: Expr): Compiled {
     const ev = this.expr(e);
@@ -192,7 +196,7 @@ export class Compiler {
         const ev: Ev = () => v;
         if (typeof v === 'bigint' && v >= -9007199254740991n && v <= 9007199254740991n) {
           const n = Number(v);
-          this.intReaders.set(ev, () => n);
+          this.setIntReader(ev, () => n);
         }
         return ev;
       }
@@ -459,7 +463,7 @@ export class Compiler {
     const n = raws.length;
     if (k === 'int') {
       const ev = this.jsonChainEv(slot, raws, cost, k, leaf, general);
-      this.intReaders.set(ev, (c) => {
+      this.setIntReader(ev, (c) => {
         // the walk of rawWalk, inline: this reader is the hottest (int comparisons in comprehensions)
         const raw = c.raw;
         let x = raw === undefined ? undefined : raw[slot];
@@ -921,7 +925,7 @@ export class Compiler {
           charge(c, 1);
           return BigInt(rr.length);
         };
-        this.intReaders.set(ev, (c) => {
+        this.setIntReader(ev, (c) => {
           const rr = read(c);
           if (rr === undefined) return undefined;
           charge(c, 1);
@@ -970,7 +974,7 @@ export class Compiler {
       }
     }
     if (n === 2 && ovs.length === 1 && INT_COMPARE[ovs[0].id] !== undefined) {
-      const rx = this.intReaders.get(args[0]), ry = this.intReaders.get(args[1]);
+      const rx = this.intReaders?.get(args[0]), ry = this.intReaders?.get(args[1]);
       if (rx && ry) return this.intCompare(INT_COMPARE[ovs[0].id], rx, ry, args[0], args[1], ovs[0], e, name);
     }
     if (n === 2 && ovs.length === 1 && ovs[0].args.length === 2) {
