@@ -358,38 +358,43 @@ export class Parser {
           else bytes = true;
           i++;
         }
-        const q = text[i];
-        const triple = text[i + 1] === q && text[i + 2] === q;
-        const delim = triple ? q + q + q : q;
-        i += delim.length;
+        // (by char codes: the quote's, 92 the backslash, 10 and 13 the line ends)
+        const q = text.charCodeAt(i);
+        const triple = text.charCodeAt(i + 1) === q && text.charCodeAt(i + 2) === q;
+        const dl = triple ? 3 : 1;
+        i += dl;
         const bodyStart = i;
         let closed = false;
+        let escapes = false;
         while (i < n) {
-          if (text.startsWith(delim, i)) {
+          const ch = text.charCodeAt(i);
+          if (ch === q && (!triple || (text.charCodeAt(i + 1) === q && text.charCodeAt(i + 2) === q))) {
             closed = true;
             break;
           }
-          if (text[i] === '\\' && !raw) {
+          if (ch === 92 && !raw) {
             const bad = badEscape(text, i);
             // cel-go's lexer fails on the literal: the error names the text up to the offending character
             if (bad >= 0) throw new LexError(start, 1, `Syntax error: token recognition error at: '${text.slice(start, bad + 1)}'`);
+            escapes = true;
             i += 2;
             continue;
           }
-          if (text[i] === '\\' && raw) {
+          if (ch === 92 && raw) {
             // in raw strings a backslash still prevents the quote from ending the literal (as in cel-go's grammar)
-            if (text[i + 1] === q && !triple) {
+            if (text.charCodeAt(i + 1) === q && !triple) {
               i += 2;
               continue;
             }
           }
-          if (!triple && (text[i] === '\n' || text[i] === '\r')) break;
+          if (!triple && (ch === 10 || ch === 13)) break;
           i++;
         }
         if (!closed) throw new LexError(start, i - start, `Syntax error: token recognition error at: '${text.slice(start, i + 1)}'`);
         const body = text.slice(bodyStart, i);
-        i += delim.length;
-        const value = raw ? (bytes ? utf8(body) : body) : unescape(body, bytes, start);
+        i += dl;
+        // a string without escapes is its own value
+        const value = raw ? (bytes ? utf8(body) : body) : !escapes && !bytes ? body : unescape(body, bytes, start);
         return this.tok(bytes ? 'bytes' : 'string', start, i, text.slice(start, i), value);
       }
       if (isDigit(c) || (c === '.' && isDigit(text[i + 1] ?? ''))) {
@@ -422,7 +427,8 @@ export class Parser {
           i++;
           return this.tok('uint', start, i, text.slice(start, i), BigInt(t));
         }
-        return this.tok('int', start, i, t, BigInt(t));
+        // up to 15 digits the number is exact, and a bigint made from it is cheaper than one parsed from text
+        return this.tok('int', start, i, t, BigInt(t.length <= 15 ? Number(t) : t));
       }
       if (c === '`') {
         // backtick-quoted identifiers (field names with special characters, cel-go >= 0.22)
