@@ -144,3 +144,21 @@ describe('declared types with type parameters are finalized', () => {
     }
   });
 });
+
+describe('a call answered from the table keeps the types of its own arguments', () => {
+  // the table's key names primitive kinds only (a string of maxLength 8 and one of 1024 have the same key);
+  // m[k] answers the map's own value type, whose size bounds the cost estimate reads
+  it('m[k] has the value type of its own map', () => {
+    const short = schemaToCelType({ type: 'object', additionalProperties: { type: 'string', maxLength: 8 } })!;
+    const long = schemaToCelType({ type: 'object', additionalProperties: { type: 'string', maxLength: 1024 } })!;
+    const env = createCelEnv({ variables: { a: short, b: long }, libraries: [{ name: 'none', functions: [] }] });
+    for (const [expr, m] of [["a['k'] == 'x'", short], ["b['k'] == 'x'", long], ["a['k'] == 'x'", short]] as const) {
+      const r = env.check(expr);
+      if (isCompileError(r)) throw new Error(r.formatted);
+      const value = (m as { kind: 'map'; value: unknown }).value;
+      const ids = r.overloads.map((o, id) => (o?.some((x) => x.startsWith('index_map')) ? id : -1)).filter((id) => id >= 0);
+      expect(ids.length).toBe(1);
+      expect(r.types[ids[0]] === value).toBe(true);
+    }
+  });
+});

@@ -120,6 +120,12 @@ export class Checker {
     return T.param(`_var${this.fresh++}`);
   }
 
+  /** Whether `argTypes`, resolved, are the very type objects `args` (see SimpleCall.args). */
+  private sameArgs(args: CelType[], argTypes: CelType[]): boolean {
+    for (let i = 0; i < args.length; i++) if (this.resolve(argTypes[i]) !== args[i]) return false;
+    return true;
+  }
+
   private resolve(t: CelType): CelType {
     while (t.kind === 'param') {
       const b = this.subst?.get(t.name);
@@ -658,7 +664,7 @@ export class Checker {
       table = simpleCalls.get(all);
       if (!table) simpleCalls.set(all, (table = new BoundedMemo<string, SimpleCall>(MAX_SIMPLE_CALLS)));
       const hit = table.get(key);
-      if (hit !== undefined) {
+      if (hit !== undefined && (hit.args === undefined || this.sameArgs(hit.args, argTypes))) {
         this.overloads[e.id] = hit.ids;
         this.chosen[e.id] = hit.chosen;
         this.chosenFrom[e.id] = all;
@@ -733,9 +739,12 @@ export class Checker {
     } else if (cacheable && matched.length === 1 && result.kind === 'param') {
       // a result that is a type parameter bound to a type without parameters (m[k] of a map(string, string))
       const bound = this.resolve(result);
+      const n0 = argTypes.length;
       const n = Number(result.name.slice(4));
       if (!hasParam(bound, 0) && result.name === `_var${n}` && n >= fresh0 && n < this.fresh) {
-        table!.set(key!, { ids: Object.freeze(matched) as string[], chosen, result: bound, fresh: this.fresh - fresh0, param: n - fresh0 });
+        const args = new Array<CelType>(n0);
+        for (let i = 0; i < n0; i++) args[i] = this.resolve(argTypes[i]);
+        table!.set(key!, { ids: Object.freeze(matched) as string[], chosen, result: bound, fresh: this.fresh - fresh0, param: n - fresh0, args });
       }
     }
     return result;
@@ -769,6 +778,12 @@ type SimpleCall = {
    * it (a list literal joining it with dyn) happens as after the full resolution.
    */
   param?: number;
+  /**
+   * With `param`: the arguments' types (resolved) the entry was made for. The key names primitive kinds
+   * only (a string of maxLength 8 and one of 1024 have the same key) and `result` is a part of an argument's
+   * type (a map's value type, whose size the cost estimate reads): a hit needs the same type objects.
+   */
+  args?: CelType[];
 };
 const simpleCalls = new WeakMap<CelOverload[], BoundedMemo<string, SimpleCall>>();
 
