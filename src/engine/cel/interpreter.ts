@@ -117,10 +117,15 @@ export class Compiler {
   private freeRoots: Set<Expr> | undefined;
   /**
    * Int-typed operands that can answer as a plain JavaScript safe integer without making a bigint: field
-   * chains over JSON ending at an int field, and int literals. A reader charges what its Ev charges when it
-   * answers, and nothing when it answers undefined (then the Ev is evaluated instead).
+   * chains over JSON ending at an int field, int literals (`intConst`, a reader made on demand) and size() of
+   * a JSON list. A reader charges what its Ev charges when it answers, and nothing when it answers undefined
+   * (then the Ev is evaluated instead). Each of them is registered as the last Ev built, just before it is
+   * returned, and a call takes its arguments' readers as it builds each (invoke): one pair of fields instead
+   * of a map keyed by closures (a closure used as a key is hashed, the largest cost of compiling `x == 1`).
    */
-  private intReaders: Map<Ev, (c: Ctx) => number | undefined> | undefined;
+  private intEv: Ev | undefined;
+  private intRead: ((c: Ctx) => number | undefined) | undefined;
+  private intConst = 0;
   /**
    * Comprehension variables iterating a list read as plain JSON: their element type by slot. In such a loop
    * the variable's slot is empty and Ctx.raw holds the element; field chains over it read the JSON directly
@@ -130,7 +135,16 @@ export class Compiler {
   constructor(private readonly info: CompileInfo) {}
 
   private setIntReader(ev: Ev, read: (c: Ctx) => number | undefined): void {
-    (this.intReaders ??= new Map()).set(ev, read);
+    this.intEv = ev;
+    this.intRead = read;
+  }
+
+  /** The int reader of `ev` when it is the Ev built last (see intEv). */
+  private intReader(ev: Ev): ((c: Ctx) => number | undefined) | undefined {
+    if (ev !== this.intEv) return undefined;
+    if (this.intRead !== undefined) return this.intRead;
+    const n = this.intConst;
+    return (this.intRead = () => n);
   }
 
   compile(e: Expr): Compiled {
@@ -194,9 +208,14 @@ export class Compiler {
       case 'literal': {
         const v = e.value;
         const ev: Ev = () => v;
-        if (typeof v === 'bigint' && v >= -9007199254740991n && v <= 9007199254740991n) {
+        if (typeof v === 'bigint') {
+          // a safe integer (|v| <= 2^53 - 1): its reader answers the number
           const n = Number(v);
-          this.setIntReader(ev, () => n);
+          if (Number.isSafeInteger(n)) {
+            this.intEv = ev;
+            this.intRead = undefined;
+            this.intConst = n;
+          }
         }
         return ev;
       }
@@ -903,21 +922,28 @@ export class Compiler {
       if (ovs.length === 0) ovs = all;
       ovs = ovs.filter((o) => !!o.member === member);
     }
-    const args = argExprs.map((a) => this.expr(a));
-    return this.invokeWith(name, ovs, e, argExprs, args, false);
+    const n = argExprs.length;
+    const args = new Array<Ev>(n);
+    let readers: (((c: Ctx) => number | undefined) | undefined)[] | undefined;
+    for (let i = 0; i < n; i++) {
+      const ev = (args[i] = this.expr(argExprs[i]));
+      const r = this.intReader(ev);
+      if (r !== undefined) (readers ??= new Array(n))[i] = r;
+    }
+    return this.invokeWith(name, ovs, e, argExprs, args, false, readers);
   }
 
   /**
    * The call's closure over the argument closures `args` (built once: a direct path's general fallback
    * shares them); `general` leaves out the direct JSON paths.
    */
-  private invokeWith(name: string, ovs: CelOverload[], e: CallExpr, argExprs: Expr[], args: Ev[], general: boolean): Ev {
+  private invokeWith(name: string, ovs: CelOverload[], e: CallExpr, argExprs: Expr[], args: Ev[], general: boolean, readers?: (((c: Ctx) => number | undefined) | undefined)[]): Ev {
     const n = args.length;
     if (!general && ovs.length === 1 && n === 1 && (ovs[0].id === 'size_list' || ovs[0].id === 'list_size') && !ovs[0].cost) {
       // the size of a list read as JSON: its length, without converting its elements
       const rl = this.rawList(argExprs[0]);
       if (rl) {
-        const slow = this.invokeWith(name, ovs, e, argExprs, args, true);
+        const slow = this.invokeWith(name, ovs, e, argExprs, args, true, readers);
         const read = rl.read;
         const ev: Ev = (c) => {
           const rr = read(c);
@@ -963,7 +989,7 @@ export class Compiler {
       const key = a.kind === 'literal' ? a.value : undefined;
       const rm = typeof key === 'string' && key !== '__proto__' ? this.rawAt(argExprs[1], 'map') : undefined;
       if (rm && typeof key === 'string') {
-        const slow = this.invokeWith(name, ovs, e, argExprs, args, true);
+        const slow = this.invokeWith(name, ovs, e, argExprs, args, true, readers);
         const read = rm.read;
         return (c) => {
           const m = read(c);
@@ -974,7 +1000,7 @@ export class Compiler {
       }
     }
     if (n === 2 && ovs.length === 1 && INT_COMPARE[ovs[0].id] !== undefined) {
-      const rx = this.intReaders?.get(args[0]), ry = this.intReaders?.get(args[1]);
+      const rx = readers?.[0], ry = readers?.[1];
       if (rx && ry) return this.intCompare(INT_COMPARE[ovs[0].id], rx, ry, args[0], args[1], ovs[0], e, name);
     }
     if (n === 2 && ovs.length === 1 && ovs[0].args.length === 2) {
@@ -1021,7 +1047,7 @@ export class Compiler {
   }
 
   /**
-   * An int comparison of two operands that can read plain safe integers (see intReaders): compared as
+   * An int comparison of two operands that can read plain safe integers (see intEv): compared as
    * JavaScript numbers, no bigint made; the same value, cost (1) and errors as the general call.
    */
   private intCompare(op: number, rx: (c: Ctx) => number | undefined, ry: (c: Ctx) => number | undefined, a0: Ev, a1: Ev, o: CelOverload, e: CallExpr, name: string): Ev {
