@@ -76,6 +76,8 @@ function isIdentCode(c: number): boolean {
  * a cut a view of the whole text, which the table would then keep alive (so a slot holds at most ~1 KB).
  */
 const IDENT_SLOTS = 1024;
+/** The bigints of the int literals 0..1023, made on first use. */
+const SMALL_INTS: (bigint | undefined)[] = new Array(1024);
 const identTable: (string | undefined)[] = new Array(IDENT_SLOTS);
 function identText(text: string, start: number, end: number, h: number): string {
   if (end - start > 12 && text.length > 512) return text.slice(start, end);
@@ -427,8 +429,11 @@ export class Parser {
           i++;
           return this.tok('uint', start, i, text.slice(start, i), BigInt(t));
         }
-        // up to 15 digits the number is exact, and a bigint made from it is cheaper than one parsed from text
-        return this.tok('int', start, i, t, BigInt(t.length <= 15 ? Number(t) : t));
+        // up to 15 digits the number is exact, and a bigint made from it is cheaper than one parsed from text;
+        // the small ones are made once (a bigint is a value: the same one serves every literal)
+        if (t.length > 15) return this.tok('int', start, i, t, BigInt(t));
+        const num = Number(t);
+        return this.tok('int', start, i, t, num < SMALL_INTS.length ? (SMALL_INTS[num] ??= BigInt(num)) : BigInt(num));
       }
       if (c === '`') {
         // backtick-quoted identifiers (field names with special characters, cel-go >= 0.22)
