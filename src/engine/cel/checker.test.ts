@@ -54,6 +54,12 @@ describe('overload resolution answered from the table is the full resolution', (
     "1 == 1 && [] == 'a'",
     "size(names) == 2 && {} == 1 && [[]] == 'b'",
     "counts['a'] == 1 && spec.tags + 1 == []",
+    // a result that is a type parameter (m[k], l[i]): a later join with dyn widens it as after the full resolution
+    "counts['a'] + counts['b'] == 2 && names[0] + names[1] == 'ab'",
+    "[counts['a'], dyn('x')].size() == 2 && [names[0], dyn(1)].size() == 2",
+    "[counts['a'], 'x'].size() == 2",
+    "counts['a'] == 1 && names[0] == 'x' && [] == 'a'",
+    "{'a': {'b': 1}}['a']['b'] == 1 && [[1]][0][0] == 1",
   ];
   const shot = (env: ReturnType<typeof createCelEnv>, expr: string) => {
     const r = env.check(expr);
@@ -83,6 +89,7 @@ describe('the parser tells when the AST validators have something to look at', (
       'duration("1d")', 'timestamp("1000-00-00T00:00:00Z")', 'timestamp(-62135596801)', '"a".matches(")")', 'matches("a", ")")',
       '"%d".format([1.5])', '"%d".format([1, 2])', '[1, "a"]', '{"a": 1, "b": "x"}', '{1: 1, "b": 1}', '[[1], ["a"]]',
       '[1].map(x, [x, "a"])', '[1].all(x, duration("x") > duration("1s"))', 'optional.of(1).optMap(x, [x, "a"])',
+      '[[1, "a"]]', '{"k": [1, "a"]}', '[1].map(x, {"a": x, "b": "c"})', '{1: 2}.transformMap(k, v, [k, "a"])',
     ];
     const walk = (o: unknown): void => {
       if (!o || typeof o !== 'object') return;
@@ -105,5 +112,53 @@ describe('the parser tells when the AST validators have something to look at', (
       }
     }
     expect(reported).toBeGreaterThanOrEqual(10);
+  });
+
+  it('leaves unmarked the trees whose only literals have fewer than two elements', async () => {
+    const { parse } = await import('./parser.js');
+    const opts = { optionalSyntax: true, twoVarComprehensions: true };
+    for (const expr of ['[1].map(x, x + 1)', 'x.filter(y, y > 0).size() == 0', '[].size() == 0', '{}.size() == 0', '{1: 2}.size() == 1', 'x.transformMap(k, v, v)', '[?optional.none()].size() == 0']) {
+      expect([expr, parse(expr, opts).validate]).toEqual([expr, false]);
+    }
+    for (const expr of ['[1, 2].size() == 2', '{1: 2, 3: 4}.size() == 2', '[[1], [2]].size() == 2', 'x.map(y, [y, 1])']) {
+      expect([expr, parse(expr, opts).validate]).toEqual([expr, true]);
+    }
+  });
+});
+
+describe('declared types with type parameters are finalized', () => {
+  // the checker leaves out its finalizing walk when no type of the check can hold a type parameter: a
+  // declared variable, type value or object field that holds one must still come out as dyn
+  it('turns a parameter of a declared type into dyn at every node', () => {
+    const obj: import('./types.js').CelType = { kind: 'object', name: 'O', field: (f) => (f === 'p' ? T.list(T.param('B')) : f === 'q' ? T.int : undefined), fieldNames: () => ['p', 'q'] };
+    const env = createCelEnv({ variables: { x: T.list(T.param('A')), m: T.map(T.string, T.param('C')), o: obj } });
+    const typeOf = (expr: string) => {
+      const r = env.check(expr);
+      if (isCompileError(r)) throw new Error(r.formatted);
+      return [typeName(r.type), ...r.types.filter((t) => t !== undefined).map((t) => typeName(t!))];
+    };
+    for (const [expr, want] of [['x', 'list(dyn)'], ['m', 'map(string, dyn)'], ['o.p', 'list(dyn)'], ['o.q', 'int']] as const) {
+      const ts = typeOf(expr);
+      expect([expr, ts[0]]).toEqual([expr, want]);
+      expect(ts.some((t) => /[A-C]\b|_var/.test(t))).toBe(false);
+    }
+  });
+});
+
+describe('a call answered from the table keeps the types of its own arguments', () => {
+  // the table's key names primitive kinds only (a string of maxLength 8 and one of 1024 have the same key);
+  // m[k] answers the map's own value type, whose size bounds the cost estimate reads
+  it('m[k] has the value type of its own map', () => {
+    const short = schemaToCelType({ type: 'object', additionalProperties: { type: 'string', maxLength: 8 } })!;
+    const long = schemaToCelType({ type: 'object', additionalProperties: { type: 'string', maxLength: 1024 } })!;
+    const env = createCelEnv({ variables: { a: short, b: long }, libraries: [{ name: 'none', functions: [] }] });
+    for (const [expr, m] of [["a['k'] == 'x'", short], ["b['k'] == 'x'", long], ["a['k'] == 'x'", short]] as const) {
+      const r = env.check(expr);
+      if (isCompileError(r)) throw new Error(r.formatted);
+      const value = (m as { kind: 'map'; value: unknown }).value;
+      const ids = r.overloads.map((o, id) => (o?.some((x) => x.startsWith('index_map')) ? id : -1)).filter((id) => id >= 0);
+      expect(ids.length).toBe(1);
+      expect(r.types[ids[0]] === value).toBe(true);
+    }
   });
 });

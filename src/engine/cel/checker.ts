@@ -34,6 +34,8 @@ export interface CheckerOptions {
   homogeneousAggregateLiterals?: boolean;
   /** dottedRoots(variables, typeValues), when the environment made it once (else looked up per use). */
   roots?: Set<string>;
+  /** The parse's next free node id: the per-node tables are made that long at once (not grown node by node). */
+  nodes?: number;
 }
 
 type Subst = Map<string, CelType>;
@@ -59,19 +61,32 @@ export function dottedRoots(variables: Record<string, unknown> | Set<string>, ty
 }
 
 export class Checker {
-  private subst: Subst = new Map();
+  /** Bindings of type parameters (made with the first one). */
+  private subst: Subst | undefined;
   /** Names bound in subst, in order, so that failed unifications can be undone cheaply. */
   private trail: [string, CelType | undefined][] = [];
   private fresh = 0;
+  /**
+   * Whether a type of this check may hold a type parameter: one was made (newParam), or a declared type
+   * (variable, type value, object field) has one. Without any, every type is its own final type and
+   * check() leaves the finalizing walk out.
+   */
+  private params = false;
   private issues: CelIssue[] = [];
-  private types: (CelType | undefined)[] = [];
-  private overloads: (string[] | undefined)[] = [];
+  private types: (CelType | undefined)[];
+  private overloads: (string[] | undefined)[];
   /** The matched overloads per call node id, and the overload list they were chosen from. */
-  private chosen: (CelOverload[] | undefined)[] = [];
-  private chosenFrom: (CelOverload[] | undefined)[] = [];
+  private chosen: (CelOverload[] | undefined)[];
+  private chosenFrom: (CelOverload[] | undefined)[];
   private scopes: Map<string, CelType>[] = [];
 
-  constructor(private readonly opts: CheckerOptions) {}
+  constructor(private readonly opts: CheckerOptions) {
+    const n = opts.nodes ?? 0;
+    this.types = new Array(n);
+    this.overloads = new Array(n);
+    this.chosen = new Array(n);
+    this.chosenFrom = new Array(n);
+  }
 
   check(e: Expr): CheckResult {
     let t: CelType = T.error;
@@ -82,7 +97,7 @@ export class Checker {
     }
     // final types in place (a type without parameters stays as it is)
     const types = this.types;
-    for (let id = 0; id < types.length; id++) {
+    if (this.params) for (let id = 0; id < types.length; id++) {
       const ty = types[id];
       if (ty === undefined) continue;
       const f = this.finalize(ty);
@@ -101,12 +116,19 @@ export class Checker {
   // ---- substitution ------------------------------------------------------------------------------
 
   private newParam(): CelType {
+    this.params = true;
     return T.param(`_var${this.fresh++}`);
+  }
+
+  /** Whether `argTypes`, resolved, are the very type objects `args` (see SimpleCall.args). */
+  private sameArgs(args: CelType[], argTypes: CelType[]): boolean {
+    for (let i = 0; i < args.length; i++) if (this.resolve(argTypes[i]) !== args[i]) return false;
+    return true;
   }
 
   private resolve(t: CelType): CelType {
     while (t.kind === 'param') {
-      const b = this.subst.get(t.name);
+      const b = this.subst?.get(t.name);
       if (!b) return t;
       t = b;
     }
@@ -214,21 +236,22 @@ export class Checker {
   }
 
   private bind(name: string, t: CelType): void {
-    this.trail.push([name, this.subst.get(name)]);
-    this.subst.set(name, t);
+    const subst = (this.subst ??= new Map());
+    this.trail.push([name, subst.get(name)]);
+    subst.set(name, t);
   }
 
   private undo(mark: number): void {
     while (this.trail.length > mark) {
       const [name, prev] = this.trail.pop()!;
-      if (prev) this.subst.set(name, prev);
-      else this.subst.delete(name);
+      if (prev) this.subst!.set(name, prev);
+      else this.subst!.delete(name);
     }
   }
 
   private assign(t0: CelType, s0: CelType): boolean {
     // a bound type parameter widens to the more general type (cel-go: list(int) + list(dyn) is list(dyn))
-    if (t0.kind === 'param' && this.subst.has(t0.name)) {
+    if (t0.kind === 'param' && this.subst?.has(t0.name)) {
       const b = this.subst.get(t0.name)!;
       if (!this.assign(b, s0)) return false;
       const rs = this.resolve(s0);
@@ -299,6 +322,12 @@ export class Checker {
   }
 
   // ---- expressions -------------------------------------------------------------------------------
+
+  /** A type from the declarations (see params). */
+  private declared(t: CelType): CelType {
+    if (!this.params && hasParam(t, 0)) this.params = true;
+    return t;
+  }
 
   private set(e: Expr, t: CelType): CelType {
     this.types[e.id] = t;
@@ -372,9 +401,9 @@ export class Checker {
       if (l) return l;
     }
     const v = this.opts.variables[name];
-    if (v) return v;
+    if (v) return this.declared(v);
     const tv = this.opts.typeValues.get(name);
-    if (tv) return T.typeOf(tv.type);
+    if (tv) return this.declared(T.typeOf(tv.type));
     return this.error(node, `undeclared reference to '${name}' (in container '')`);
   }
 
@@ -404,9 +433,9 @@ export class Checker {
     if (q !== undefined) {
       const name = q.replace(/^\./, '');
       // a declared variable or type with a qualified name
-      if (this.opts.variables[name]) return this.opts.variables[name];
+      if (this.opts.variables[name]) return this.declared(this.opts.variables[name]);
       const tv = this.opts.typeValues.get(name);
-      if (tv) return T.typeOf(tv.type);
+      if (tv) return this.declared(T.typeOf(tv.type));
     }
     const ot = this.expr(e.operand);
     const ft = this.fieldType(ot, e.field, e);
@@ -430,7 +459,7 @@ export class Checker {
       case 'object': {
         const f = r.field(field);
         if (!f) return this.error(node, `undefined field '${field}'`);
-        return f;
+        return this.declared(f);
       }
       case 'optional':
         return T.optional(this.fieldType(r.param, field, node));
@@ -461,9 +490,10 @@ export class Checker {
         this.error(e.iterRange, `expression of type '${this.show(rt)}' cannot be range of a comprehension (must be list, map, or dynamic)`);
     }
     const accuType = this.expr(e.accuInit);
-    const accuScope = new Map<string, CelType>([[e.accuVar, accuType]]);
+    // (a Map filled by set(): the constructor from an array of entries goes through the iteration protocol)
+    const accuScope = new Map<string, CelType>().set(e.accuVar, accuType);
     this.scopes.push(accuScope);
-    const iterScope = new Map<string, CelType>([[e.iterVar, it1]]);
+    const iterScope = new Map<string, CelType>().set(e.iterVar, it1);
     if (e.iterVar2) iterScope.set(e.iterVar2, it2);
     this.scopes.push(iterScope);
     const cond = this.expr(e.loopCond);
@@ -634,11 +664,19 @@ export class Checker {
       table = simpleCalls.get(all);
       if (!table) simpleCalls.set(all, (table = new BoundedMemo<string, SimpleCall>(MAX_SIMPLE_CALLS)));
       const hit = table.get(key);
-      if (hit !== undefined) {
-        this.fresh += hit.fresh;
+      if (hit !== undefined && (hit.args === undefined || this.sameArgs(hit.args, argTypes))) {
         this.overloads[e.id] = hit.ids;
         this.chosen[e.id] = hit.chosen;
         this.chosenFrom[e.id] = all;
+        if (hit.param !== undefined) {
+          // the result is the overload's type parameter, bound as the full resolution binds it
+          const p = T.param(`_var${this.fresh + hit.param}`);
+          this.fresh += hit.fresh;
+          this.params = true;
+          this.bind(p.name, hit.result);
+          return p;
+        }
+        this.fresh += hit.fresh;
         return hit.result;
       }
     }
@@ -646,6 +684,8 @@ export class Checker {
     const matched: string[] = [];
     const chosen: CelOverload[] = [];
     let cacheable = table !== undefined;
+    /** Whether the one matched overload's result is a bare type parameter (see SimpleCall.param). */
+    let paramResult = false;
     let result: CelType | undefined;
     // the first argument's type, when it is not a parameter: bindings made below cannot change it
     const first = argTypes.length ? this.resolve(argTypes[0]) : undefined;
@@ -670,7 +710,10 @@ export class Checker {
       }
       matched.push(o.id);
       chosen.push(o);
-      if (paramNames(o.result).length) cacheable = false;
+      if (paramNames(o.result).length) {
+        if (o.result.kind === 'param' && matched.length === 1) paramResult = true;
+        else cacheable = false;
+      }
       let rt = o.result;
       if (m) {
         for (let i = 0; i < resultNames.length; i++) m.set(resultNames[i], this.newParam());
@@ -691,8 +734,18 @@ export class Checker {
     this.overloads[e.id] = matched;
     this.chosen[e.id] = chosen;
     this.chosenFrom[e.id] = all;
-    if (cacheable) {
+    if (cacheable && !paramResult) {
       table!.set(key!, { ids: Object.freeze(matched) as string[], chosen, result, fresh: this.fresh - fresh0 });
+    } else if (cacheable && matched.length === 1 && result.kind === 'param') {
+      // a result that is a type parameter bound to a type without parameters (m[k] of a map(string, string))
+      const bound = this.resolve(result);
+      const n0 = argTypes.length;
+      const n = Number(result.name.slice(4));
+      if (!hasParam(bound, 0) && result.name === `_var${n}` && n >= fresh0 && n < this.fresh) {
+        const args = new Array<CelType>(n0);
+        for (let i = 0; i < n0; i++) args[i] = this.resolve(argTypes[i]);
+        table!.set(key!, { ids: Object.freeze(matched) as string[], chosen, result: bound, fresh: this.fresh - fresh0, param: n - fresh0, args });
+      }
     }
     return result;
   }
@@ -710,9 +763,28 @@ const MAX_SIMPLE_CALLS = 2000;
  * later `_varN` names in messages stay the same). Matching depends on nothing but what the key holds. Only
  * successful resolutions whose matched overloads have a result without type parameters are kept: their
  * result is a declared type, the same for every call with that key (the parameters bound on the way are
- * fresh and referenced by nothing else).
+ * fresh and referenced by nothing else); and those of one matched overload whose result is a type parameter
+ * bound to a type without parameters (see SimpleCall.param).
  */
-type SimpleCall = { ids: string[]; chosen: CelOverload[]; result: CelType; fresh: number };
+type SimpleCall = {
+  ids: string[];
+  chosen: CelOverload[];
+  result: CelType;
+  fresh: number;
+  /**
+   * Set when the one matched overload's result is a type parameter (`_[_]`: V of map(K, V)): the full
+   * resolution answers the fresh parameter `_var<first fresh + param>` bound to `result` (a type without
+   * parameters), and a hit answers the same parameter with the same binding, so that a later widening of
+   * it (a list literal joining it with dyn) happens as after the full resolution.
+   */
+  param?: number;
+  /**
+   * With `param`: the arguments' types (resolved) the entry was made for. The key names primitive kinds
+   * only (a string of maxLength 8 and one of 1024 have the same key) and `result` is a part of an argument's
+   * type (a map's value type, whose size the cost estimate reads): a hit needs the same type objects.
+   */
+  args?: CelType[];
+};
 const simpleCalls = new WeakMap<CelOverload[], BoundedMemo<string, SimpleCall>>();
 
 function literalType(v: unknown): CelType {
@@ -767,6 +839,20 @@ function candidates(all: CelOverload[], member: boolean, arity: number, firstKin
     byForm.set(key, list);
   }
   return list;
+}
+
+/** Whether a declared type holds a type parameter (an object type's fields are looked at when selected). */
+function hasParam(t: CelType, depth: number): boolean {
+  if (depth > 64) return true;
+  switch (t.kind) {
+    case 'param': return true;
+    case 'list': return hasParam(t.elem, depth + 1);
+    case 'map': return hasParam(t.key, depth + 1) || hasParam(t.value, depth + 1);
+    case 'optional': return hasParam(t.param, depth + 1);
+    case 'type': return !!t.param && hasParam(t.param, depth + 1);
+    case 'opaque': return !!t.params && t.params.some((p) => hasParam(p, depth + 1));
+    default: return false;
+  }
 }
 
 function paramNames(t: CelType, out: string[] = []): string[] {

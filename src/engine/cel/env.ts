@@ -169,7 +169,7 @@ export function createCelEnv(opts: CelEnvOptions = {}): CelEnv {
     if (!pr.expr) return compileError(pr.errors);
     if (opts.disableCheck) return { ast: pr.expr, source: pr.source };
     // mixed literal element types join to dyn in the checker; the validators reject them afterwards
-    const checker = new Checker({ variables, functions, typeValues, version, source: pr.source, homogeneousAggregateLiterals: false, roots });
+    const checker = new Checker({ variables, functions, typeValues, version, source: pr.source, homogeneousAggregateLiterals: false, roots, nodes: pr.nextId });
     try {
       const res = checker.check(pr.expr);
       if (res.issues.length) return compileError(res.issues);
@@ -217,14 +217,15 @@ export function createCelEnv(opts: CelEnvOptions = {}): CelEnv {
       if (isCompileError(r)) return r;
       // the parse's source (its line index is made on first use, by an error's position)
       const { ast, check, source } = r;
-      const compiled = new Compiler({ variables: varNames, typeValues, functions, overloadsByNode: check?.overloads, chosen: check?.chosen, chosenFrom: check?.chosenFrom, constants, variableTypes: check ? variables : undefined, roots }).compile(ast);
+      const compiled = new Compiler({ variables: varNames, typeValues, functions, overloadsByNode: check?.overloads, chosen: check?.chosen, chosenFrom: check?.chosenFrom, types: check?.types, constants, variableTypes: check ? variables : undefined, roots }).compile(ast);
       const slotTypes = new Array<CelType | undefined>(compiled.slotCount);
-      const slotVars: string[] = [];
-      const slotIdx: number[] = [];
+      const slotVars = new Array<string>(compiled.slotOf.size);
+      const slotIdx = new Array<number>(compiled.slotOf.size);
+      let v = 0;
       for (const [name, slot] of compiled.slotOf) {
         slotTypes[slot] = variables[name];
-        slotVars.push(name);
-        slotIdx.push(slot);
+        slotVars[v] = name;
+        slotIdx[v++] = slot;
       }
       if (compiled.localTypes) for (const [slot, t] of compiled.localTypes) slotTypes[slot] = t;
       return new Program(expr, ast, check?.type ?? T.dyn, check, functions, compiled.ev, compiled.slotCount, slotTypes, slotVars, slotIdx, source, variables, limit);

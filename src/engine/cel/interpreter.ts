@@ -2,7 +2,7 @@
 // Error absorption follows the CEL spec: && and || are commutative over errors (false/true wins),
 // ?: propagates only the chosen branch's error, comprehension accumulators may hold errors.
 
-import type { CallExpr, ComprehensionExpr, Expr } from './ast.js';
+import type { CallExpr, ComprehensionExpr, Expr, SelectExpr } from './ast.js';
 import type { CelOverload } from './library.js';
 import { actualSize } from './library.js';
 import type { CelType } from './types.js';
@@ -48,6 +48,8 @@ export interface CompileInfo {
   chosenFrom?: (CelOverload[] | undefined)[];
   /** Field types of object types selected per select node (unused at runtime today). */
   constants?: Map<string, CelValue>;
+  /** The checker's final type per node id (checked expressions): field chains decide their direct path by them. */
+  types?: (CelType | undefined)[];
   /** Declared variable types: field chains over object-typed variables get a direct path over JSON data. */
   variableTypes?: Record<string, CelType>;
   /** dottedRoots(variables, typeValues), when the environment made it once (else looked up per use). */
@@ -115,10 +117,15 @@ export class Compiler {
   private freeRoots: Set<Expr> | undefined;
   /**
    * Int-typed operands that can answer as a plain JavaScript safe integer without making a bigint: field
-   * chains over JSON ending at an int field, and int literals. A reader charges what its Ev charges when it
-   * answers, and nothing when it answers undefined (then the Ev is evaluated instead).
+   * chains over JSON ending at an int field, int literals (`intConst`, a reader made on demand) and size() of
+   * a JSON list. A reader charges what its Ev charges when it answers, and nothing when it answers undefined
+   * (then the Ev is evaluated instead). Each of them is registered as the last Ev built, just before it is
+   * returned, and a call takes its arguments' readers as it builds each (invoke): one pair of fields instead
+   * of a map keyed by closures (a closure used as a key is hashed, the largest cost of compiling `x == 1`).
    */
-  private readonly intReaders = new Map<Ev, (c: Ctx) => number | undefined>();
+  private intEv: Ev | undefined;
+  private intRead: ((c: Ctx) => number | undefined) | undefined;
+  private intConst = 0;
   /**
    * Comprehension variables iterating a list read as plain JSON: their element type by slot. In such a loop
    * the variable's slot is empty and Ctx.raw holds the element; field chains over it read the JSON directly
@@ -126,6 +133,19 @@ export class Compiler {
    */
   private localTypes: Map<number, CelType> | undefined;
   constructor(private readonly info: CompileInfo) {}
+
+  private setIntReader(ev: Ev, read: (c: Ctx) => number | undefined): void {
+    this.intEv = ev;
+    this.intRead = read;
+  }
+
+  /** The int reader of `ev` when it is the Ev built last (see intEv). */
+  private intReader(ev: Ev): ((c: Ctx) => number | undefined) | undefined {
+    if (ev !== this.intEv) return undefined;
+    if (this.intRead !== undefined) return this.intRead;
+    const n = this.intConst;
+    return (this.intRead = () => n);
+  }
 
   compile(e: Expr): Compiled {
     const ev = this.expr(e);
@@ -188,9 +208,14 @@ export class Compiler {
       case 'literal': {
         const v = e.value;
         const ev: Ev = () => v;
-        if (typeof v === 'bigint' && v >= -9007199254740991n && v <= 9007199254740991n) {
+        if (typeof v === 'bigint') {
+          // a safe integer (|v| <= 2^53 - 1): its reader answers the number
           const n = Number(v);
-          this.intReaders.set(ev, () => n);
+          if (Number.isSafeInteger(n)) {
+            this.intEv = ev;
+            this.intRead = undefined;
+            this.intConst = n;
+          }
         }
         return ev;
       }
@@ -234,6 +259,8 @@ export class Compiler {
       if (fast) return fast;
     }
     if (!e.testOnly && !e.optional) {
+      const chain = this.chain(e);
+      if (chain) return chain;
       const fast = this.localJsonChain(e);
       if (fast) return fast;
     }
@@ -265,6 +292,64 @@ export class Compiler {
     }
     const operand = this.expr(e.operand);
     return this.fieldSel(operand, e.field, e, !!e.testOnly);
+  }
+
+  /**
+   * A chain of plain selects (no dot in a field name) from a root identifier that is a local, or a declared
+   * variable that starts no dotted variable or type name: the common case of the paths below, decided in one
+   * walk. Its general path is one closure (chainEv); when the checker's types say the root and every step
+   * but the last are schema objects and the last a scalar, and the data may come as JSON (a variable, or a
+   * local bound to JSON elements), the direct JSON path is taken with the general one as its fallback.
+   * Undefined for any other chain (the paths below then answer as before).
+   */
+  private chain(e: SelectExpr): Ev | undefined {
+    // a first walk to the root: the chain's length, and whether the checker typed every operand on the way
+    // as a schema object (the direct path's condition) and no field name has '__' (an escaped property name)
+    const types = this.info.types;
+    let n = 0;
+    let objects = types !== undefined;
+    let r: Expr = e;
+    while (r.kind === 'select' && !r.testOnly && !r.optional) {
+      const d = dotsAndUnderscores(r.field);
+      if (d & 1) return undefined;
+      if (d & 2) objects = false;
+      r = r.operand;
+      if (objects && types![r.id]?.kind !== 'object') objects = false;
+      n++;
+    }
+    if (r.kind !== 'ident' || r.name.charCodeAt(0) === 46) return undefined;
+    const name = r.name;
+    const l = this.local(name);
+    let slot: number;
+    let json: boolean;
+    if (l !== undefined) {
+      slot = l;
+      json = this.localTypes?.has(l) === true;
+    } else {
+      if (dotsAndUnderscores(name) & 1 || this.dotted().has(name) || !this.info.variables.has(name)) return undefined;
+      slot = this.globalSlot(name);
+      json = this.info.variableTypes !== undefined;
+    }
+    // the field names root first; for a local, the select of each (its errors' positions)
+    const fields = new Array<string>(n);
+    const nodes = l === undefined ? undefined : new Array<Expr>(n);
+    let x: Expr = e;
+    for (let i = n - 1; i >= 0; i--) {
+      const sel = x as SelectExpr;
+      fields[i] = sel.field;
+      if (nodes !== undefined) nodes[i] = sel;
+      x = sel.operand;
+    }
+    const free = this.freeRoots?.has(r) === true;
+    // positions of the general path's errors: the whole chain for a variable, each select for a local (as the
+    // qualified-name path and the step-by-step path below report them)
+    const general = chainEv(slot, name, free, fields, nodes, e);
+    if (!json || !objects) return general;
+    const t = types![e.id];
+    if (t === undefined) return general;
+    const k = t.kind;
+    if (k !== 'string' && k !== 'int' && k !== 'bool' && k !== 'double') return general;
+    return this.scalarChain(slot, fields, (free ? 0 : 1) + n, t, general);
   }
 
   /**
@@ -340,19 +425,22 @@ export class Compiler {
     const fields: string[] = [];
     let r: Expr = e;
     while (r.kind === 'select' && !r.testOnly && !r.optional) {
-      fields.unshift(r.field);
+      // (a field name with '__' is an escaped property name: no direct path)
+      if (dotsAndUnderscores(r.field) & 2) return undefined;
+      fields.push(r.field);
       r = r.operand;
     }
-    if (r.kind !== 'ident' || r.name.startsWith('.') || fields.length === 0) return undefined;
+    if (r.kind !== 'ident' || r.name.charCodeAt(0) === 46 || fields.length === 0) return undefined;
+    fields.reverse();
     // a dotted variable name (`a.b`) resolves differently: leave it to the general path
-    if (r.name.includes('.') || this.dotted().has(r.name)) {
+    if (dotsAndUnderscores(r.name) & 1 || this.dotted().has(r.name)) {
       for (let n = 1; n <= fields.length; n++) if (this.info.variables.has([r.name, ...fields.slice(0, n)].join('.'))) return undefined;
     }
     const root = this.rawRoot(r.name);
     if (!root) return undefined;
     let t = root.type;
     for (const f of fields) {
-      if (!t || t.kind !== 'object' || f.includes('__')) return undefined;
+      if (!t || t.kind !== 'object') return undefined;
       t = t.field(f);
     }
     if (!t || t.kind !== want) return undefined;
@@ -383,15 +471,18 @@ export class Compiler {
       t = t.field(f);
     }
     if (!t) return undefined;
-    const leaf = t;
-    const k = leaf.kind;
+    const k = t.kind;
     if (k !== 'string' && k !== 'int' && k !== 'bool' && k !== 'double') return undefined;
-    const slot = rr.slot;
-    const cost = (this.freeRoots?.has(root) === true ? 0 : 1) + fields.length;
+    return this.scalarChain(rr.slot, raws, (this.freeRoots?.has(root) === true ? 0 : 1) + fields.length, t, general);
+  }
+
+  /** The direct path of a chain to a scalar over JSON (see jsonChain), `general` its fallback. */
+  private scalarChain(slot: number, raws: string[], cost: number, leaf: CelType, general: Ev): Ev {
+    const k = leaf.kind;
     const n = raws.length;
     if (k === 'int') {
       const ev = this.jsonChainEv(slot, raws, cost, k, leaf, general);
-      this.intReaders.set(ev, (c) => {
+      this.setIntReader(ev, (c) => {
         // the walk of rawWalk, inline: this reader is the hottest (int comparisons in comprehensions)
         const raw = c.raw;
         let x = raw === undefined ? undefined : raw[slot];
@@ -518,20 +609,7 @@ export class Compiler {
       const v = operand(c);
       c.cost++;
       if (c.cost > c.limit) throw new CelCostLimitError();
-      if (v instanceof CelMap) {
-        const r = v.getStr(field);
-        if (r === undefined) throw Object.assign(new CelError(`no such key: ${field}`), { offset: node.offset, length: node.length });
-        return r;
-      }
-      if (v instanceof CelOptional) {
-        if (!v.hasValue) return v;
-        const inner = v.value;
-        if (inner instanceof CelMap) {
-          const r = inner.getStr(field);
-          return r === undefined ? CelOptional.none : CelOptional.of(r);
-        }
-      }
-      throw Object.assign(new CelError(`type '${valueTypeName(v)}' does not support field selection`), { offset: node.offset, length: node.length });
+      return selectField(v, field, node);
     };
   }
 
@@ -587,7 +665,7 @@ export class Compiler {
     const rawRange = e.iterVar2 ? undefined : this.rawList(e.iterRange);
     const init = this.expr(e.accuInit);
     const accuSlot = this.slots++;
-    const scope = new Map<string, number>([[e.accuVar, accuSlot]]);
+    const scope = new Map<string, number>().set(e.accuVar, accuSlot);
     this.scopes.push(scope);
     const iterSlot = this.slots++;
     scope.set(e.iterVar, iterSlot);
@@ -844,21 +922,28 @@ export class Compiler {
       if (ovs.length === 0) ovs = all;
       ovs = ovs.filter((o) => !!o.member === member);
     }
-    const args = argExprs.map((a) => this.expr(a));
-    return this.invokeWith(name, ovs, e, argExprs, args, false);
+    const n = argExprs.length;
+    const args = new Array<Ev>(n);
+    let readers: (((c: Ctx) => number | undefined) | undefined)[] | undefined;
+    for (let i = 0; i < n; i++) {
+      const ev = (args[i] = this.expr(argExprs[i]));
+      const r = this.intReader(ev);
+      if (r !== undefined) (readers ??= new Array(n))[i] = r;
+    }
+    return this.invokeWith(name, ovs, e, argExprs, args, false, readers);
   }
 
   /**
    * The call's closure over the argument closures `args` (built once: a direct path's general fallback
    * shares them); `general` leaves out the direct JSON paths.
    */
-  private invokeWith(name: string, ovs: CelOverload[], e: CallExpr, argExprs: Expr[], args: Ev[], general: boolean): Ev {
+  private invokeWith(name: string, ovs: CelOverload[], e: CallExpr, argExprs: Expr[], args: Ev[], general: boolean, readers?: (((c: Ctx) => number | undefined) | undefined)[]): Ev {
     const n = args.length;
     if (!general && ovs.length === 1 && n === 1 && (ovs[0].id === 'size_list' || ovs[0].id === 'list_size') && !ovs[0].cost) {
       // the size of a list read as JSON: its length, without converting its elements
       const rl = this.rawList(argExprs[0]);
       if (rl) {
-        const slow = this.invokeWith(name, ovs, e, argExprs, args, true);
+        const slow = this.invokeWith(name, ovs, e, argExprs, args, true, readers);
         const read = rl.read;
         const ev: Ev = (c) => {
           const rr = read(c);
@@ -866,7 +951,7 @@ export class Compiler {
           charge(c, 1);
           return BigInt(rr.length);
         };
-        this.intReaders.set(ev, (c) => {
+        this.setIntReader(ev, (c) => {
           const rr = read(c);
           if (rr === undefined) return undefined;
           charge(c, 1);
@@ -904,7 +989,7 @@ export class Compiler {
       const key = a.kind === 'literal' ? a.value : undefined;
       const rm = typeof key === 'string' && key !== '__proto__' ? this.rawAt(argExprs[1], 'map') : undefined;
       if (rm && typeof key === 'string') {
-        const slow = this.invokeWith(name, ovs, e, argExprs, args, true);
+        const slow = this.invokeWith(name, ovs, e, argExprs, args, true, readers);
         const read = rm.read;
         return (c) => {
           const m = read(c);
@@ -915,7 +1000,7 @@ export class Compiler {
       }
     }
     if (n === 2 && ovs.length === 1 && INT_COMPARE[ovs[0].id] !== undefined) {
-      const rx = this.intReaders.get(args[0]), ry = this.intReaders.get(args[1]);
+      const rx = readers?.[0], ry = readers?.[1];
       if (rx && ry) return this.intCompare(INT_COMPARE[ovs[0].id], rx, ry, args[0], args[1], ovs[0], e, name);
     }
     if (n === 2 && ovs.length === 1 && ovs[0].args.length === 2) {
@@ -962,7 +1047,7 @@ export class Compiler {
   }
 
   /**
-   * An int comparison of two operands that can read plain safe integers (see intReaders): compared as
+   * An int comparison of two operands that can read plain safe integers (see intEv): compared as
    * JavaScript numbers, no bigint made; the same value, cost (1) and errors as the general call.
    */
   private intCompare(op: number, rx: (c: Ctx) => number | undefined, ry: (c: Ctx) => number | undefined, a0: Ev, a1: Ev, o: CelOverload, e: CallExpr, name: string): Ev {
@@ -1082,6 +1167,63 @@ export class Compiler {
 const INT_COMPARE: Record<string, number> = {
   less_int64: 0, less_equals_int64: 1, greater_int64: 2, greater_equals_int64: 3, equals: 4, not_equals: 5,
 };
+
+/** The field `field` of a value, as a step of a field chain (its charge made by the caller). */
+function selectField(v: CelValue, field: string, node: Expr): CelValue {
+  if (v instanceof CelMap) {
+    const r = v.getStr(field);
+    if (r === undefined) throw Object.assign(new CelError(`no such key: ${field}`), { offset: node.offset, length: node.length });
+    return r;
+  }
+  if (v instanceof CelOptional) {
+    if (!v.hasValue) return v;
+    const inner = v.value;
+    if (inner instanceof CelMap) {
+      const r = inner.getStr(field);
+      return r === undefined ? CelOptional.none : CelOptional.of(r);
+    }
+  }
+  throw Object.assign(new CelError(`type '${valueTypeName(v)}' does not support field selection`), { offset: node.offset, length: node.length });
+}
+
+/**
+ * Bit 1: `s` holds a '.'; bit 2: it holds '__'. (A loop over the char codes: the names are short, and a
+ * string search is a call into the runtime.)
+ */
+function dotsAndUnderscores(s: string): number {
+  let d = 0;
+  for (let i = 0, prev = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 46) d |= 1;
+    else if (c === 95 && prev === 95) d |= 2;
+    prev = c;
+  }
+  return d;
+}
+
+/**
+ * The general path of a field chain from a slot in one closure: what the slot's load (Compiler.loadSlot)
+ * and a field selection per field (Compiler.fieldSel) do, in order; the error of field i at `nodes[i]`, or
+ * at `at` for every field without `nodes`.
+ */
+function chainEv(s: number, name: string, free: boolean, fields: string[], nodes: Expr[] | undefined, at: Expr): Ev {
+  const n = fields.length;
+  return (c) => {
+    if (!free) {
+      c.cost++;
+      if (c.cost > c.limit) throw new CelCostLimitError();
+    }
+    let v = c.slots[s];
+    if (v === undefined) v = fromRaw(c, s, name);
+    else if (v instanceof CelError) throw v;
+    for (let i = 0; i < n; i++) {
+      c.cost++;
+      if (c.cost > c.limit) throw new CelCostLimitError();
+      v = selectField(v, fields[i], nodes === undefined ? at : nodes[i]);
+    }
+    return v;
+  };
+}
 
 /** A variable given as JSON and not converted yet (see Ctx.raw), or the error of an unbound variable. */
 function fromRaw(c: Ctx, s: number, name: string): CelValue {

@@ -8,6 +8,7 @@ import type { Schema } from '../schema/types.js';
 import { fromJson } from './convert.js';
 import { createCelEnv, isCompileError, isRuntimeError } from './env.js';
 import { schemaToCelType } from './schema-types.js';
+import { T } from './types.js';
 
 const CONTAINER: Schema = {
   type: 'object',
@@ -114,5 +115,32 @@ describe('direct paths over JSON answer as the general path does', () => {
         }
       }
     });
+  }
+});
+
+describe('the general path of a field chain reports as the step-by-step selections do', () => {
+  // a chain from a variable reports its errors at the whole chain (as the qualified-name resolution did),
+  // a chain from a comprehension variable at the selection that failed; one charge per step
+  const cases: [string, Record<string, unknown>, (string | number)[]][] = [
+    ['x.a.b.c', { x: {} }, ['no such key: a', 5, 2]],
+    ['x.a.b.c', { x: { a: {} } }, ['no such key: b', 5, 3]],
+    ['x.a.b.c', { x: { a: { b: 1 } } }, ["type 'int' does not support field selection", 5, 4]],
+    ['x.a.b.c', { x: { a: { b: {} } } }, ['no such key: c', 5, 4]],
+    ['[{}].all(y, y.a.b == 1)', {}, ['no such key: a', 13, 46]],
+    ['[{"a": {}}].all(y, y.a.b == 1)', {}, ['no such key: b', 22, 77]],
+    ['true ? x.a.b : 1', { x: {} }, ['no such key: a', 10, 1]],
+    ['x.a.b', {}, ['no such attribute(s): x', 0, 1]],
+  ];
+  for (const disableCheck of [false, true]) {
+    const env = createCelEnv({ variables: { x: T.dyn }, disableCheck });
+    for (const [expr, vars, want] of cases) {
+      it(`${expr} ${JSON.stringify(vars)}${disableCheck ? ' (unchecked)' : ''}`, () => {
+        const p = env.compile(expr);
+        if (isCompileError(p)) throw new Error(p.formatted);
+        const r = p.evaluate(Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, fromJson(v, T.dyn)])));
+        if (!isRuntimeError(r)) throw new Error(`${expr}: no error`);
+        expect([r.message, r.position.offset, r.cost]).toEqual(want);
+      });
+    }
   }
 });

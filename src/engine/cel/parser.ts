@@ -41,8 +41,10 @@ export interface ParseResult {
   /** Next free node id. */
   nextId: number;
   /**
-   * Whether the tree has a node the AST validators look at (validators.ts: a list or map literal, a call
-   * of duration, timestamp, matches or format); without one they have nothing to report.
+   * Whether the tree has a node the AST validators look at (validators.ts: a list or map literal of two or
+   * more elements, a call of duration, timestamp, matches or format); without one they have nothing to
+   * report (they compare a literal's elements with its first: the empty lists and maps and the one-element
+   * lists of the macros are left unmarked).
    */
   validate?: boolean;
 }
@@ -74,6 +76,8 @@ function isIdentCode(c: number): boolean {
  * a cut a view of the whole text, which the table would then keep alive (so a slot holds at most ~1 KB).
  */
 const IDENT_SLOTS = 1024;
+/** The bigints of the int literals 0..1023, made on first use. */
+const SMALL_INTS: (bigint | undefined)[] = new Array(1024);
 const identTable: (string | undefined)[] = new Array(IDENT_SLOTS);
 function identText(text: string, start: number, end: number, h: number): string {
   if (end - start > 12 && text.length > 512) return text.slice(start, end);
@@ -356,38 +360,43 @@ export class Parser {
           else bytes = true;
           i++;
         }
-        const q = text[i];
-        const triple = text[i + 1] === q && text[i + 2] === q;
-        const delim = triple ? q + q + q : q;
-        i += delim.length;
+        // (by char codes: the quote's, 92 the backslash, 10 and 13 the line ends)
+        const q = text.charCodeAt(i);
+        const triple = text.charCodeAt(i + 1) === q && text.charCodeAt(i + 2) === q;
+        const dl = triple ? 3 : 1;
+        i += dl;
         const bodyStart = i;
         let closed = false;
+        let escapes = false;
         while (i < n) {
-          if (text.startsWith(delim, i)) {
+          const ch = text.charCodeAt(i);
+          if (ch === q && (!triple || (text.charCodeAt(i + 1) === q && text.charCodeAt(i + 2) === q))) {
             closed = true;
             break;
           }
-          if (text[i] === '\\' && !raw) {
+          if (ch === 92 && !raw) {
             const bad = badEscape(text, i);
             // cel-go's lexer fails on the literal: the error names the text up to the offending character
             if (bad >= 0) throw new LexError(start, 1, `Syntax error: token recognition error at: '${text.slice(start, bad + 1)}'`);
+            escapes = true;
             i += 2;
             continue;
           }
-          if (text[i] === '\\' && raw) {
+          if (ch === 92 && raw) {
             // in raw strings a backslash still prevents the quote from ending the literal (as in cel-go's grammar)
-            if (text[i + 1] === q && !triple) {
+            if (text.charCodeAt(i + 1) === q && !triple) {
               i += 2;
               continue;
             }
           }
-          if (!triple && (text[i] === '\n' || text[i] === '\r')) break;
+          if (!triple && (ch === 10 || ch === 13)) break;
           i++;
         }
         if (!closed) throw new LexError(start, i - start, `Syntax error: token recognition error at: '${text.slice(start, i + 1)}'`);
         const body = text.slice(bodyStart, i);
-        i += delim.length;
-        const value = raw ? (bytes ? utf8(body) : body) : unescape(body, bytes, start);
+        i += dl;
+        // a string without escapes is its own value
+        const value = raw ? (bytes ? utf8(body) : body) : !escapes && !bytes ? body : unescape(body, bytes, start);
         return this.tok(bytes ? 'bytes' : 'string', start, i, text.slice(start, i), value);
       }
       if (isDigit(c) || (c === '.' && isDigit(text[i + 1] ?? ''))) {
@@ -420,7 +429,11 @@ export class Parser {
           i++;
           return this.tok('uint', start, i, text.slice(start, i), BigInt(t));
         }
-        return this.tok('int', start, i, t, BigInt(t));
+        // up to 15 digits the number is exact, and a bigint made from it is cheaper than one parsed from text;
+        // the small ones are made once (a bigint is a value: the same one serves every literal)
+        if (t.length > 15) return this.tok('int', start, i, t, BigInt(t));
+        const num = Number(t);
+        return this.tok('int', start, i, t, num < SMALL_INTS.length ? (SMALL_INTS[num] ??= BigInt(num)) : BigInt(num));
       }
       if (c === '`') {
         // backtick-quoted identifiers (field names with special characters, cel-go >= 0.22)
@@ -764,7 +777,6 @@ export class Parser {
             this.to = o + 1;
           } else this.advance();
           const l: ListExpr = { kind: 'list', id: this.nid(), offset: o, length: 1, elems: [], optionalIndices: [] };
-          this.validate = true;
           while (!this.isOp(']')) {
             if (this.isOp('?')) {
               if (!this.opts.optionalSyntax) throw this.errHere(`unsupported syntax '?'`);
@@ -776,6 +788,8 @@ export class Parser {
           }
           this.expect(']');
           l.length = this.pe - o;
+          // the validators compare elements two by two: a list of fewer has nothing to report itself
+          if (l.elems.length > 1) this.validate = true;
           return l;
         }
         if (op === '{') {
@@ -797,7 +811,7 @@ export class Parser {
             if (!this.accept(',')) break;
           }
           this.expect('}');
-          this.validate = true;
+          if (entries.length > 1) this.validate = true;
           return { kind: 'map', id: this.nid(), offset: o, length: this.pe - o, entries };
         }
         if (op === '.') {
@@ -966,7 +980,6 @@ export class Parser {
           const f = args[args.length - 1];
           const ins = this.call('cel.@mapInsert', o, [acc(), this.ident(k, o), f]);
           const step = args.length === 4 ? this.call('_?_:_', o, [args[2], ins, acc()]) : ins;
-          this.validate = true;
           return comp(k, { kind: 'map', id: this.nid(), offset: o, length: 0, entries: [] }, this.lit(true, o), step, acc(), name, v);
         }
         break;
@@ -978,7 +991,6 @@ export class Parser {
           const f = args[args.length - 1];
           const ins = this.call('cel.@mapInsert', o, [acc(), f]);
           const step = args.length === 4 ? this.call('_?_:_', o, [args[2], ins, acc()]) : ins;
-          this.validate = true;
           return comp(k, { kind: 'map', id: this.nid(), offset: o, length: 0, entries: [] }, this.lit(true, o), step, acc(), name, v);
         }
         break;
@@ -1005,7 +1017,7 @@ export class Parser {
   }
 
   private listOf(elems: Expr[], o: number): Expr {
-    this.validate = true;
+    if (elems.length > 1) this.validate = true;
     return { kind: 'list', id: this.nid(), offset: o, length: 0, elems, optionalIndices: [] };
   }
 }
