@@ -509,3 +509,31 @@ describe('performance', () => {
     expect(q.evaluateJson({ self: foreign })).toMatchObject({ value: false });
   });
 });
+
+describe('a leading dot names the global, not a comprehension variable of that name', () => {
+  const schema: Schema = { type: 'object', properties: { x: { type: 'integer' }, s: { type: 'object', properties: { n: { type: 'integer' } } } } };
+  const objectType = schemaToCelType(schema, {}, { name: 'cType' })!;
+  const cases: [string, boolean | number[]][] = [
+    ['[{"x":1}].all(c, .c.x == 2)', true],
+    ['[{"x":1}].all(c, c.x == 1)', true],
+    ['[{"x":1}].exists(c, .c.x == 1)', false],
+    ['[{"s": {"n": 1}}].all(c, .c.s.n == 7 && c.s.n == 1)', true],
+    ['[{"x":1}].map(c, .c.x)', [2]],
+    ['[{"x":1}].map(c, c.x)', [1]],
+  ];
+  for (const [label, type] of [['dyn', T.dyn], ['map(string, dyn)', T.map(T.string, T.dyn)], ['a schema object', objectType]] as const) {
+    const env = createCelEnv({ variables: { c: type } });
+    for (const [expr, want] of cases) {
+      it(`${label}: ${expr}`, () => {
+        const p = env.compile(expr);
+        if (isCompileError(p)) throw new Error(p.message);
+        const data = { x: 2, s: { n: 7 } };
+        // through JSON data (the direct paths) and through CEL values (the general path)
+        for (const r of [p.evaluateJson({ c: data }), p.evaluate({ c: fromJson(data) })]) {
+          if (isRuntimeError(r)) throw new Error(r.message);
+          expect(toJson(r.value)).toEqual(want);
+        }
+      });
+    }
+  }
+});

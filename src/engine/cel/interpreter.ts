@@ -269,17 +269,19 @@ export class Compiler {
     // qualified identifiers: the longest declared variable prefix wins (a.b.c with variable `a.b`)
     const q = this.qualifiedName(e);
     if (q !== undefined) {
-      const qn = q.startsWith('.') ? q.slice(1) : q;
+      // a leading dot names a global: a comprehension variable of the same name does not shadow it
+      const absolute = q.charCodeAt(0) === 46;
+      const qn = absolute ? q.slice(1) : q;
       const parts = qn.split('.');
       // the prefixes of n parts, longest first: qn up to its n-th dot; only the root itself when no dotted
       // variable or type name starts with it
       const rootOnly = !this.dotted().has(parts[0]);
       for (let n = rootOnly ? 1 : parts.length, end = rootOnly ? parts[0].length : qn.length; n >= 1; n--, end = qn.lastIndexOf('.', end - 1)) {
         const name = n === parts.length ? qn : qn.slice(0, end);
-        const isVar = this.info.variables.has(name) || (n === 1 && this.local(name) !== undefined);
+        const isVar = this.info.variables.has(name) || (!absolute && n === 1 && this.local(name) !== undefined);
         const tv = n === parts.length ? this.info.typeValues.get(name) : undefined;
         if (isVar) {
-          let ev = this.ident(name, rootIdent(e) ?? e);
+          let ev = this.ident(absolute ? `.${name}` : name, rootIdent(e) ?? e);
           for (const f of parts.slice(n)) ev = this.fieldSel(ev, f, e, false);
           if (n < parts.length && this.local(name) === undefined && this.info.variables.has(name)) {
             const direct = this.jsonChain(name, parts.slice(n), rootIdent(e) ?? e, ev);
@@ -367,11 +369,13 @@ export class Compiler {
       r = r.operand;
     }
     if (r.kind !== 'ident' || fields.length === 0 || this.local(r.name) !== undefined) return undefined;
-    const name = r.name.startsWith('.') ? r.name.slice(1) : r.name;
+    // a leading dot names the global, never a comprehension variable of the same name
+    const absolute = r.name.charCodeAt(0) === 46;
+    const name = absolute ? r.name.slice(1) : r.name;
     if (name.includes('.') || this.dotted().has(name)) return undefined;
-    if (!(this.info.variables.has(name) || this.local(name) !== undefined)) return undefined;
+    if (!(this.info.variables.has(name) || (!absolute && this.local(name) !== undefined))) return undefined;
     fields.reverse();
-    let ev = this.ident(name, r);
+    let ev = this.ident(r.name, r);
     for (const f of fields) ev = this.fieldSel(ev, f, e, false);
     if (this.local(name) === undefined && this.info.variables.has(name)) {
       const direct = this.jsonChain(name, fields, r, ev);
