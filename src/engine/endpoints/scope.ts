@@ -69,6 +69,11 @@ export interface DecodedBody {
   value: unknown;
   duplicates: string[];
   format: BodyFormat;
+  /**
+   * The body decoded again into a fresh value, from what was read: for an update that runs again after a
+   * conflict (the store writes into the first value).
+   */
+  again(): unknown;
 }
 
 /**
@@ -84,16 +89,23 @@ export async function decodeObjectBody(scope: Scope, target?: { kind: string; ap
   const kind = target?.kind ?? scope.def.kind;
   const apiVersion = target?.apiVersion ?? groupVersion(scope.def);
   if ((ct.full === PROTOBUF || ct.full === PROTOBUF_SVC) && !(scope.def as { custom?: boolean }).custom) {
-    const decoded = decodeProtobufObject(await body(), { expectKind: kind, expectApiVersion: apiVersion });
-    return { value: decoded.object, duplicates: [], format: 'json' };
+    const bytes = await body();
+    const decode = () => decodeProtobufObject(bytes, { expectKind: kind, expectApiVersion: apiVersion }).object;
+    return { value: decode(), duplicates: [], format: 'json', again: decode };
   }
   if (!ct.format || (ct.format === 'cbor' && !cbor)) throw unsupportedMediaType(supportedTypes({ cbor }).join(', '));
-  if (ct.format === 'cbor') return { value: decodeCborBody(await body(), kind), duplicates: [], format: 'json' };
+  if (ct.format === 'cbor') {
+    const bytes = await body();
+    const decode = () => decodeCborBody(bytes, kind);
+    return { value: decode(), duplicates: [], format: 'json', again: decode };
+  }
   // a body the host holds as text is decoded from it (the same text its bytes would decode to)
   const held = preread ? undefined : heldBodyText(scope.request);
   // a body that cannot be decoded is a 400 naming the type the endpoint expects (transformDecodeError)
-  const { value, duplicates } = decodeBody(held ?? (await body()), ct.format, { expectKind: kind });
-  return { value, duplicates, format: ct.format };
+  const source = held ?? (await body());
+  const format = ct.format;
+  const { value, duplicates } = decodeBody(source, format, { expectKind: kind });
+  return { value, duplicates, format, again: () => decodeBody(source, format, { expectKind: kind }).value };
 }
 
 /** A CBOR body: one data item, worded as transformDecodeError words decoding errors. */

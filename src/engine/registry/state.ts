@@ -288,6 +288,15 @@ export class ClusterState {
   /**
    * Runs `fn` with exclusive write access: no other write of this engine interleaves, so a read of the
    * current state followed by commit() is atomic.
+   *
+   * What is held here is short: the store's writes (Store.attempts) read and prepare outside it (strategy,
+   * managedFields, mutating and validating admission, which may await an admission webhook for seconds),
+   * then take it only to check that every key they read still has the revision they read (each WriteOp's
+   * expectRevision: the object's, and that of a ResourceQuota admission charged) and to commit. A check
+   * that fails runs the write again from a fresh read, as the real server's GuaranteedUpdate retries its
+   * compare-and-swap; only the last of a bounded number of attempts runs whole in here. So a slow webhook
+   * delays its own request, not the writes of other objects, namespaces or the controllers. The storage
+   * commit itself still runs in here (its cache update and events must follow storage order).
    */
   exclusive<T>(fn: () => Promise<T>): Promise<T> {
     const run = this.lock.then(fn, fn);

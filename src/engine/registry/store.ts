@@ -130,6 +130,30 @@ export interface Preconditions {
   resourceVersion?: string;
 }
 
+/**
+ * How a write's attempt commits: `locked` when the whole attempt runs inside ClusterState.exclusive (the
+ * last attempt of a write, and the engine's own writes without admission), so its commit takes no lock.
+ */
+interface Attempt {
+  readonly locked: boolean;
+}
+const OPTIMISTIC: Attempt = { locked: false };
+const LOCKED: Attempt = { locked: true };
+
+/**
+ * Attempts of a write prepared outside the lock before the last one runs under it. A retry happens only
+ * when another write committed to one of the write's keys (or its quota) while it was prepared: each
+ * retry means another write landed, so a few cover ordinary contention; the last attempt cannot fail so.
+ */
+const OPTIMISTIC_ATTEMPTS = 4;
+
+/** A write's commit found a key it read written since (the CAS of GuaranteedUpdate failed): it runs again. */
+class Stale extends Error {
+  constructor(readonly key: string) {
+    super(`${key} was written since it was read`);
+  }
+}
+
 export class Store {
   /** The cluster's feature gates (set by the engine); the store reads AllowUnsafeMalformedObjectDeletion. */
   gates: Record<string, boolean> = {};
@@ -246,10 +270,16 @@ export class Store {
 
   /** Shared create path: system fields, defaulting, validation, storage. */
   async create(def: ResourceDefinition, namespace: string, input: KubeObject, opts: WriteOptions): Promise<WriteOutcome> {
-    return this.state.exclusive(() => this.createLocked(def, namespace, input, opts));
+    return this.attempts((tx) => this.createAttempt(tx, def, namespace, input, opts));
   }
 
-  private async createLocked(def: ResourceDefinition, namespace: string, input: KubeObject, opts: WriteOptions): Promise<WriteOutcome> {
+  /**
+   * One attempt of a create: everything up to the commit runs outside the write lock (admission may call
+   * out); the commit checks under the lock that the name is still free and the admission effects' objects
+   * unchanged. `viaUpdate`: the create of an update that found no object, which retries as a whole when
+   * the name is taken meanwhile (the retry updates what is there).
+   */
+  private async createAttempt(tx: Attempt, def: ResourceDefinition, namespace: string, input: KubeObject, opts: WriteOptions, viaUpdate = false): Promise<WriteOutcome> {
     const ctx = this.context('', opts.dryRun, opts.admission?.user);
     const obj = requestedCopy(def, input);
     const meta = obj.metadata as ObjectMeta;
@@ -274,7 +304,7 @@ export class Store {
     // strategy's preparation, as the real create handler runs its field manager first: what admission and
     // PrepareForCreate add belongs to no manager (a reset with `[{}]` is consumed here too)
     let final = opts.finalize ? opts.finalize(obj, null) : obj;
-    const fmeta: ObjectMeta = (final.metadata ??= {});
+    let fmeta: ObjectMeta = (final.metadata ??= {});
     const mutated = mutatingAdmission({ operation: 'create', object: final, oldObject: null, def, namespace, name: fmeta.name ?? '', subresource: '', dryRun: opts.dryRun, ctx, request: opts.admission });
     const admitted = mutated instanceof Promise ? await mutated : mutated;
     def.strategy.prepareForCreate?.(final, ctx);
@@ -294,6 +324,7 @@ export class Store {
       const key = this.key(def, namespace, fmeta.name!);
       const existing = this.state.get(key) ?? this.state.unreadable(key);
       if (existing) {
+        if (viaUpdate) throw new Stale(key);
         if (generated && attempt < 7) {
           fmeta.name = fmeta.generateName + this.env.ids.suffix(5);
           continue;
@@ -301,8 +332,17 @@ export class Store {
         throw alreadyExists(this.gr(def), fmeta.name!);
       }
       final = normalizeLayout(final);
+      fmeta = final.metadata!;
       if (opts.dryRun) return { object: this.view(def, final), created: true, warnings };
-      const events = await this.commitOne({ kind: 'put', key, object: this.stored(def, final), expectRevision: 0 }, def, fmeta.name!, effects.ops());
+      let events: HistoryEvent[];
+      try {
+        events = await this.commitOne({ kind: 'put', key, object: this.stored(def, final), expectRevision: 0 }, def, fmeta.name!, effects.ops(), tx);
+      } catch (e) {
+        // the name was taken since it was found free: the loop above answers as if it had been taken before
+        // (AlreadyExists, or the next generated name); a changed quota retries the whole create
+        if (e instanceof Stale && e.key === key && !viaUpdate) continue;
+        throw e;
+      }
       return { object: this.view(def, events[0].object), stored: events[0].object, created: true, warnings };
     }
   }
@@ -330,10 +370,10 @@ export class Store {
     namespace: string,
     name: string,
     subresource: string,
-    tryUpdate: (current: KubeObject | null) => KubeObject,
+    tryUpdate: (current: KubeObject | null) => KubeObject | Promise<KubeObject>,
     opts: WriteOptions & { createOnMissing?: boolean; expectResourceVersion?: string; preconditions?: Preconditions },
   ): Promise<WriteOutcome> {
-    return this.state.exclusive(async () => {
+    return this.attempts(async (tx) => {
       const key = this.key(def, namespace, name);
       const item = this.state.get(key);
       if (!item) this.assertReadable(def, namespace, name);
@@ -347,15 +387,16 @@ export class Store {
         // storage preconditions fail as an invalid-object StorageError, reported as a Conflict
         throw conflict(this.gr(def), name, `StorageError: invalid object, Code: 4, Key: ${storageKey(def, namespace, name)}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${item.object.metadata?.uid ?? ''}`);
       }
-      const desired = tryUpdate(current);
+      const tried = tryUpdate(current);
+      const desired = tried instanceof Promise ? await tried : tried;
       if (!item) {
         const meta = (desired.metadata ??= {});
         if (!meta.name) meta.name = name;
-        return this.createLocked(def, namespace, desired, opts).then((o) => ({ ...o, created: true }));
+        return this.createAttempt(tx, def, namespace, desired, opts, true).then((o) => ({ ...o, created: true }));
       }
       // the update function must not modify `current` (it is the old object from here on); what it returns
-      // belongs to the store
-      return this.updateLocked(def, namespace, name, subresource, current!, item.revision, desired, opts);
+      // belongs to the store (for this attempt: a retry calls it again, and it answers a fresh object)
+      return this.updateAttempt(tx, def, namespace, name, subresource, current!, item.revision, desired, opts);
     });
   }
 
@@ -414,7 +455,8 @@ export class Store {
     }
   }
 
-  private async updateLocked(
+  private async updateAttempt(
+    tx: Attempt,
     def: ResourceDefinition,
     namespace: string,
     name: string,
@@ -519,7 +561,7 @@ export class Store {
     // finalizers emptied on a terminating object (ShouldDeleteDuringUpdate): the object goes away, and the
     // answer is the object as requested
     if (shouldDeleteDuringUpdate(def, final, old)) {
-      await this.commitOne({ kind: 'delete', key: this.key(def, namespace, name), expectRevision: revision }, def, name);
+      await this.commitOne({ kind: 'delete', key: this.key(def, namespace, name), expectRevision: revision }, def, name, [], tx);
       return { object: this.view(def, final), created: false, warnings };
     }
     const events = await this.commitOne(
@@ -527,6 +569,7 @@ export class Store {
       def,
       name,
       effects.ops(),
+      tx,
     );
     return { object: this.view(def, events[0].object), stored: events[0].object, created: false, warnings };
   }
@@ -537,25 +580,29 @@ export class Store {
    * the object (deletionTimestamp; it stays while finalizers or a grace period remain) or removes it.
    */
   async delete(def: ResourceDefinition, namespace: string, name: string, opts: StoreDeleteOptions): Promise<DeleteOutcome> {
-    return this.state.exclusive(() => this.deleteLocked(def, namespace, name, { ...opts }));
+    return this.attempts((tx) => this.deleteAttempt(tx, def, namespace, name, { ...opts }));
   }
 
-  private async deleteLocked(def: ResourceDefinition, namespace: string, name: string, options: StoreDeleteOptions): Promise<DeleteOutcome> {
+  private async deleteAttempt(tx: Attempt, def: ResourceDefinition, namespace: string, name: string, options: StoreDeleteOptions): Promise<DeleteOutcome> {
     const key = this.key(def, namespace, name);
     const item = this.state.get(key);
     if (!item) this.assertReadable(def, namespace, name);
     if (!item) throw notFound(this.gr(def), name);
     const now = this.env.clock.now();
-    const warnings = await validatingAdmission({ operation: 'delete', object: null, oldObject: this.present(def, item.object), def, namespace, name, subresource: '', dryRun: options.dryRun, ctx: this.context('', options.dryRun), request: options.admission });
+    const validated = validatingAdmission({ operation: 'delete', object: null, oldObject: this.present(def, item.object), def, namespace, name, subresource: '', dryRun: options.dryRun, ctx: this.context('', options.dryRun), request: options.admission });
+    const warnings = validated instanceof Promise ? await validated : validated;
+    // the revision the removal expects: the one read, or the one the write below made
+    let revision = item.revision;
     const put = async (obj: KubeObject): Promise<KubeObject> => {
       const next = normalizeLayout(obj);
       // GuaranteedUpdate writes nothing when nothing changed
       if (deepEqual(next, item.object)) return this.present(def, item.object);
       if (options.dryRun) return this.present(def, next);
-      const events = await this.commitOne({ kind: 'put', key, object: next, expectRevision: item.revision }, def, name);
+      const events = await this.commitOne({ kind: 'put', key, object: next, expectRevision: item.revision }, def, name, [], tx);
+      revision = events[0].revision;
       return this.present(def, events[0].object);
     };
-    const generic = () => this.genericDelete(def, key, name, item.object, item.revision, options, now, put);
+    const generic = () => this.genericDelete(tx, def, key, name, item.object, () => revision, options, now, put);
     const out = def.strategy.restDelete
       ? await def.strategy.restDelete({ def, name, current: this.present(def, item.object), options, now, put, generic })
       : await generic();
@@ -601,11 +648,12 @@ export class Store {
   }
 
   private async genericDelete(
+    tx: Attempt,
     def: ResourceDefinition,
     key: string,
     name: string,
     stored: KubeObject,
-    revision: number,
+    revision: () => number,
     options: StoreDeleteOptions,
     now: number,
     put: (obj: KubeObject) => Promise<KubeObject>,
@@ -631,11 +679,37 @@ export class Store {
       }
     }
     if (options.dryRun) return { object: this.present(def, stored), deleted: true, finalized: true };
-    const cur = this.state.get(key);
-    if (!cur) throw notFound(this.gr(def), name);
-    const events = await this.commitOne({ kind: 'delete', key, expectRevision: cur.revision }, def, name);
-    void revision;
+    // the state read (or the one this deletion just wrote): a write since then makes the deletion retry
+    const events = await this.commitOne({ kind: 'delete', key, expectRevision: revision() }, def, name, [], tx);
     return { object: this.present(def, events[0].object), deleted: true, finalized: true };
+  }
+
+  /** The revision of what is stored under `key` (0: nothing), as a WriteOp's expectRevision names it. */
+  private revisionOf(key: string): number {
+    return (this.state.get(key) ?? this.state.unreadable(key))?.revision ?? 0;
+  }
+
+  /** Writes that found what they read changed at their commit and started again (Stale), since the start. */
+  retries = 0;
+
+  /**
+   * Runs a write as the real server's GuaranteedUpdate does: `run` reads the current state and prepares
+   * the write outside the write lock (the strategy, managedFields, admission, which may await a webhook),
+   * then commits under the lock only if nothing it read has changed; if something has, it runs again from
+   * a fresh read. Bounded: after OPTIMISTIC_ATTEMPTS the last attempt runs whole under the lock, where
+   * nothing can change under it (the engine as it was before: progress is certain, and a write that keeps
+   * losing to others still ends).
+   */
+  private async attempts<T>(run: (tx: Attempt) => Promise<T>): Promise<T> {
+    for (let i = 0; i < OPTIMISTIC_ATTEMPTS; i++) {
+      try {
+        return await run(OPTIMISTIC);
+      } catch (e) {
+        if (!(e instanceof Stale)) throw e;
+        this.retries++;
+      }
+    }
+    return this.state.exclusive(() => run(LOCKED));
   }
 
   /**
@@ -655,10 +729,22 @@ export class Store {
     };
   }
 
-  /** Commits `op` (its event comes first) with the admission effects `also`. */
-  private async commitOne(op: WriteOp, def: ResourceDefinition, name: string, also: WriteOp[] = []): Promise<HistoryEvent[]> {
+  /**
+   * Commits `op` (its event comes first) with the admission effects `also`. Under the write lock already
+   * (`tx` locked) it commits at once; otherwise it takes the lock, and throws Stale when a key the write
+   * read has been written since (its expectRevision is no longer the key's revision), before any storage.
+   */
+  private async commitOne(op: WriteOp, def: ResourceDefinition, name: string, also: WriteOp[] = [], tx: Attempt = LOCKED): Promise<HistoryEvent[]> {
+    const ops = also.length ? [op, ...also] : [op];
     try {
-      return await this.state.commit([op, ...also], this.env.clock.now());
+      if (tx.locked) return await this.state.commit(ops, this.env.clock.now());
+      return await this.state.exclusive(() => {
+        for (let i = 0; i < ops.length; i++) {
+          const o = ops[i];
+          if (o.expectRevision !== undefined && this.revisionOf(o.key) !== o.expectRevision) throw new Stale(o.key);
+        }
+        return this.state.commit(ops, this.env.clock.now());
+      });
     } catch (e) {
       if (e instanceof WriteConflict) {
         if (e.result.reason === 'exists') throw alreadyExists(this.gr(def), name);

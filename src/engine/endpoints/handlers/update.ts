@@ -24,9 +24,16 @@ export async function handleUpdate(scope: Scope): Promise<EngineResponse> {
   if (info.namespace && meta.namespace && meta.namespace !== info.namespace) {
     throw badRequest(`the namespace of the object (${meta.namespace}) does not match the namespace on the request (${info.namespace})`);
   }
+  // the store writes into the object it is handed: an attempt after a conflict gets the body decoded again
+  // (defaultUpdatedObjectInfo hands out a copy of the request's object on every call)
+  let handed = false;
+  const again = () => fieldValidate(def, typeChecked(expectKind(scope, body.again())), body.duplicates, opts.fieldValidation, { operation: 'update', mediaType: body.format === 'yaml' ? 'yaml' : 'json' }).object;
+  const typeChecked = (o: ReturnType<typeof expectKind>) => (typeCheck(def, o), o);
   const out = await core.store.update(def, info.namespace, info.name, info.subresource, (current) => {
     // a PUT that creates also needs the `create` verb
     if (!current) scope.auth?.createOnUpdate();
+    if (handed) return again();
+    handed = true;
     return desired;
   }, {
     dryRun: opts.dryRun,
