@@ -250,6 +250,28 @@ describe('creates racing for a name', () => {
     expect((await c.req('GET', `${CM}/dup`)).body.data).toEqual({ from: 'b' });
   });
 
+  it('a server-side apply that creates, racing a create of the name, runs again as an update of what the create made', async () => {
+    const applied = c.raw('PATCH', `${CM}/both?fieldManager=tool`, JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'both' }, data: { a: '1' } }), { 'Content-Type': 'application/apply-patch+yaml' });
+    await until('the apply call', () => held.pending.length === 1);
+    expect(held.pending[0].review.request.operation).toBe('CREATE');
+    const created = c.req('POST', CM, { metadata: { name: 'both' }, data: { b: '2' } });
+    await until('the create call', () => held.pending.length === 2);
+    held.pending[1].answer();
+    expect((await created).status).toBe(201);
+    held.pending[0].answer();
+    // the retry found the object: no webhook on UPDATE here, so it lands at once
+    const r = await applied;
+    expect(r.status).toBe(200);
+    const body = (await r.json()) as Record<string, any>;
+    expect(body.data).toEqual({ a: '1', b: '2' });
+    // as a create and then an apply one after the other leave them
+    expect(body.metadata.managedFields.map((m: any) => [m.manager, m.operation, m.fieldsV1])).toEqual([
+      ['tool', 'Apply', { 'f:data': { 'f:a': {} } }],
+      ['unknown', 'Update', { 'f:data': { '.': {}, 'f:b': {} } }],
+    ]);
+    expect(held.all.map((x) => x.request.operation)).toEqual(['CREATE', 'CREATE']);
+  });
+
   it('a generated name taken meanwhile is generated again', async () => {
     const suffix = env.ids.suffix;
     const names = ['aaaaa', 'aaaaa'];
