@@ -18,7 +18,7 @@ interface Call {
 function heldHttp() {
   const pending: Call[] = [];
   const all: Review[] = [];
-  let auto: ((review: Review) => Record<string, unknown>) | undefined;
+  let auto: ((review: Review) => Record<string, unknown> | Promise<Record<string, unknown>>) | undefined;
   const http: OutboundHttp = {
     post(_url, body) {
       const review = JSON.parse(body) as Review;
@@ -26,7 +26,7 @@ function heldHttp() {
       return new Promise((resolve) => {
         const answer = (response: Record<string, unknown> = { allowed: true }) =>
           resolve({ status: 200, body: JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid: review.request.uid, ...response } }) });
-        if (auto) answer(auto(review));
+        if (auto) void Promise.resolve(auto(review)).then(answer);
         else pending.push({ review, answer });
       });
     },
@@ -36,9 +36,9 @@ function heldHttp() {
     pending,
     all,
     /** Answers every call from now on (and those open) with `respond`'s answer. */
-    autoAnswer(respond: (review: Review) => Record<string, unknown> = () => ({ allowed: true })) {
+    autoAnswer(respond: (review: Review) => Record<string, unknown> | Promise<Record<string, unknown>> = () => ({ allowed: true })) {
       auto = respond;
-      for (const c of pending.splice(0)) c.answer(respond(c.review));
+      for (const c of pending.splice(0)) void Promise.resolve(respond(c.review)).then(c.answer);
     },
   };
 }
@@ -167,6 +167,20 @@ describe('two writes of one object while a webhook answers', () => {
     expect(body.data).toEqual({ base: '0', a: '1', b: '2' });
     expect((await c.req('GET', `${CM}/x`)).body.data).toEqual({ base: '0', a: '1', b: '2' });
     expect(c.server.engine.store.retries - retries).toBe(1);
+  });
+
+  it('a burst of patches of one object: each that lost runs once more, in turn, and all land', async () => {
+    const store = c.server.engine.store;
+    const retries = store.retries;
+    const n = 6;
+    const patches = Array.from({ length: n }, (_, i) => c.raw('PATCH', `${CM}/x`, JSON.stringify({ data: { [`k${i}`]: 'v' } }), { 'Content-Type': 'application/merge-patch+json' }));
+    await until('every patch in admission at once', () => held.pending.length === n);
+    held.autoAnswer();
+    expect((await Promise.all(patches)).map((r) => r.status)).toEqual(Array(n).fill(200));
+    // one won; the others ran again one after the other (each read what the one before left), so none lost twice
+    expect(store.retries - retries).toBe(n - 1);
+    expect(held.all).toHaveLength(2 * n - 1);
+    expect(Object.keys((await c.req('GET', `${CM}/x`)).body.data).sort()).toEqual(['base', 'k0', 'k1', 'k2', 'k3', 'k4', 'k5']);
   });
 
   it('a server-side apply runs again likewise, and its managedFields are those of the newer object', async () => {
@@ -359,9 +373,12 @@ describe('deletes while a validating webhook answers', () => {
     await ok(c.req('POST', CM, { metadata: { name: 'hot' }, data: { n: '0' } }), 201);
     let n = 0;
     const racing: Promise<Response>[] = [];
-    // every call of the webhook lets another write of the object start before it answers
-    held.autoAnswer(() => {
-      racing.push(c.raw('PATCH', `${CM}/hot`, JSON.stringify({ data: { n: String(++n) } }), { 'Content-Type': 'application/merge-patch+json' }));
+    // every call of the webhook answers once another write of the object has landed, or after 100 ms when
+    // that write cannot land (it waits for the write lock, which the delete holds while it waits here)
+    held.autoAnswer(async () => {
+      const patch = c.raw('PATCH', `${CM}/hot`, JSON.stringify({ data: { n: String(++n) } }), { 'Content-Type': 'application/merge-patch+json' });
+      racing.push(patch);
+      await Promise.race([patch, new Promise((r) => setTimeout(r, 100))]);
       return { allowed: true };
     });
     const r = await within('the delete', c.req('DELETE', `${CM}/hot`));
