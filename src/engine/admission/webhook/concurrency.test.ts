@@ -181,6 +181,37 @@ describe('two writes of one object while a webhook answers', () => {
     expect(store.retries - retries).toBe(n - 1);
     expect(held.all).toHaveLength(2 * n - 1);
     expect(Object.keys((await c.req('GET', `${CM}/x`)).body.data).sort()).toEqual(['base', 'k0', 'k1', 'k2', 'k3', 'k4', 'k5']);
+    // the queue of retries by key is empty once they have ended
+    expect((store as unknown as { retrying: Map<string, unknown> }).retrying.size).toBe(0);
+  });
+
+  it("a mutating webhook's patch is applied once, to the object the retry read", async () => {
+    const MWC = '/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations';
+    const r = await c.req('POST', MWC, { metadata: { name: 'mutate' }, webhooks: [{ ...hook(['UPDATE']), name: 'mutate.example.com' }] });
+    expect(r.status, r.text).toBe(201);
+    // the webhook appends a finalizer to the write that sets data.a: applied to an object it had already
+    // mutated (the first attempt's), there would be two
+    const mutate = (review: Review) => {
+      const o = review.request.object;
+      if (o.data?.a !== '1' || review.request.kind.kind !== 'ConfigMap') return { allowed: true };
+      const ops = o.metadata.finalizers ? [{ op: 'add', path: '/metadata/finalizers/-', value: 'example.com/m' }] : [{ op: 'add', path: '/metadata/finalizers', value: ['example.com/m'] }];
+      return { allowed: true, patchType: 'JSONPatch', patch: btoa(JSON.stringify(ops)) };
+    };
+    const first = c.raw('PATCH', `${CM}/x`, JSON.stringify({ data: { a: '1' } }), { 'Content-Type': 'application/merge-patch+json' });
+    await until('the mutating call', () => held.pending.length === 1);
+    const second = c.raw('PATCH', `${CM}/x`, JSON.stringify({ data: { b: '2' } }), { 'Content-Type': 'application/merge-patch+json' });
+    await until('the second mutating call', () => held.pending.length === 2);
+    held.pending[1].answer(mutate(held.pending[1].review));
+    held.pending.splice(1, 1);
+    await until('the second write to land', () => held.pending.length === 2);
+    held.autoAnswer(mutate);
+    const [rf, rs] = await Promise.all([first, second]);
+    expect([rf.status, rs.status]).toEqual([200, 200]);
+    const x = (await c.req('GET', `${CM}/x`)).body;
+    expect(x.data).toEqual({ base: '0', a: '1', b: '2' });
+    expect(x.metadata.finalizers).toEqual(['example.com/m']);
+    // the first write: mutating and validating call of its first attempt, then of its second
+    expect(held.all.filter((v) => v.request.object.data.a === '1').map((v) => v.request.object.metadata.finalizers)).toEqual([undefined, ['example.com/m'], undefined, ['example.com/m']]);
   });
 
   it('a server-side apply runs again likewise, and its managedFields are those of the newer object', async () => {
