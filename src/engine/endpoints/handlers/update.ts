@@ -27,8 +27,11 @@ export async function handleUpdate(scope: Scope): Promise<EngineResponse> {
   // the store writes into the object it is handed: an attempt after a conflict gets the body decoded again
   // (defaultUpdatedObjectInfo hands out a copy of the request's object on every call)
   let handed = false;
-  const again = () => fieldValidate(def, typeChecked(expectKind(scope, body.again())), body.duplicates, opts.fieldValidation, { operation: 'update', mediaType: body.format === 'yaml' ? 'yaml' : 'json' }).object;
-  const typeChecked = (o: ReturnType<typeof expectKind>) => (typeCheck(def, o), o);
+  const again = () => {
+    const fresh = expectKind(scope, body.again());
+    typeCheck(def, fresh);
+    return fieldValidate(def, fresh, body.duplicates, opts.fieldValidation, { operation: 'update', mediaType: body.format === 'yaml' ? 'yaml' : 'json' }).object;
+  };
   const out = await core.store.update(def, info.namespace, info.name, info.subresource, (current) => {
     // a PUT that creates also needs the `create` verb
     if (!current) scope.auth?.createOnUpdate();
