@@ -229,6 +229,22 @@ export class ClusterState {
     return changed;
   }
 
+  /**
+   * Whether a commit after revision `after` wrote `key` (`exact`) or a key under the prefix `key`. True when
+   * the history has been compacted past `after` (the caller then treats what it read as changed).
+   */
+  writtenSince(key: string, after: number, exact: boolean): boolean {
+    if (after >= this.revision) return false;
+    if (after < this.compactedRevision) return true;
+    for (let i = this.history.length - 1; i >= 0; i--) {
+      const e = this.history[i];
+      if (e.revision <= after) return false;
+      if (exact ? e.key === key : e.key.startsWith(key)) return true;
+    }
+    // the history holds every event after the compacted revision (eventsAfter)
+    return false;
+  }
+
   /** History events with revision > `after`; throws StorageCompactedError when `after` is older than retained history. */
   eventsAfter(after: number): HistoryEvent[] {
     if (after < this.compactedRevision) throw new StorageCompactedError(after, this.compactedRevision);

@@ -138,8 +138,17 @@ interface Attempt {
   readonly locked: boolean;
   /** The cluster's revision when the attempt began to read: when it is still the current one, nothing changed. */
   readonly readAt: number;
+  /**
+   * What the attempt read of other objects through its StrategyContext (an optimistic attempt only): the
+   * collections it listed (a Service's clusterIP and nodePorts are chosen against every Service, admission
+   * reads quotas, limit ranges, policies) and the objects it got (the namespace). Its commit checks them
+   * as it checks its own keys, so that two writes prepared together cannot both allocate one address.
+   */
+  readonly listed?: string[];
+  readonly got?: string[];
 }
 const LOCKED: Attempt = { locked: true, readAt: 0 };
+const optimistic = (readAt: number): Attempt => ({ locked: false, readAt, listed: [], got: [] });
 
 /**
  * Attempts of a write prepared outside the lock before the last one runs under it. A retry happens only
@@ -186,7 +195,9 @@ export class Store {
     return namespace ? namespacePrefix(at.group, at.resource, namespace) : resourcePrefix(at.group, at.resource);
   }
 
-  context(subresource: string, dryRun: boolean, user?: StrategyContext['user']): StrategyContext {
+  context(subresource: string, dryRun: boolean, user?: StrategyContext['user'], tx?: Attempt): StrategyContext {
+    const listed = tx?.listed;
+    const got = tx?.got;
     return {
       env: this.env,
       now: this.env.clock.now(),
@@ -195,11 +206,16 @@ export class Store {
       resources: this.resources,
       featureGates: this.gates,
       ...(user ? { user } : {}),
-      list: (group, resource, namespace) =>
-        this.state
-          .list(namespace ? namespacePrefix(group, resource, namespace) : resourcePrefix(group, resource))
-          .map((s) => s.object),
-      get: (group, resource, namespace, name) => this.state.get(objectKey(group, resource, namespace, name))?.object,
+      list: (group, resource, namespace) => {
+        const prefix = namespace ? namespacePrefix(group, resource, namespace) : resourcePrefix(group, resource);
+        listed?.push(prefix);
+        return this.state.list(prefix).map((s) => s.object);
+      },
+      get: (group, resource, namespace, name) => {
+        const key = objectKey(group, resource, namespace, name);
+        got?.push(key);
+        return this.state.get(key)?.object;
+      },
     };
   }
 
@@ -281,7 +297,7 @@ export class Store {
    * the name is taken meanwhile (the retry updates what is there).
    */
   private async createAttempt(tx: Attempt, def: ResourceDefinition, namespace: string, input: KubeObject, opts: WriteOptions, viaUpdate = false): Promise<WriteOutcome> {
-    const ctx = this.context('', opts.dryRun, opts.admission?.user);
+    const ctx = this.context('', opts.dryRun, opts.admission?.user, tx);
     const obj = requestedCopy(def, input);
     const meta = obj.metadata as ObjectMeta;
     if (def.namespaced) meta.namespace = namespace;
@@ -467,7 +483,7 @@ export class Store {
     desired: KubeObject,
     opts: WriteOptions & { expectResourceVersion?: string },
   ): Promise<WriteOutcome> {
-    const ctx = this.context(subresource, opts.dryRun, opts.admission?.user);
+    const ctx = this.context(subresource, opts.dryRun, opts.admission?.user, tx);
     const stored = old;
     const oldMeta = old.metadata ?? {};
     const rv = opts.expectResourceVersion ?? desired.metadata?.resourceVersion;
@@ -590,7 +606,7 @@ export class Store {
     if (!item) this.assertReadable(def, namespace, name);
     if (!item) throw notFound(this.gr(def), name);
     const now = this.env.clock.now();
-    const validated = validatingAdmission({ operation: 'delete', object: null, oldObject: this.present(def, item.object), def, namespace, name, subresource: '', dryRun: options.dryRun, ctx: this.context('', options.dryRun), request: options.admission });
+    const validated = validatingAdmission({ operation: 'delete', object: null, oldObject: this.present(def, item.object), def, namespace, name, subresource: '', dryRun: options.dryRun, ctx: this.context('', options.dryRun, undefined, tx), request: options.admission });
     const warnings = validated instanceof Promise ? await validated : validated;
     // the revision the removal expects: the one read, or the one the write below made
     let revision = item.revision;
@@ -708,7 +724,7 @@ export class Store {
     // from a microtask 1.01x)
     await undefined;
     try {
-      return await run({ locked: false, readAt: this.state.revision });
+      return await run(optimistic(this.state.revision));
     } catch (e) {
       if (!(e instanceof Stale)) throw e;
       return this.retry(run, e);
@@ -719,7 +735,7 @@ export class Store {
     for (let i = 1; i < OPTIMISTIC_ATTEMPTS; i++) {
       this.retries++;
       try {
-        return await this.oneAtATime(stale.key, () => run({ locked: false, readAt: this.state.revision }));
+        return await this.oneAtATime(stale.key, () => run(optimistic(this.state.revision)));
       } catch (e) {
         if (!(e instanceof Stale)) throw e;
         stale = e;
@@ -783,6 +799,11 @@ export class Store {
             const o = ops[i];
             if (o.expectRevision !== undefined && this.revisionOf(o.key) !== o.expectRevision) throw new Stale(o.key);
           }
+          // what it read of other objects: a write to a collection it listed or an object it got since (the
+          // retry queues behind the other retries that lost on the same read)
+          const { listed, got } = tx;
+          if (listed) for (let i = 0; i < listed.length; i++) if (this.state.writtenSince(listed[i], tx.readAt, false)) throw new Stale(listed[i]);
+          if (got) for (let i = 0; i < got.length; i++) if (this.state.writtenSince(got[i], tx.readAt, true)) throw new Stale(got[i]);
         }
         return this.state.commit(ops, this.env.clock.now());
       });

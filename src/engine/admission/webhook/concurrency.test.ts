@@ -336,6 +336,60 @@ describe('creates racing for a name', () => {
   });
 });
 
+describe('Services racing for one address or node port', () => {
+  // the clusterIP and nodePorts are chosen against every Service the create read: a Service created since
+  // makes the other create run again (and choose again, or be refused), as the real allocators' own
+  // compare-and-swap does; both creates wait in the webhook, so both read the cluster without the other
+  beforeEach(async () => {
+    await setup();
+    const r = await c.req('POST', VWC, { metadata: { name: 'hold' }, webhooks: [{ ...hook(['CREATE']), rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['services'] }] }] });
+    expect(r.status, r.text).toBe(201);
+    await ok(c.req('POST', '/api/v1/namespaces', { metadata: { name: 'other' } }), 201);
+  });
+  const service = (name: string, spec: Record<string, unknown>) => ({ metadata: { name }, spec: { ports: [{ port: 80 }], ...spec } });
+
+  it('two creates asking for one clusterIP: one gets it, the other the real 422', async () => {
+    const a = c.req('POST', '/api/v1/namespaces/default/services', service('a', { clusterIP: '10.96.5.5' }));
+    const b = c.req('POST', '/api/v1/namespaces/other/services', service('b', { clusterIP: '10.96.5.5' }));
+    await until('both calls', () => held.pending.length === 2);
+    held.pending[1].answer();
+    const rb = await within('the first create', b);
+    expect(rb.status, rb.text).toBe(201);
+    // the other create, and its second admission on the newer state
+    held.autoAnswer();
+    const ra = await within('the second create', a);
+    expect(ra.status, ra.text).toBe(422);
+    expect(ra.body.message).toBe('Service "a" is invalid: spec.clusterIPs: Invalid value: []string{"10.96.5.5"}: failed to allocate IP 10.96.5.5: provided IP is already allocated');
+    // it ran again on the newer state, where the allocation refuses the address before validating admission
+    expect(held.all).toHaveLength(2);
+  });
+
+  it('two creates asking for one nodePort: one gets it, the other the real 422', async () => {
+    const a = c.req('POST', '/api/v1/namespaces/default/services', service('a', { type: 'NodePort', ports: [{ port: 80, nodePort: 30080 }] }));
+    const b = c.req('POST', '/api/v1/namespaces/other/services', service('b', { type: 'NodePort', ports: [{ port: 80, nodePort: 30080 }] }));
+    await until('both calls', () => held.pending.length === 2);
+    held.pending[0].answer();
+    const ra = await within('the first create', a);
+    held.autoAnswer();
+    const rb = await within('the second create', b);
+    expect(ra.status, ra.text).toBe(201);
+    expect(rb.status, rb.text).toBe(422);
+    expect(rb.body.message).toContain('spec.ports[0].nodePort: Invalid value: 30080: provided port is already allocated');
+  });
+
+  it('two creates that let the cluster choose get two addresses and two node ports', async () => {
+    const a = c.req('POST', '/api/v1/namespaces/default/services', service('a', { type: 'NodePort' }));
+    const b = c.req('POST', '/api/v1/namespaces/other/services', service('b', { type: 'NodePort' }));
+    await until('both calls', () => held.pending.length === 2);
+    held.autoAnswer();
+    const [ra, rb] = await within('both creates', Promise.all([a, b]));
+    expect(ra.status, ra.text).toBe(201);
+    expect(rb.status, rb.text).toBe(201);
+    expect(ra.body.spec.clusterIP).not.toBe(rb.body.spec.clusterIP);
+    expect(ra.body.spec.ports[0].nodePort).not.toBe(rb.body.spec.ports[0].nodePort);
+  });
+});
+
 describe('ResourceQuota under concurrent creates', () => {
   // no quota controller: status.used is what admission charged, nothing recalculates it
   beforeEach(async () => {
