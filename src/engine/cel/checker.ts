@@ -60,6 +60,26 @@ export function dottedRoots(variables: Record<string, unknown> | Set<string>, ty
   return roots;
 }
 
+/**
+ * The last segments of an environment's dotted global function names (`of` of `optional.of`), per function
+ * table (built once per environment and not changed after): a member call `x.y.f()` can name a qualified
+ * global function only when `f` is one of them, so the checker and the builder build the target's
+ * qualified name only then (a string per select level and call before).
+ */
+const qualifiedFnCache = new WeakMap<Map<string, CelOverload[]>, Set<string>>();
+export function qualifiedFnSuffixes(global: Map<string, CelOverload[]>): Set<string> {
+  let s = qualifiedFnCache.get(global);
+  if (!s) {
+    s = new Set();
+    for (const n of global.keys()) {
+      const i = n.lastIndexOf('.');
+      if (i >= 0) s.add(n.slice(i + 1));
+    }
+    qualifiedFnCache.set(global, s);
+  }
+  return s;
+}
+
 export class Checker {
   /** Bindings of type parameters (made with the first one). */
   private subst: Subst | undefined;
@@ -587,7 +607,7 @@ export class Checker {
     }
     // qualified global function names (optional.of, format.named...)
     if (e.target) {
-      const q = this.qualified(e.target);
+      const q = qualifiedFnSuffixes(this.opts.functions.global).has(e.fn) ? this.qualified(e.target) : undefined;
       if (q !== undefined) {
         const root = q.replace(/^\./, '').split('.')[0];
         const name = `${q.replace(/^\./, '')}.${e.fn}`;

@@ -14,7 +14,7 @@ import {
 } from './values.js';
 import { indexValue } from './stdlib.js';
 import { fromJson } from './convert.js';
-import { dottedRoots } from './checker.js';
+import { dottedRoots, qualifiedFnSuffixes } from './checker.js';
 
 export interface Ctx {
   slots: (CelValue | CelError)[];
@@ -892,7 +892,7 @@ export class Compiler {
     }
     // qualified global function names written as member calls (optional.of, math.greatest, base64.encode)
     if (e.target) {
-      const q = this.qualifiedName(e.target);
+      const q = qualifiedFnSuffixes(this.info.functions.global).has(e.fn) ? this.qualifiedName(e.target) : undefined;
       if (q !== undefined && !this.info.variables.has(q.split('.')[0]) && this.info.functions.global.has(`${q}.${e.fn}`)) {
         return this.invoke(`${q}.${e.fn}`, this.info.functions.global.get(`${q}.${e.fn}`)!, e, e.args);
       }
