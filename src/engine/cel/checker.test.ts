@@ -75,6 +75,24 @@ describe('overload resolution answered from the table is the full resolution', (
     // and a fresh environment (cold table) agrees with both
     expect(shot(createCelEnv({ variables, libraries: [{ name: 'none', functions: [] }] }), expr)).toEqual(first);
   });
+  // the table's keys are token lists (a list's kind, then its element's tokens...): calls whose argument
+  // shapes or counts differ must not meet, whatever was resolved before them in the same environment
+  it('calls of different argument shapes and counts have entries of their own', () => {
+    const exprs = [
+      '1 + 2', '[1] + [2]', '[[1]] + [[2]]', "['a'] + ['b']", '[1.0] + [2.0]',
+      "{'a': 1}['a']", "{'a': [1]}['a']", "{1: 'a'}[1]", "{'a': {'b': 1}}['a']", "{'a': {'b': 'c'}}['a']",
+      "'abc'.indexOf('b')", "'abc'.indexOf('b', 1)", "'abc'.substring(1)", "'abc'.substring(1, 2)",
+      'size([1])', "size({'a': 1})", "size('a')", "[optional.of(1)][0]", "[optional.of('a')][0]",
+    ];
+    const shared = createCelEnv({ variables, libraries: [{ name: 'none', functions: [] }] });
+    for (let round = 0; round < 2; round++) {
+      for (const expr of exprs) {
+        const got = shot(shared, expr);
+        expect(got.error).toBeUndefined();
+        expect(got).toEqual(shot(createCelEnv({ variables, libraries: [{ name: 'none', functions: [] }] }), expr));
+      }
+    }
+  });
 });
 
 describe('the parser tells when the AST validators have something to look at', () => {

@@ -9,7 +9,6 @@ import type { CelType, CelVersion } from './types.js';
 import { T, typeName } from './types.js';
 import type { CelTypeValue } from './values.js';
 import { CelUint } from './values.js';
-import { BoundedMemo } from '../util/bounded-memo.js';
 
 export interface CheckResult {
   /** Type of the whole expression (type parameters left free become dyn). */
@@ -633,36 +632,43 @@ export class Checker {
   }
 
   /**
-   * A key of a (resolved) argument type for the direct table of resolveCall: what assign() looks at when it
-   * matches the argument against an overload's parameter (kinds, element types; object and opaque types by
-   * identity, which is stricter than assign's name comparison). Undefined for a type that holds a free type
+   * The key of a (resolved) argument type for the direct table of resolveCall, pushed onto `out` as tokens:
+   * what assign() looks at when it matches the argument against an overload's parameter (kinds, element
+   * types; object and opaque types by identity, which is stricter than assign's name comparison). A list,
+   * optional or map pushes its kind and then its parts' tokens, a primitive kind or dyn its kind, an object
+   * or opaque type its identity key: each type's tokens parse in one way only, so the tokens of a call's
+   * arguments one after the other name one list of types. False for a type that holds a free type
    * parameter, an error, a type value or a nesting deeper than 5: such calls take the full resolution.
+   * (Tokens are constant strings, whose hashes the engine keeps: no key string is made and hashed per call.)
    */
-  private typeKey(t0: CelType, depth: number): string | undefined {
+  private typeKey(t0: CelType, depth: number, out: string[]): boolean {
     const t = this.resolve(t0);
-    if (depth > 4) return undefined;
-    let k: string | undefined, v: string | undefined;
+    if (depth > 4) return false;
     switch (t.kind) {
       case 'list':
+        out.push('list');
+        return this.typeKey(t.elem, depth + 1, out);
       case 'optional':
-        k = this.typeKey(t.kind === 'list' ? t.elem : t.param, depth + 1);
-        return k && `${t.kind}(${k})`;
+        out.push('optional');
+        return this.typeKey(t.param, depth + 1, out);
       case 'map':
-        k = this.typeKey(t.key, depth + 1);
-        v = k && this.typeKey(t.value, depth + 1);
-        return v && `map(${k},${v})`;
+        out.push('map');
+        return this.typeKey(t.key, depth + 1, out) && this.typeKey(t.value, depth + 1, out);
       case 'object':
-      case 'opaque':
-        k = typeIds.get(t);
+      case 'opaque': {
+        let k = typeIds.get(t);
         if (k === undefined) typeIds.set(t, (k = `#${nextTypeId++}`));
-        return k;
+        out.push(k);
+        return true;
+      }
       case 'param':
       case 'error':
       case 'type':
-        return undefined;
+        return false;
       default:
         // the primitive kinds and dyn
-        return t.kind;
+        out.push(t.kind);
+        return true;
     }
   }
 
@@ -670,20 +676,19 @@ export class Checker {
     const n = args.length;
     const argTypes = new Array<CelType>(n);
     // the direct table's key: the call form and the arguments' type keys (see typeKey and simpleCalls)
-    let key: string | undefined = member ? 'm' : 'g';
+    let key: string[] | undefined = [member ? 'm' : 'g'];
     for (let i = 0; i < n; i++) {
       const t = i === 0 && firstType ? firstType : this.expr(args[i]);
       argTypes[i] = t;
-      if (key !== undefined) {
-        const k = this.typeKey(t, 0);
-        key = k === undefined ? undefined : `${key},${k}`;
-      }
+      if (key !== undefined && !this.typeKey(t, 0, key)) key = undefined;
     }
-    let table: BoundedMemo<string, SimpleCall> | undefined;
+    let table: CallTable | undefined;
     if (key !== undefined) {
       table = simpleCalls.get(all);
-      if (!table) simpleCalls.set(all, (table = new BoundedMemo<string, SimpleCall>(MAX_SIMPLE_CALLS)));
-      const hit = table.get(key);
+      if (!table) simpleCalls.set(all, (table = { root: {}, size: 0 }));
+      let node: CallNode | undefined = table.root;
+      for (let i = 0; i < key.length && node !== undefined; i++) node = node.next?.get(key[i]);
+      const hit = node?.hit;
       if (hit !== undefined && (hit.args === undefined || this.sameArgs(hit.args, argTypes))) {
         this.overloads[e.id] = hit.ids;
         this.chosen[e.id] = hit.chosen;
@@ -755,7 +760,7 @@ export class Checker {
     this.chosen[e.id] = chosen;
     this.chosenFrom[e.id] = all;
     if (cacheable && !paramResult) {
-      table!.set(key!, { ids: Object.freeze(matched) as string[], chosen, result, fresh: this.fresh - fresh0 });
+      keepCall(table!, key!, { ids: Object.freeze(matched) as string[], chosen, result, fresh: this.fresh - fresh0 });
     } else if (cacheable && matched.length === 1 && result.kind === 'param') {
       // a result that is a type parameter bound to a type without parameters (m[k] of a map(string, string))
       const bound = this.resolve(result);
@@ -764,7 +769,7 @@ export class Checker {
       if (!hasParam(bound, 0) && result.name === `_var${n}` && n >= fresh0 && n < this.fresh) {
         const args = new Array<CelType>(n0);
         for (let i = 0; i < n0; i++) args[i] = this.resolve(argTypes[i]);
-        table!.set(key!, { ids: Object.freeze(matched) as string[], chosen, result: bound, fresh: this.fresh - fresh0, param: n - fresh0, args });
+        keepCall(table!, key!, { ids: Object.freeze(matched) as string[], chosen, result: bound, fresh: this.fresh - fresh0, param: n - fresh0, args });
       }
     }
     return result;
@@ -805,7 +810,26 @@ type SimpleCall = {
    */
   args?: CelType[];
 };
-const simpleCalls = new WeakMap<CelOverload[], BoundedMemo<string, SimpleCall>>();
+/** The direct table of one overload list: a tree by key token (see typeKey), `size` entries in all. */
+type CallNode = { hit?: SimpleCall; next?: Map<string, CallNode> };
+type CallTable = { root: CallNode; size: number };
+const simpleCalls = new WeakMap<CelOverload[], CallTable>();
+/** Keeps `hit` under the tokens `key` (emptying the table first when it holds MAX_SIMPLE_CALLS entries). */
+function keepCall(table: CallTable, key: string[], hit: SimpleCall): void {
+  if (table.size >= MAX_SIMPLE_CALLS) {
+    table.root = {};
+    table.size = 0;
+  }
+  let node = table.root;
+  for (const k of key) {
+    const next: Map<string, CallNode> = (node.next ??= new Map());
+    let child = next.get(k);
+    if (!child) next.set(k, (child = {}));
+    node = child;
+  }
+  if (node.hit === undefined) table.size++;
+  node.hit = hit;
+}
 
 function literalType(v: unknown): CelType {
   switch (typeof v) {
