@@ -551,7 +551,7 @@ describe('qualified global functions written as member calls', () => {
   };
   it('are found in an environment with the library, and only there', () => {
     const env = createCelEnv({ libraries: [lib] });
-    for (const [expr, want] of [['ns.twice(4)', 8n], ['a.b.thrice(2) + ns.twice(1)', 8n]] as const) {
+    for (const [expr, want] of [['ns.twice(4)', 8n], ['a.b.thrice(2) + ns.twice(1)', 8n], ['.ns.twice(1) + .a.b.thrice(1)', 5n], ['.optional.of(1).value()', 1n], ['[1].map(x, .ns.twice(x))[0]', 2n]] as const) {
       const p = env.compile(expr);
       if (isCompileError(p)) throw new Error(p.formatted);
       const r = p.evaluate({});
