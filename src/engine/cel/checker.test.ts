@@ -108,6 +108,12 @@ describe('the parser tells when the AST validators have something to look at', (
       '"%d".format([1.5])', '"%d".format([1, 2])', '[1, "a"]', '{"a": 1, "b": "x"}', '{1: 1, "b": 1}', '[[1], ["a"]]',
       '[1].map(x, [x, "a"])', '[1].all(x, duration("x") > duration("1s"))', 'optional.of(1).optMap(x, [x, "a"])',
       '[[1, "a"]]', '{"k": [1, "a"]}', '[1].map(x, {"a": x, "b": "c"})', '{1: 2}.transformMap(k, v, [k, "a"])',
+      // a valid marked node beside an invalid one of each kind (the check of the marked nodes must see it)
+      '[1, 2].size() == 2 && {"a": 1, "b": "x"}.size() == 2', '[1, 2].size() == 2 && {1: 1, "b": 1}.size() == 2',
+      '{"a": 1, "b": 2}.size() == 2 && [1, "a"].size() == 2', '[1, 2].size() == 2 && duration("x") == duration("1s")',
+      '[1, 2].size() == 2 && timestamp("1000-00-00T00:00:00Z") == timestamp(0)', '[1, 2].size() == 2 && timestamp(-62135596801) == timestamp(0)',
+      'duration("1s") == duration("2s") && "a".matches(")")', 'duration("1s") == duration("2s") && matches("a", ")")',
+      'duration("1s") == duration("2s") && [[1], ["a"]].size() == 1', '"a".matches("b") && [1].map(x, [x, "a"]).size() == 1',
     ];
     const walk = (o: unknown): void => {
       if (!o || typeof o !== 'object') return;
@@ -117,7 +123,7 @@ describe('the parser tells when the AST validators have something to look at', (
     };
     walk(conf.tests);
     const env = createCelEnv({ version: '1.34' });
-    let reported = 0;
+    let reported = 0, marked = 0;
     for (const expr of exprs) {
       const pr = parse(expr, { optionalSyntax: true, twoVarComprehensions: true });
       if (!pr.expr) continue;
@@ -128,8 +134,17 @@ describe('the parser tells when the AST validators have something to look at', (
         reported++;
         expect([expr, pr.validate]).toEqual([expr, true]);
       }
+      // the check of the marked nodes alone finds what the walk finds (it falls back to the walk on any)
+      if (pr.marks) {
+        marked++;
+        expect([expr, validateAst(pr.expr, res, pr.source, { homogeneous: true, literals: true, format: true }, pr.marks)]).toEqual([expr, issues]);
+        for (const o of [{ homogeneous: false, literals: true }, { homogeneous: true, literals: false }]) {
+          expect([expr, validateAst(pr.expr, res, pr.source, o, pr.marks)]).toEqual([expr, validateAst(pr.expr, res, pr.source, o)]);
+        }
+      }
     }
     expect(reported).toBeGreaterThanOrEqual(10);
+    expect(marked).toBeGreaterThanOrEqual(100);
   });
 
   it('leaves unmarked the trees whose only literals have fewer than two elements', async () => {

@@ -14,7 +14,20 @@ import { checkFormatCall, type FormatArgType } from './lib/index.js';
 /** Functions whose (nested) literal arguments may mix element types: the strings library's format. */
 const HOMOGENEOUS_EXEMPT = new Set(['format']);
 
-export function validateAst(e: Expr, check: CheckResult, src: Source, opts: { homogeneous: boolean; literals: boolean; format?: boolean }): CelIssue[] {
+type ValidateOptions = { homogeneous: boolean; literals: boolean; format?: boolean };
+
+/**
+ * The validators' issues for the tree `e`. With `marks` (the parse's ParseResult.marks: every literal and
+ * call the walk below reports on, in a tree without a call of format) those nodes are looked at first, and
+ * the tree is walked only when one of them has something to report (the walk then gives the issues, in its
+ * order); a tree whose marked nodes are valid has no issue.
+ */
+export function validateAst(e: Expr, check: CheckResult, src: Source, opts: ValidateOptions, marks?: Expr[]): CelIssue[] {
+  if (marks !== undefined) {
+    let ok = true;
+    for (let i = 0; i < marks.length && ok; i++) ok = valid(marks[i], check, opts);
+    if (ok) return [];
+  }
   const issues: CelIssue[] = [];
   const report = (node: Expr, msg: string) => issues.push(makeIssue(src, node.offset, node.length, msg));
   const typeOf = (n: Expr): CelType | undefined => check.types[n.id];
@@ -110,4 +123,58 @@ export function validateAst(e: Expr, check: CheckResult, src: Source, opts: { ho
 // cel-go's Type.IsEquivalentType: same kind and equivalent parameters (dyn only equals dyn).
 function equivalent(a: CelType, b: CelType): boolean {
   return typeEquals(a, b);
+}
+
+/**
+ * Whether the marked node `n` is valid (what the walk of validateAst reports on it outside format calls):
+ * a literal argument of duration, timestamp or matches, the element types of a list or map literal.
+ */
+function valid(n: Expr, check: CheckResult, opts: ValidateOptions): boolean {
+  switch (n.kind) {
+    case 'call': {
+      if (!opts.literals) return true;
+      const fn = n.fn;
+      const arg = (fn === 'duration' || fn === 'timestamp') && !n.target && n.args.length === 1 ? n.args[0]
+        : fn === 'matches' && n.args.length >= 1 ? (n.target ? n.args[0] : n.args[1] ?? n.args[0]) : undefined;
+      if (arg === undefined || arg.kind !== 'literal') return true;
+      const v = arg.value;
+      try {
+        if (fn === 'duration' && typeof v === 'string') parseDuration(v);
+        else if (fn === 'timestamp' && typeof v === 'string') parseTimestamp(v);
+        else if (fn === 'timestamp' && typeof v === 'bigint') checkTimestamp(v * 1_000_000_000n);
+        else if (fn === 'matches' && typeof v === 'string') compileRe2(v);
+        return true;
+      } catch {
+        return false;
+      }
+    }
+    case 'list':
+      return !opts.homogeneous || sameTypes(n.elems, check, n.optionalIndices.length ? new Set(n.optionalIndices) : undefined);
+    case 'map': {
+      if (!opts.homogeneous) return true;
+      const keys: Expr[] = [], values: Expr[] = [];
+      const opt = new Set<number>();
+      for (let i = 0; i < n.entries.length; i++) {
+        keys.push(n.entries[i].key);
+        values.push(n.entries[i].value);
+        if (n.entries[i].optional) opt.add(i);
+      }
+      return sameTypes(keys, check, undefined) && sameTypes(values, check, opt);
+    }
+    default:
+      return true;
+  }
+}
+
+/** Whether the (typed) elements are all of a type equivalent to the first's, as `homogeneous` above checks. */
+function sameTypes(elems: Expr[], check: CheckResult, optional: Set<number> | undefined): boolean {
+  let first: CelType | undefined;
+  for (let i = 0; i < elems.length; i++) {
+    let t = check.types[elems[i].id];
+    if (!t) continue;
+    if (optional?.has(i) && t.kind === 'optional') t = t.param;
+    if (!first) first = t;
+    else if (!equivalent(first, t)) return false;
+  }
+  return true;
 }
