@@ -5,7 +5,7 @@ import type { CallExpr, CelIssue, ComprehensionExpr, Expr, Source } from './ast.
 import { makeIssue } from './ast.js';
 import type { FunctionTable } from './interpreter.js';
 import type { CelOverload } from './library.js';
-import type { CelType, CelVersion } from './types.js';
+import type { CelType, CelVersion, TypeParam } from './types.js';
 import { T, typeName } from './types.js';
 import type { CelTypeValue } from './values.js';
 import { CelUint } from './values.js';
@@ -136,7 +136,7 @@ export class Checker {
 
   private newParam(): CelType {
     this.params = true;
-    return T.param(`_var${this.fresh++}`);
+    return freshParam(this.fresh++);
   }
 
   /** Whether `argTypes`, resolved, are the very type objects `args` (see SimpleCall.args). */
@@ -695,7 +695,7 @@ export class Checker {
         this.chosenFrom[e.id] = all;
         if (hit.param !== undefined) {
           // the result is the overload's type parameter, bound as the full resolution binds it
-          const p = T.param(`_var${this.fresh + hit.param}`);
+          const p = freshParam(this.fresh + hit.param);
           this.fresh += hit.fresh;
           this.params = true;
           this.bind(p.name, hit.result);
@@ -715,7 +715,7 @@ export class Checker {
     // the first argument's type, when it is not a parameter: bindings made below cannot change it
     const first = argTypes.length ? this.resolve(argTypes[0]) : undefined;
     const quick = first !== undefined && first.kind !== 'param' && first.kind !== 'dyn' && first.kind !== 'error' && first.kind !== 'null_type';
-    for (const { o, generic, argNames, resultNames } of candidates(all, member, argTypes.length, quick ? first.kind : undefined)) {
+    for (const { o, generic, argNames, resultNames, resultParams } of candidates(all, member, argTypes.length, quick ? first.kind : undefined)) {
       // instantiate type parameters freshly per overload (an overload without any is used as declared):
       // the arguments' parameters in order of first appearance, the result's own ones only on a match
       let m: Map<string, CelType> | undefined;
@@ -735,7 +735,7 @@ export class Checker {
       }
       matched.push(o.id);
       chosen.push(o);
-      if (paramNames(o.result).length) {
+      if (resultParams) {
         if (o.result.kind === 'param' && matched.length === 1) paramResult = true;
         else cacheable = false;
       }
@@ -774,6 +774,17 @@ export class Checker {
     }
     return result;
   }
+}
+
+/**
+ * The type parameters `_var0`, `_var1`... that checks make, shared by every check (a type is a value: no
+ * check changes one; the first 256): no name string made per parameter, and the bindings' map meets the
+ * same strings, whose hashes the engine keeps.
+ */
+const FRESH_PARAMS: TypeParam[] = [];
+function freshParam(n: number): TypeParam {
+  if (n >= 256) return T.param(`_var${n}`);
+  return (FRESH_PARAMS[n] ??= T.param(`_var${n}`));
 }
 
 /** Identity keys of object and opaque types (see typeKey). */
@@ -857,12 +868,17 @@ type Candidate = {
   /** The type parameters of the arguments in order of first appearance, and those only the result has. */
   argNames: string[];
   resultNames: string[];
+  /** Whether the result holds a type parameter. */
+  resultParams: boolean;
 };
-const candidateCache = new WeakMap<CelOverload[], Map<string, Candidate[]>>();
+/** Per overload list: per call form (global arities at even indices, member ones at odd), by first kind. */
+const candidateCache = new WeakMap<CelOverload[], Map<string, Candidate[]>[]>();
 function candidates(all: CelOverload[], member: boolean, arity: number, firstKind: string | undefined): Candidate[] {
-  let byForm = candidateCache.get(all);
-  if (!byForm) candidateCache.set(all, (byForm = new Map()));
-  const key = `${member ? 'm' : 'g'}${arity}:${firstKind ?? ''}`;
+  let forms = candidateCache.get(all);
+  if (!forms) candidateCache.set(all, (forms = []));
+  // (the kind names are constant strings: no key string made per call)
+  const byForm = (forms[arity * 2 + (member ? 1 : 0)] ??= new Map());
+  const key = firstKind ?? '';
   let list = byForm.get(key);
   if (!list) {
     list = [];
@@ -878,7 +894,7 @@ function candidates(all: CelOverload[], member: boolean, arity: number, firstKin
         const k = o.args[0].kind;
         if (k !== firstKind && k !== 'dyn' && k !== 'error') continue;
       }
-      list.push({ o, generic, argNames, resultNames });
+      list.push({ o, generic, argNames, resultNames, resultParams: paramNames(o.result).length > 0 });
     }
     byForm.set(key, list);
   }
