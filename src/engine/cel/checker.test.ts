@@ -75,6 +75,37 @@ describe('overload resolution answered from the table is the full resolution', (
     // and a fresh environment (cold table) agrees with both
     expect(shot(createCelEnv({ variables, libraries: [{ name: 'none', functions: [] }] }), expr)).toEqual(first);
   });
+  // the accumulator step of map and filter (`l + [x]`, l a list of a free parameter) is resolved directly
+  // when list concatenation is the only candidate of its form; a library with a second one (which never
+  // matches these steps) sends it through the full resolution: both must give the same types, overloads
+  // and messages, their `_varN` names included
+  it('the map and filter step resolved directly is the full resolution', () => {
+    const extra = {
+      name: 'extra',
+      functions: [{ name: '_+_', overloads: [{ id: 'add_list_int_int', args: [T.list(T.int), T.int], result: T.list(T.int), impl: () => [] }] }],
+    };
+    const objs = { ...variables, objs: T.list(variables.spec), dyns: T.list(T.dyn), nested: T.list(T.list(T.string)) };
+    const exprs = [
+      'names.map(n, n + "!").size() == 1', 'names.filter(n, n != "a").size() == 1', 'objs.map(o, o.replicas).size() == 1',
+      'objs.filter(o, o.replicas > 1).map(o, o.tags).size() == 1', 'dyns.map(d, d).size() == 1', 'nested.map(l, l).size() == 1',
+      'names.map(n, [n]).map(l, l.size()).size() == 1', 'names.map(n, n).size() == 1 && [] == "a"',
+      "names.map(n, n) + [1] == []", 'names.map(n, n, n).size() == 1', '[1, 2].map(x, x * 2).filter(y, y > 2) == [4]',
+      '[].map(x, x).size() == 0', '[[]].map(x, x).size() == 1', 'names.map(n, counts[n]).size() == 1',
+    ];
+    for (const expr of exprs) {
+      const direct = shot(createCelEnv({ variables: objs, libraries: [{ name: 'none', functions: [] }] }), expr);
+      const full = shot(createCelEnv({ variables: objs, libraries: [extra] }), expr);
+      expect([expr, direct]).toEqual([expr, full]);
+    }
+    // a second candidate that matches the step: the full resolution, which records both
+    const overlap = {
+      name: 'overlap',
+      functions: [{ name: '_+_', overloads: [{ id: 'add_list_dyn_string', args: [T.list(T.dyn), T.list(T.string)], result: T.list(T.string), impl: () => [] }] }],
+    };
+    const r = createCelEnv({ variables: objs, libraries: [overlap] }).check('names.map(n, n).size() == 1');
+    if (isCompileError(r)) throw new Error(r.formatted);
+    expect(r.overloads.filter((ids) => ids?.includes('add_list_dyn_string'))).toEqual([['add_list', 'add_list_dyn_string']]);
+  });
   // the table's keys are token lists (a list's kind, then its element's tokens...): calls whose argument
   // shapes or counts differ must not meet, whatever was resolved before them in the same environment
   it('calls of different argument shapes and counts have entries of their own', () => {

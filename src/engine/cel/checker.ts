@@ -5,7 +5,7 @@ import type { CallExpr, CelIssue, ComprehensionExpr, Expr, Source } from './ast.
 import { makeIssue } from './ast.js';
 import type { FunctionTable } from './interpreter.js';
 import type { CelOverload } from './library.js';
-import type { CelType, CelVersion, TypeParam } from './types.js';
+import type { CelType, CelVersion, ListType, TypeParam } from './types.js';
 import { T, typeName } from './types.js';
 import type { CelTypeValue } from './values.js';
 import { CelUint } from './values.js';
@@ -134,7 +134,7 @@ export class Checker {
 
   // ---- substitution ------------------------------------------------------------------------------
 
-  private newParam(): CelType {
+  private newParam(): TypeParam {
     this.params = true;
     return freshParam(this.fresh++);
   }
@@ -672,6 +672,36 @@ export class Checker {
     }
   }
 
+  /**
+   * The accumulator step of the map and filter macros, `l + [x]` with `l` a list of a free type parameter
+   * (the macro's `[]`) and `x` of a type without parameters, when the only candidate of the call's form is
+   * the generic list concatenation (list(A), list(A)) -> list(A): the bindings, the fresh parameter, the
+   * recorded overload and the result of the full resolution below, made directly (its steps for these
+   * types: A a fresh Q, Q bound to l's parameter P, P bound to x's type, the result list(Q)). Undefined
+   * when the case does not apply. Without it the step was resolved in full at every compile: its argument
+   * holds a free parameter, so the direct table cannot key it.
+   */
+  private appendStep(e: CallExpr, all: CelOverload[], argTypes: CelType[]): CelType | undefined {
+    const l = this.resolve(argTypes[0]);
+    if (l.kind !== 'list') return undefined;
+    const p = this.resolve(l.elem);
+    if (p.kind !== 'param') return undefined;
+    const x = this.resolve(argTypes[1]);
+    if (x.kind !== 'list') return undefined;
+    const t = this.resolve(x.elem);
+    if (t.kind === 'param' || hasParam(t, 0)) return undefined;
+    const cs = candidates(all, false, 2, 'list');
+    if (cs.length !== 1 || !isListConcat(cs[0])) return undefined;
+    const o = cs[0].o;
+    const q = this.newParam();
+    this.bind(q.name, p);
+    this.bind(p.name, t);
+    this.overloads[e.id] = [o.id];
+    this.chosen[e.id] = [o];
+    this.chosenFrom[e.id] = all;
+    return { ...(o.result as ListType), elem: q };
+  }
+
   private resolveCall(e: CallExpr, name: string, all: CelOverload[], args: Expr[], member: boolean, firstType?: CelType): CelType {
     const n = args.length;
     const argTypes = new Array<CelType>(n);
@@ -704,6 +734,10 @@ export class Checker {
         this.fresh += hit.fresh;
         return hit.result;
       }
+    }
+    if (key === undefined && !member && n === 2) {
+      const r = this.appendStep(e, all, argTypes);
+      if (r !== undefined) return r;
     }
     const fresh0 = this.fresh;
     const matched: string[] = [];
@@ -899,6 +933,14 @@ function candidates(all: CelOverload[], member: boolean, arity: number, firstKin
     byForm.set(key, list);
   }
   return list;
+}
+
+/** Whether a candidate is (list(A), list(A)) -> list(A), A its one type parameter (see appendStep). */
+function isListConcat(c: Candidate): boolean {
+  if (!c.generic || c.argNames.length !== 1 || c.resultNames.length !== 0 || c.o.args.length !== 2) return false;
+  const a = c.argNames[0];
+  const isListOfA = (t: CelType) => t.kind === 'list' && t.elem.kind === 'param' && t.elem.name === a;
+  return isListOfA(c.o.args[0]) && isListOfA(c.o.args[1]) && isListOfA(c.o.result);
 }
 
 /** Whether a declared type holds a type parameter (an object type's fields are looked at when selected). */
