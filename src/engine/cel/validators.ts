@@ -23,11 +23,6 @@ type ValidateOptions = { homogeneous: boolean; literals: boolean; format?: boole
  * order); a tree whose marked nodes are valid has no issue.
  */
 export function validateAst(e: Expr, check: CheckResult, src: Source, opts: ValidateOptions, marks?: Expr[]): CelIssue[] {
-  if (marks !== undefined) {
-    let ok = true;
-    for (let i = 0; i < marks.length && ok; i++) ok = valid(marks[i], check, opts);
-    if (ok) return [];
-  }
   const issues: CelIssue[] = [];
   const report = (node: Expr, msg: string) => issues.push(makeIssue(src, node.offset, node.length, msg));
   const typeOf = (n: Expr): CelType | undefined => check.types[n.id];
@@ -63,7 +58,37 @@ export function validateAst(e: Expr, check: CheckResult, src: Source, opts: Vali
     }
   };
 
+  /** What a node itself has to report (its children aside). */
+  const visit = (n: Expr, exempt: boolean) => {
+    if (n.kind === 'call') {
+      if ((n.fn === 'duration' || n.fn === 'timestamp') && !n.target && n.args.length === 1) literalArg(n.fn, n.args[0]);
+      if (n.fn === 'matches' && n.args.length >= 1) literalArg('matches', n.target ? n.args[0] : n.args[1] ?? n.args[0]);
+      // cel-go's string format validator: a literal format string with a list literal of arguments
+      if (opts.format && n.fn === 'format' && n.target?.kind === 'literal' && typeof n.target.value === 'string' && n.args.length === 1 && n.args[0].kind === 'list') {
+        const argTypes = n.args[0].elems.map((x) => (typeOf(x) ?? { kind: 'dyn' }) as FormatArgType);
+        const msg = checkFormatCall(n.target.value, argTypes);
+        if (msg) report(n, msg);
+      }
+    } else if (n.kind === 'list') {
+      if (opts.homogeneous && !exempt) {
+        const opt = n.optionalIndices.length ? new Set(n.optionalIndices) : undefined;
+        homogeneous(n.elems, (i) => opt !== undefined && opt.has(i));
+      }
+    } else if (n.kind === 'map' && opts.homogeneous && !exempt) {
+      homogeneous(n.entries.map((en) => en.key), () => false);
+      homogeneous(n.entries.map((en) => en.value), (i) => n.entries[i].optional);
+    }
+  };
+
+  // the marked nodes first (see the doc comment): the walk only when one of them reports
+  if (marks !== undefined) {
+    for (const n of marks) visit(n, false);
+    if (!issues.length) return issues;
+    issues.length = 0;
+  }
+
   const walk = (n: Expr, exempt: boolean) => {
+    visit(n, exempt);
     switch (n.kind) {
       case 'literal':
       case 'ident':
@@ -73,31 +98,15 @@ export function validateAst(e: Expr, check: CheckResult, src: Source, opts: Vali
         return;
       case 'call': {
         const inFormat = exempt || HOMOGENEOUS_EXEMPT.has(n.fn);
-        if ((n.fn === 'duration' || n.fn === 'timestamp') && !n.target && n.args.length === 1) literalArg(n.fn, n.args[0]);
-        if (n.fn === 'matches' && n.args.length >= 1) literalArg('matches', n.target ? n.args[0] : n.args[1] ?? n.args[0]);
-        // cel-go's string format validator: a literal format string with a list literal of arguments
-        if (opts.format && n.fn === 'format' && n.target?.kind === 'literal' && typeof n.target.value === 'string' && n.args.length === 1 && n.args[0].kind === 'list') {
-          const argTypes = n.args[0].elems.map((x) => (typeOf(x) ?? { kind: 'dyn' }) as FormatArgType);
-          const msg = checkFormatCall(n.target.value, argTypes);
-          if (msg) report(n, msg);
-        }
         if (n.target) walk(n.target, inFormat);
         for (const a of n.args) walk(a, inFormat);
         return;
       }
       case 'list': {
-        if (opts.homogeneous && !exempt) {
-          const opt = n.optionalIndices.length ? new Set(n.optionalIndices) : undefined;
-          homogeneous(n.elems, (i) => opt !== undefined && opt.has(i));
-        }
         for (const x of n.elems) walk(x, exempt);
         return;
       }
       case 'map': {
-        if (opts.homogeneous && !exempt) {
-          homogeneous(n.entries.map((en) => en.key), () => false);
-          homogeneous(n.entries.map((en) => en.value), (i) => n.entries[i].optional);
-        }
         for (const en of n.entries) {
           walk(en.key, exempt);
           walk(en.value, exempt);
@@ -125,56 +134,3 @@ function equivalent(a: CelType, b: CelType): boolean {
   return typeEquals(a, b);
 }
 
-/**
- * Whether the marked node `n` is valid (what the walk of validateAst reports on it outside format calls):
- * a literal argument of duration, timestamp or matches, the element types of a list or map literal.
- */
-function valid(n: Expr, check: CheckResult, opts: ValidateOptions): boolean {
-  switch (n.kind) {
-    case 'call': {
-      if (!opts.literals) return true;
-      const fn = n.fn;
-      const arg = (fn === 'duration' || fn === 'timestamp') && !n.target && n.args.length === 1 ? n.args[0]
-        : fn === 'matches' && n.args.length >= 1 ? (n.target ? n.args[0] : n.args[1] ?? n.args[0]) : undefined;
-      if (arg === undefined || arg.kind !== 'literal') return true;
-      const v = arg.value;
-      try {
-        if (fn === 'duration' && typeof v === 'string') parseDuration(v);
-        else if (fn === 'timestamp' && typeof v === 'string') parseTimestamp(v);
-        else if (fn === 'timestamp' && typeof v === 'bigint') checkTimestamp(v * 1_000_000_000n);
-        else if (fn === 'matches' && typeof v === 'string') compileRe2(v);
-        return true;
-      } catch {
-        return false;
-      }
-    }
-    case 'list':
-      return !opts.homogeneous || sameTypes(n.elems, check, n.optionalIndices.length ? new Set(n.optionalIndices) : undefined);
-    case 'map': {
-      if (!opts.homogeneous) return true;
-      const keys: Expr[] = [], values: Expr[] = [];
-      const opt = new Set<number>();
-      for (let i = 0; i < n.entries.length; i++) {
-        keys.push(n.entries[i].key);
-        values.push(n.entries[i].value);
-        if (n.entries[i].optional) opt.add(i);
-      }
-      return sameTypes(keys, check, undefined) && sameTypes(values, check, opt);
-    }
-    default:
-      return true;
-  }
-}
-
-/** Whether the (typed) elements are all of a type equivalent to the first's, as `homogeneous` above checks. */
-function sameTypes(elems: Expr[], check: CheckResult, optional: Set<number> | undefined): boolean {
-  let first: CelType | undefined;
-  for (let i = 0; i < elems.length; i++) {
-    let t = check.types[elems[i].id];
-    if (!t) continue;
-    if (optional?.has(i) && t.kind === 'optional') t = t.param;
-    if (!first) first = t;
-    else if (!equivalent(first, t)) return false;
-  }
-  return true;
-}
