@@ -75,6 +75,55 @@ describe('overload resolution answered from the table is the full resolution', (
     // and a fresh environment (cold table) agrees with both
     expect(shot(createCelEnv({ variables, libraries: [{ name: 'none', functions: [] }] }), expr)).toEqual(first);
   });
+  // the accumulator step of map and filter (`l + [x]`, l a list of a free parameter) is resolved directly
+  // when list concatenation is the only candidate of its form; a library with a second one (which never
+  // matches these steps) sends it through the full resolution: both must give the same types, overloads
+  // and messages, their `_varN` names included
+  it('the map and filter step resolved directly is the full resolution', () => {
+    const extra = {
+      name: 'extra',
+      functions: [{ name: '_+_', overloads: [{ id: 'add_list_int_int', args: [T.list(T.int), T.int], result: T.list(T.int), impl: () => [] }] }],
+    };
+    const objs = { ...variables, objs: T.list(variables.spec), dyns: T.list(T.dyn), nested: T.list(T.list(T.string)) };
+    const exprs = [
+      'names.map(n, n + "!").size() == 1', 'names.filter(n, n != "a").size() == 1', 'objs.map(o, o.replicas).size() == 1',
+      'objs.filter(o, o.replicas > 1).map(o, o.tags).size() == 1', 'dyns.map(d, d).size() == 1', 'nested.map(l, l).size() == 1',
+      'names.map(n, [n]).map(l, l.size()).size() == 1', 'names.map(n, n).size() == 1 && [] == "a"',
+      "names.map(n, n) + [1] == []", 'names.map(n, n, n).size() == 1', '[1, 2].map(x, x * 2).filter(y, y > 2) == [4]',
+      '[].map(x, x).size() == 0', '[[]].map(x, x).size() == 1', 'names.map(n, counts[n]).size() == 1',
+    ];
+    for (const expr of exprs) {
+      const direct = shot(createCelEnv({ variables: objs, libraries: [{ name: 'none', functions: [] }] }), expr);
+      const full = shot(createCelEnv({ variables: objs, libraries: [extra] }), expr);
+      expect([expr, direct]).toEqual([expr, full]);
+    }
+    // a second candidate that matches the step: the full resolution, which records both
+    const overlap = {
+      name: 'overlap',
+      functions: [{ name: '_+_', overloads: [{ id: 'add_list_dyn_string', args: [T.list(T.dyn), T.list(T.string)], result: T.list(T.string), impl: () => [] }] }],
+    };
+    const r = createCelEnv({ variables: objs, libraries: [overlap] }).check('names.map(n, n).size() == 1');
+    if (isCompileError(r)) throw new Error(r.formatted);
+    expect(r.overloads.filter((ids) => ids?.includes('add_list_dyn_string'))).toEqual([['add_list', 'add_list_dyn_string']]);
+  });
+  // the table's keys are token lists (a list's kind, then its element's tokens...): calls whose argument
+  // shapes or counts differ must not meet, whatever was resolved before them in the same environment
+  it('calls of different argument shapes and counts have entries of their own', () => {
+    const exprs = [
+      '1 + 2', '[1] + [2]', '[[1]] + [[2]]', "['a'] + ['b']", '[1.0] + [2.0]',
+      "{'a': 1}['a']", "{'a': [1]}['a']", "{1: 'a'}[1]", "{'a': {'b': 1}}['a']", "{'a': {'b': 'c'}}['a']",
+      "'abc'.indexOf('b')", "'abc'.indexOf('b', 1)", "'abc'.substring(1)", "'abc'.substring(1, 2)",
+      'size([1])', "size({'a': 1})", "size('a')", "[optional.of(1)][0]", "[optional.of('a')][0]",
+    ];
+    const shared = createCelEnv({ variables, libraries: [{ name: 'none', functions: [] }] });
+    for (let round = 0; round < 2; round++) {
+      for (const expr of exprs) {
+        const got = shot(shared, expr);
+        expect(got.error).toBeUndefined();
+        expect(got).toEqual(shot(createCelEnv({ variables, libraries: [{ name: 'none', functions: [] }] }), expr));
+      }
+    }
+  });
 });
 
 describe('the parser tells when the AST validators have something to look at', () => {
@@ -90,6 +139,12 @@ describe('the parser tells when the AST validators have something to look at', (
       '"%d".format([1.5])', '"%d".format([1, 2])', '[1, "a"]', '{"a": 1, "b": "x"}', '{1: 1, "b": 1}', '[[1], ["a"]]',
       '[1].map(x, [x, "a"])', '[1].all(x, duration("x") > duration("1s"))', 'optional.of(1).optMap(x, [x, "a"])',
       '[[1, "a"]]', '{"k": [1, "a"]}', '[1].map(x, {"a": x, "b": "c"})', '{1: 2}.transformMap(k, v, [k, "a"])',
+      // a valid marked node beside an invalid one of each kind (the check of the marked nodes must see it)
+      '[1, 2].size() == 2 && {"a": 1, "b": "x"}.size() == 2', '[1, 2].size() == 2 && {1: 1, "b": 1}.size() == 2',
+      '{"a": 1, "b": 2}.size() == 2 && [1, "a"].size() == 2', '[1, 2].size() == 2 && duration("x") == duration("1s")',
+      '[1, 2].size() == 2 && timestamp("1000-00-00T00:00:00Z") == timestamp(0)', '[1, 2].size() == 2 && timestamp(-62135596801) == timestamp(0)',
+      'duration("1s") == duration("2s") && "a".matches(")")', 'duration("1s") == duration("2s") && matches("a", ")")',
+      'duration("1s") == duration("2s") && [[1], ["a"]].size() == 1', '"a".matches("b") && [1].map(x, [x, "a"]).size() == 1',
     ];
     const walk = (o: unknown): void => {
       if (!o || typeof o !== 'object') return;
@@ -99,7 +154,7 @@ describe('the parser tells when the AST validators have something to look at', (
     };
     walk(conf.tests);
     const env = createCelEnv({ version: '1.34' });
-    let reported = 0;
+    let reported = 0, marked = 0;
     for (const expr of exprs) {
       const pr = parse(expr, { optionalSyntax: true, twoVarComprehensions: true });
       if (!pr.expr) continue;
@@ -110,8 +165,17 @@ describe('the parser tells when the AST validators have something to look at', (
         reported++;
         expect([expr, pr.validate]).toEqual([expr, true]);
       }
+      // the check of the marked nodes alone finds what the walk finds (it falls back to the walk on any)
+      if (pr.marks) {
+        marked++;
+        expect([expr, validateAst(pr.expr, res, pr.source, { homogeneous: true, literals: true, format: true }, pr.marks)]).toEqual([expr, issues]);
+        for (const o of [{ homogeneous: false, literals: true }, { homogeneous: true, literals: false }]) {
+          expect([expr, validateAst(pr.expr, res, pr.source, o, pr.marks)]).toEqual([expr, validateAst(pr.expr, res, pr.source, o)]);
+        }
+      }
     }
     expect(reported).toBeGreaterThanOrEqual(10);
+    expect(marked).toBeGreaterThanOrEqual(100);
   });
 
   it('leaves unmarked the trees whose only literals have fewer than two elements', async () => {

@@ -5,11 +5,10 @@ import type { CallExpr, CelIssue, ComprehensionExpr, Expr, Source } from './ast.
 import { makeIssue } from './ast.js';
 import type { FunctionTable } from './interpreter.js';
 import type { CelOverload } from './library.js';
-import type { CelType, CelVersion } from './types.js';
+import type { CelType, CelVersion, ListType, TypeParam } from './types.js';
 import { T, typeName } from './types.js';
 import type { CelTypeValue } from './values.js';
 import { CelUint } from './values.js';
-import { BoundedMemo } from '../util/bounded-memo.js';
 
 export interface CheckResult {
   /** Type of the whole expression (type parameters left free become dyn). */
@@ -58,6 +57,26 @@ export function dottedRoots(variables: Record<string, unknown> | Set<string>, ty
   }
   dottedRootCache.set(variables, { tv: typeValues, roots });
   return roots;
+}
+
+/**
+ * The last segments of an environment's dotted global function names (`of` of `optional.of`), per function
+ * table (built once per environment and not changed after): a member call `x.y.f()` can name a qualified
+ * global function only when `f` is one of them, so the checker and the builder build the target's
+ * qualified name only then (a string per select level and call before).
+ */
+const qualifiedFnCache = new WeakMap<Map<string, CelOverload[]>, Set<string>>();
+export function qualifiedFnSuffixes(global: Map<string, CelOverload[]>): Set<string> {
+  let s = qualifiedFnCache.get(global);
+  if (!s) {
+    s = new Set();
+    for (const n of global.keys()) {
+      const i = n.lastIndexOf('.');
+      if (i >= 0) s.add(n.slice(i + 1));
+    }
+    qualifiedFnCache.set(global, s);
+  }
+  return s;
 }
 
 export class Checker {
@@ -115,9 +134,9 @@ export class Checker {
 
   // ---- substitution ------------------------------------------------------------------------------
 
-  private newParam(): CelType {
+  private newParam(): TypeParam {
     this.params = true;
-    return T.param(`_var${this.fresh++}`);
+    return freshParam(this.fresh++);
   }
 
   /** Whether `argTypes`, resolved, are the very type objects `args` (see SimpleCall.args). */
@@ -587,7 +606,7 @@ export class Checker {
     }
     // qualified global function names (optional.of, format.named...)
     if (e.target) {
-      const q = this.qualified(e.target);
+      const q = qualifiedFnSuffixes(this.opts.functions.global).has(e.fn) ? this.qualified(e.target) : undefined;
       if (q !== undefined) {
         const root = q.replace(/^\./, '').split('.')[0];
         const name = `${q.replace(/^\./, '')}.${e.fn}`;
@@ -613,64 +632,100 @@ export class Checker {
   }
 
   /**
-   * A key of a (resolved) argument type for the direct table of resolveCall: what assign() looks at when it
-   * matches the argument against an overload's parameter (kinds, element types; object and opaque types by
-   * identity, which is stricter than assign's name comparison). Undefined for a type that holds a free type
+   * The key of a (resolved) argument type for the direct table of resolveCall, pushed onto `out` as tokens:
+   * what assign() looks at when it matches the argument against an overload's parameter (kinds, element
+   * types; object and opaque types by identity, which is stricter than assign's name comparison). A list,
+   * optional or map pushes its kind and then its parts' tokens, a primitive kind or dyn its kind, an object
+   * or opaque type its identity key: each type's tokens parse in one way only, so the tokens of a call's
+   * arguments one after the other name one list of types. False for a type that holds a free type
    * parameter, an error, a type value or a nesting deeper than 5: such calls take the full resolution.
+   * (Tokens are constant strings, whose hashes the engine keeps: no key string is made and hashed per call.)
    */
-  private typeKey(t0: CelType, depth: number): string | undefined {
+  private typeKey(t0: CelType, depth: number, out: string[]): boolean {
     const t = this.resolve(t0);
-    if (depth > 4) return undefined;
-    let k: string | undefined, v: string | undefined;
+    if (depth > 4) return false;
     switch (t.kind) {
       case 'list':
+        out.push('list');
+        return this.typeKey(t.elem, depth + 1, out);
       case 'optional':
-        k = this.typeKey(t.kind === 'list' ? t.elem : t.param, depth + 1);
-        return k && `${t.kind}(${k})`;
+        out.push('optional');
+        return this.typeKey(t.param, depth + 1, out);
       case 'map':
-        k = this.typeKey(t.key, depth + 1);
-        v = k && this.typeKey(t.value, depth + 1);
-        return v && `map(${k},${v})`;
+        out.push('map');
+        return this.typeKey(t.key, depth + 1, out) && this.typeKey(t.value, depth + 1, out);
       case 'object':
-      case 'opaque':
-        k = typeIds.get(t);
+      case 'opaque': {
+        let k = typeIds.get(t);
         if (k === undefined) typeIds.set(t, (k = `#${nextTypeId++}`));
-        return k;
+        out.push(k);
+        return true;
+      }
       case 'param':
       case 'error':
       case 'type':
-        return undefined;
+        return false;
       default:
         // the primitive kinds and dyn
-        return t.kind;
+        out.push(t.kind);
+        return true;
     }
+  }
+
+  /**
+   * The accumulator step of the map and filter macros, `l + [x]` with `l` a list of a free type parameter
+   * (the macro's `[]`) and `x` of a type without parameters, when the only candidate of the call's form is
+   * the generic list concatenation (list(A), list(A)) -> list(A): the bindings, the fresh parameter, the
+   * recorded overload and the result of the full resolution below, made directly (its steps for these
+   * types: A a fresh Q, Q bound to l's parameter P, P bound to x's type, the result list(Q)). Undefined
+   * when the case does not apply. Without it the step was resolved in full at every compile: its argument
+   * holds a free parameter, so the direct table cannot key it.
+   */
+  private appendStep(e: CallExpr, all: CelOverload[], argTypes: CelType[]): CelType | undefined {
+    const l = this.resolve(argTypes[0]);
+    if (l.kind !== 'list') return undefined;
+    const p = this.resolve(l.elem);
+    if (p.kind !== 'param') return undefined;
+    const x = this.resolve(argTypes[1]);
+    if (x.kind !== 'list') return undefined;
+    const t = this.resolve(x.elem);
+    if (t.kind === 'param' || hasParam(t, 0)) return undefined;
+    const cs = candidates(all, false, 2, 'list');
+    if (cs.length !== 1 || !isListConcat(cs[0])) return undefined;
+    const o = cs[0].o;
+    const q = this.newParam();
+    this.bind(q.name, p);
+    this.bind(p.name, t);
+    this.overloads[e.id] = [o.id];
+    this.chosen[e.id] = [o];
+    this.chosenFrom[e.id] = all;
+    return { ...(o.result as ListType), elem: q };
   }
 
   private resolveCall(e: CallExpr, name: string, all: CelOverload[], args: Expr[], member: boolean, firstType?: CelType): CelType {
     const n = args.length;
     const argTypes = new Array<CelType>(n);
     // the direct table's key: the call form and the arguments' type keys (see typeKey and simpleCalls)
-    let key: string | undefined = member ? 'm' : 'g';
+    let key: string[] | undefined = [member ? 'm' : 'g'];
     for (let i = 0; i < n; i++) {
       const t = i === 0 && firstType ? firstType : this.expr(args[i]);
       argTypes[i] = t;
-      if (key !== undefined) {
-        const k = this.typeKey(t, 0);
-        key = k === undefined ? undefined : `${key},${k}`;
-      }
+      if (key !== undefined && !this.typeKey(t, 0, key)) key = undefined;
     }
-    let table: BoundedMemo<string, SimpleCall> | undefined;
+    let table: CallTable | undefined;
     if (key !== undefined) {
       table = simpleCalls.get(all);
-      if (!table) simpleCalls.set(all, (table = new BoundedMemo<string, SimpleCall>(MAX_SIMPLE_CALLS)));
-      const hit = table.get(key);
+      if (!table) simpleCalls.set(all, (table = { root: {}, size: 0 }));
+      let node: CallNode | undefined = table.root;
+      for (let i = 0; i < key.length && node !== undefined; i++) node = node.next?.get(key[i]);
+      const hit = node?.hit;
       if (hit !== undefined && (hit.args === undefined || this.sameArgs(hit.args, argTypes))) {
         this.overloads[e.id] = hit.ids;
         this.chosen[e.id] = hit.chosen;
         this.chosenFrom[e.id] = all;
         if (hit.param !== undefined) {
           // the result is the overload's type parameter, bound as the full resolution binds it
-          const p = T.param(`_var${this.fresh + hit.param}`);
+          const p = freshParam(this.fresh + hit.param);
           this.fresh += hit.fresh;
           this.params = true;
           this.bind(p.name, hit.result);
@@ -679,6 +734,10 @@ export class Checker {
         this.fresh += hit.fresh;
         return hit.result;
       }
+    }
+    if (key === undefined && !member && n === 2) {
+      const r = this.appendStep(e, all, argTypes);
+      if (r !== undefined) return r;
     }
     const fresh0 = this.fresh;
     const matched: string[] = [];
@@ -690,7 +749,7 @@ export class Checker {
     // the first argument's type, when it is not a parameter: bindings made below cannot change it
     const first = argTypes.length ? this.resolve(argTypes[0]) : undefined;
     const quick = first !== undefined && first.kind !== 'param' && first.kind !== 'dyn' && first.kind !== 'error' && first.kind !== 'null_type';
-    for (const { o, generic, argNames, resultNames } of candidates(all, member, argTypes.length, quick ? first.kind : undefined)) {
+    for (const { o, generic, argNames, resultNames, resultParams } of candidates(all, member, argTypes.length, quick ? first.kind : undefined)) {
       // instantiate type parameters freshly per overload (an overload without any is used as declared):
       // the arguments' parameters in order of first appearance, the result's own ones only on a match
       let m: Map<string, CelType> | undefined;
@@ -710,7 +769,7 @@ export class Checker {
       }
       matched.push(o.id);
       chosen.push(o);
-      if (paramNames(o.result).length) {
+      if (resultParams) {
         if (o.result.kind === 'param' && matched.length === 1) paramResult = true;
         else cacheable = false;
       }
@@ -735,7 +794,7 @@ export class Checker {
     this.chosen[e.id] = chosen;
     this.chosenFrom[e.id] = all;
     if (cacheable && !paramResult) {
-      table!.set(key!, { ids: Object.freeze(matched) as string[], chosen, result, fresh: this.fresh - fresh0 });
+      keepCall(table!, key!, { ids: Object.freeze(matched) as string[], chosen, result, fresh: this.fresh - fresh0 });
     } else if (cacheable && matched.length === 1 && result.kind === 'param') {
       // a result that is a type parameter bound to a type without parameters (m[k] of a map(string, string))
       const bound = this.resolve(result);
@@ -744,11 +803,22 @@ export class Checker {
       if (!hasParam(bound, 0) && result.name === `_var${n}` && n >= fresh0 && n < this.fresh) {
         const args = new Array<CelType>(n0);
         for (let i = 0; i < n0; i++) args[i] = this.resolve(argTypes[i]);
-        table!.set(key!, { ids: Object.freeze(matched) as string[], chosen, result: bound, fresh: this.fresh - fresh0, param: n - fresh0, args });
+        keepCall(table!, key!, { ids: Object.freeze(matched) as string[], chosen, result: bound, fresh: this.fresh - fresh0, param: n - fresh0, args });
       }
     }
     return result;
   }
+}
+
+/**
+ * The type parameters `_var0`, `_var1`... that checks make, shared by every check (a type is a value: no
+ * check changes one; the first 256): no name string made per parameter, and the bindings' map meets the
+ * same strings, whose hashes the engine keeps.
+ */
+const FRESH_PARAMS: TypeParam[] = [];
+function freshParam(n: number): TypeParam {
+  if (n >= 256) return T.param(`_var${n}`);
+  return (FRESH_PARAMS[n] ??= T.param(`_var${n}`));
 }
 
 /** Identity keys of object and opaque types (see typeKey). */
@@ -785,7 +855,26 @@ type SimpleCall = {
    */
   args?: CelType[];
 };
-const simpleCalls = new WeakMap<CelOverload[], BoundedMemo<string, SimpleCall>>();
+/** The direct table of one overload list: a tree by key token (see typeKey), `size` entries in all. */
+type CallNode = { hit?: SimpleCall; next?: Map<string, CallNode> };
+type CallTable = { root: CallNode; size: number };
+const simpleCalls = new WeakMap<CelOverload[], CallTable>();
+/** Keeps `hit` under the tokens `key` (emptying the table first when it holds MAX_SIMPLE_CALLS entries). */
+function keepCall(table: CallTable, key: string[], hit: SimpleCall): void {
+  if (table.size >= MAX_SIMPLE_CALLS) {
+    table.root = {};
+    table.size = 0;
+  }
+  let node = table.root;
+  for (const k of key) {
+    const next: Map<string, CallNode> = (node.next ??= new Map());
+    let child = next.get(k);
+    if (!child) next.set(k, (child = {}));
+    node = child;
+  }
+  if (node.hit === undefined) table.size++;
+  node.hit = hit;
+}
 
 function literalType(v: unknown): CelType {
   switch (typeof v) {
@@ -813,12 +902,17 @@ type Candidate = {
   /** The type parameters of the arguments in order of first appearance, and those only the result has. */
   argNames: string[];
   resultNames: string[];
+  /** Whether the result holds a type parameter. */
+  resultParams: boolean;
 };
-const candidateCache = new WeakMap<CelOverload[], Map<string, Candidate[]>>();
+/** Per overload list: per call form (global arities at even indices, member ones at odd), by first kind. */
+const candidateCache = new WeakMap<CelOverload[], Map<string, Candidate[]>[]>();
 function candidates(all: CelOverload[], member: boolean, arity: number, firstKind: string | undefined): Candidate[] {
-  let byForm = candidateCache.get(all);
-  if (!byForm) candidateCache.set(all, (byForm = new Map()));
-  const key = `${member ? 'm' : 'g'}${arity}:${firstKind ?? ''}`;
+  let forms = candidateCache.get(all);
+  if (!forms) candidateCache.set(all, (forms = []));
+  // (the kind names are constant strings: no key string made per call)
+  const byForm = (forms[arity * 2 + (member ? 1 : 0)] ??= new Map());
+  const key = firstKind ?? '';
   let list = byForm.get(key);
   if (!list) {
     list = [];
@@ -834,11 +928,19 @@ function candidates(all: CelOverload[], member: boolean, arity: number, firstKin
         const k = o.args[0].kind;
         if (k !== firstKind && k !== 'dyn' && k !== 'error') continue;
       }
-      list.push({ o, generic, argNames, resultNames });
+      list.push({ o, generic, argNames, resultNames, resultParams: paramNames(o.result).length > 0 });
     }
     byForm.set(key, list);
   }
   return list;
+}
+
+/** Whether a candidate is (list(A), list(A)) -> list(A), A its one type parameter (see appendStep). */
+function isListConcat(c: Candidate): boolean {
+  if (!c.generic || c.argNames.length !== 1 || c.resultNames.length !== 0 || c.o.args.length !== 2) return false;
+  const a = c.argNames[0];
+  const isListOfA = (t: CelType) => t.kind === 'list' && t.elem.kind === 'param' && t.elem.name === a;
+  return isListOfA(c.o.args[0]) && isListOfA(c.o.args[1]) && isListOfA(c.o.result);
 }
 
 /** Whether a declared type holds a type parameter (an object type's fields are looked at when selected). */

@@ -537,3 +537,30 @@ describe('a leading dot names the global, not a comprehension variable of that n
     }
   }
 });
+
+// The checker and the builder build a member call's qualified target name only when the called name is the
+// last segment of a dotted global function of the environment (a set made once per function table): the
+// functions of a library given to one environment must be in its own set.
+describe('qualified global functions written as member calls', () => {
+  const lib = {
+    name: 'test.ns',
+    functions: [
+      { name: 'ns.twice', overloads: [{ id: 'ns_twice_int', args: [T.int], result: T.int, impl: (x: unknown) => (x as bigint) * 2n }] },
+      { name: 'a.b.thrice', overloads: [{ id: 'a_b_thrice_int', args: [T.int], result: T.int, impl: (x: unknown) => (x as bigint) * 3n }] },
+    ],
+  };
+  it('are found in an environment with the library, and only there', () => {
+    const env = createCelEnv({ libraries: [lib] });
+    for (const [expr, want] of [['ns.twice(4)', 8n], ['a.b.thrice(2) + ns.twice(1)', 8n], ['.ns.twice(1) + .a.b.thrice(1)', 5n], ['.optional.of(1).value()', 1n], ['[1].map(x, .ns.twice(x))[0]', 2n]] as const) {
+      const p = env.compile(expr);
+      if (isCompileError(p)) throw new Error(p.formatted);
+      const r = p.evaluate({});
+      expect(isRuntimeError(r) ? r.message : r.value).toBe(want);
+    }
+    const plain = createCelEnv({}).compile('ns.twice(4)');
+    expect(isCompileError(plain) ? plain.message : 'compiled').toBe("undeclared reference to 'ns' (in container '')");
+    // a variable of the root's name wins over the function (the call is then a member call on it)
+    const shadow = createCelEnv({ libraries: [lib], variables: { ns: T.dyn } }).compile('ns.twice(4)');
+    expect(isCompileError(shadow) ? shadow.message : 'compiled').toBe("undeclared reference to 'twice' (in container '')");
+  });
+});

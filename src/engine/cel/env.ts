@@ -178,7 +178,7 @@ export function createCelEnv(opts: CelEnvOptions = {}): CelEnv {
         homogeneous: opts.homogeneousAggregateLiterals ?? true,
         literals: opts.validateLiterals ?? true,
         format: functions.member.has('format'),
-      });
+      }, pr.marks);
       if (invalid.length) return compileError(invalid);
       return { ast: pr.expr, check: res, source: pr.source };
     } catch (e) {

@@ -14,7 +14,7 @@ import {
 } from './values.js';
 import { indexValue } from './stdlib.js';
 import { fromJson } from './convert.js';
-import { dottedRoots } from './checker.js';
+import { dottedRoots, qualifiedFnSuffixes } from './checker.js';
 
 export interface Ctx {
   slots: (CelValue | CelError)[];
@@ -892,9 +892,17 @@ export class Compiler {
     }
     // qualified global function names written as member calls (optional.of, math.greatest, base64.encode)
     if (e.target) {
-      const q = this.qualifiedName(e.target);
-      if (q !== undefined && !this.info.variables.has(q.split('.')[0]) && this.info.functions.global.has(`${q}.${e.fn}`)) {
-        return this.invoke(`${q}.${e.fn}`, this.info.functions.global.get(`${q}.${e.fn}`)!, e, e.args);
+      const q = qualifiedFnSuffixes(this.info.functions.global).has(e.fn) ? this.qualifiedName(e.target) : undefined;
+      if (q !== undefined) {
+        // a leading dot names the global function (`.optional.of(1)`), as the checker resolves it: unless a
+        // comprehension variable has the root's name (the checker then takes the member call as well)
+        const dot = q.charCodeAt(0) === 46;
+        const qn = dot ? q.slice(1) : q;
+        const root = qn.split('.')[0];
+        const fn = `${qn}.${e.fn}`;
+        if (!this.info.variables.has(root) && (!dot || this.local(root) === undefined) && this.info.functions.global.has(fn)) {
+          return this.invoke(fn, this.info.functions.global.get(fn)!, e, e.args);
+        }
       }
       const ovs = this.info.functions.member.get(e.fn);
       if (!ovs) return this.unknownFunction(e);

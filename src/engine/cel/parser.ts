@@ -47,6 +47,12 @@ export interface ParseResult {
    * lists of the macros are left unmarked).
    */
   validate?: boolean;
+  /**
+   * With `validate`: the nodes the validators look at (those literals and calls), for a check of only
+   * them; undefined when the tree has a call of format (whose arguments the validators exempt: the whole
+   * walk then).
+   */
+  marks?: Expr[];
 }
 
 class ParseError extends Error {
@@ -267,6 +273,8 @@ export class Parser {
   private depth = 0;
   /** See ParseResult.validate. */
   private validate = false;
+  /** See ParseResult.marks (undefined until a node is marked; `null` after a call of format). */
+  private marks: Expr[] | undefined | null;
   private readonly opts: ParseOptions;
   private src!: Source;
   constructor(opts: ParseOptions = {}) {
@@ -279,6 +287,7 @@ export class Parser {
     this.pos = 0;
     this.lexErr = undefined;
     this.validate = false;
+    this.marks = undefined;
     this.id = 1;
     this.depth = 0;
     try {
@@ -307,7 +316,7 @@ export class Parser {
       // nodes cannot be deeper than maxAst (saves the walk for ordinary expressions)
       const deep = this.id - 1 <= maxAst ? undefined : nodeBeyondDepth(e, maxAst);
       if (deep) throw new ParseError(deep.offset, deep.length, `expression nesting limit exceeded: ${maxAst}`);
-      return { expr: e, errors: [], source: this.src, nextId: this.id, validate: this.validate };
+      return { expr: e, errors: [], source: this.src, nextId: this.id, validate: this.validate, marks: this.marks ?? undefined };
     } catch (e) {
       if (e instanceof ParseError) {
         return { errors: [makeIssue(this.src, e.offset, e.length, e.message)], source: this.src, nextId: this.id };
@@ -534,10 +543,19 @@ export class Parser {
     return this.id++;
   }
   private call(fn: string, offset: number, args: Expr[], target?: Expr, length = 1): CallExpr {
-    if (fn === 'matches' || fn === 'duration' || fn === 'timestamp' || fn === 'format') this.validate = true;
     const c: CallExpr = { kind: 'call', id: this.nid(), offset, length, fn, args };
     if (target) c.target = target;
+    if (fn === 'matches' || fn === 'duration' || fn === 'timestamp') this.mark(c);
+    else if (fn === 'format') {
+      this.validate = true;
+      this.marks = null;
+    }
     return c;
+  }
+  /** A node the validators look at (see ParseResult.validate and marks). */
+  private mark(e: Expr): void {
+    this.validate = true;
+    if (this.marks !== null) (this.marks ??= []).push(e);
   }
 
   private expr(): Expr {
@@ -789,7 +807,7 @@ export class Parser {
           this.expect(']');
           l.length = this.pe - o;
           // the validators compare elements two by two: a list of fewer has nothing to report itself
-          if (l.elems.length > 1) this.validate = true;
+          if (l.elems.length > 1) this.mark(l);
           return l;
         }
         if (op === '{') {
@@ -811,8 +829,9 @@ export class Parser {
             if (!this.accept(',')) break;
           }
           this.expect('}');
-          if (entries.length > 1) this.validate = true;
-          return { kind: 'map', id: this.nid(), offset: o, length: this.pe - o, entries };
+          const m: Expr = { kind: 'map', id: this.nid(), offset: o, length: this.pe - o, entries };
+          if (entries.length > 1) this.mark(m);
+          return m;
         }
         if (op === '.') {
           // leading dot: root-scoped identifier
@@ -1017,8 +1036,9 @@ export class Parser {
   }
 
   private listOf(elems: Expr[], o: number): Expr {
-    if (elems.length > 1) this.validate = true;
-    return { kind: 'list', id: this.nid(), offset: o, length: 0, elems, optionalIndices: [] };
+    const l: Expr = { kind: 'list', id: this.nid(), offset: o, length: 0, elems, optionalIndices: [] };
+    if (elems.length > 1) this.mark(l);
+    return l;
   }
 }
 
