@@ -144,11 +144,11 @@ interface Attempt {
    * reads quotas, limit ranges, policies) and the objects it got (the namespace). Its commit checks them
    * as it checks its own keys, so that two writes prepared together cannot both allocate one address.
    */
-  readonly listed?: string[];
-  readonly got?: string[];
+  listed?: string[];
+  got?: string[];
 }
 const LOCKED: Attempt = { locked: true, readAt: 0 };
-const optimistic = (readAt: number): Attempt => ({ locked: false, readAt, listed: [], got: [] });
+const optimistic = (readAt: number): Attempt => ({ locked: false, readAt, listed: undefined, got: undefined });
 
 /**
  * Attempts of a write prepared outside the lock before the last one runs under it. A retry happens only
@@ -196,8 +196,8 @@ export class Store {
   }
 
   context(subresource: string, dryRun: boolean, user?: StrategyContext['user'], tx?: Attempt): StrategyContext {
-    const listed = tx?.listed;
-    const got = tx?.got;
+    // an optimistic attempt keeps what it reads (the last attempt runs under the lock: nothing to keep)
+    const reads = tx && !tx.locked ? tx : undefined;
     return {
       env: this.env,
       now: this.env.clock.now(),
@@ -208,12 +208,12 @@ export class Store {
       ...(user ? { user } : {}),
       list: (group, resource, namespace) => {
         const prefix = namespace ? namespacePrefix(group, resource, namespace) : resourcePrefix(group, resource);
-        listed?.push(prefix);
+        if (reads) (reads.listed ??= []).push(prefix);
         return this.state.list(prefix).map((s) => s.object);
       },
       get: (group, resource, namespace, name) => {
         const key = objectKey(group, resource, namespace, name);
-        got?.push(key);
+        if (reads) (reads.got ??= []).push(key);
         return this.state.get(key)?.object;
       },
     };
