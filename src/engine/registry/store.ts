@@ -572,7 +572,15 @@ export class Store {
     warnings.push(...(validated instanceof Promise ? await validated : validated));
     final = normalizeLayout(final);
     // A no-op write is not persisted and keeps the resourceVersion (the real server skips the etcd write).
-    if (specDiffers !== true && sameIgnoringRV(final, old, specDiffers === false)) return { object: this.view(def, stored), stored, created: false, warnings };
+    if (specDiffers !== true && sameIgnoringRV(final, old, specDiffers === false)) {
+      // only from the current object, as GuaranteedUpdate reads again before it answers a no-op found on a
+      // cached state: a write of the object since this attempt read it makes the update run again on it
+      if (!tx.locked && this.state.revision !== tx.readAt) {
+        const key = this.key(def, namespace, name);
+        if (this.revisionOf(key) !== revision) throw new Stale(key);
+      }
+      return { object: this.view(def, stored), stored, created: false, warnings };
+    }
     if (opts.dryRun) return { object: this.view(def, final), created: false, warnings };
 
     // finalizers emptied on a terminating object (ShouldDeleteDuringUpdate): the object goes away, and the

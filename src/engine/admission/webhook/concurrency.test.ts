@@ -233,6 +233,25 @@ describe('two writes of one object while a webhook answers', () => {
     expect(body.metadata.managedFields.find((m: any) => m.manager === 'other').fieldsV1).toEqual({ 'f:data': { 'f:b': {} } });
   });
 
+  it('a patch that changes nothing on the object it read runs again once another write landed, and lands on it', async () => {
+    // a no-op on the object as created
+    const patch = c.raw('PATCH', `${CM}/x`, JSON.stringify({ data: { base: '0' } }), { 'Content-Type': 'application/merge-patch+json' });
+    await until('the webhook call', () => held.pending.length === 1);
+    const putting = c.req('PUT', `${CM}/x`, { metadata: { name: 'x' }, data: { a: '2' } });
+    await until("the put's call", () => held.pending.length === 2);
+    held.pending[1].answer();
+    const put = await ok(within('the put', putting));
+    // the patch's first call, then its second one on the newer object
+    held.autoAnswer();
+    const r = await within('the patch', patch);
+    expect(r.status).toBe(200);
+    const body = (await r.json()) as { data: unknown; metadata: { resourceVersion: string } };
+    // not the first attempt's no-op answer (the object as it was read): the patch applied to the newer one
+    expect(body.data).toEqual({ a: '2', base: '0' });
+    expect(Number(body.metadata.resourceVersion)).toBeGreaterThan(Number(put.body.metadata.resourceVersion));
+    expect((await c.req('GET', `${CM}/x`)).body.data).toEqual({ a: '2', base: '0' });
+  });
+
   it('an update that carries the resourceVersion it read gets the real 409 once another write landed', async () => {
     const cur = (await c.req('GET', `${CM}/x`)).body;
     const put = c.req('PUT', `${CM}/x`, { metadata: { name: 'x', resourceVersion: cur.metadata.resourceVersion }, data: { put: 'yes' } });
