@@ -2,21 +2,13 @@
 // fixtures' certificate as caBundle) that holds some calls open: a held call delays its own kubectl only;
 // other creates, another namespace and a write racing on the same object go on, and the held write lands on
 // the newer object once its webhook answers (the webhook is asked again).
-import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startKubectlEnv, type KubectlEnv } from './kubectl.js';
 import { kubectlSuite, until } from './kubectl-suite.js';
+import { reviewCaBundle, startReviewServer, type Review, type ReviewServer } from './review-server.js';
 
 const { found, suite } = kubectlSuite();
 
-const fixtures = join(import.meta.dirname, 'fixtures');
-const cert = readFileSync(join(fixtures, 'test-tls.crt'), 'utf8');
-const key = readFileSync(join(fixtures, 'test-tls.key'), 'utf8');
-
-type Review = { request: Record<string, any> };
 
 /** `p`, or a failure after `ms` (a kubectl stuck behind a global write lock would wait for the held call). */
 function within<T>(what: string, p: Promise<T>, ms = 10_000): Promise<T> {
@@ -25,7 +17,7 @@ function within<T>(what: string, p: Promise<T>, ms = 10_000): Promise<T> {
 
 suite('kubectl (admission webhook held open)', () => {
   let k: KubectlEnv;
-  let server: Server;
+  let server: ReviewServer | undefined;
   const seen: Review[] = [];
   /** Calls held open: answered by the test. */
   const held: { review: Review; release(): void }[] = [];
@@ -33,27 +25,18 @@ suite('kubectl (admission webhook held open)', () => {
   let hold: (review: Review) => boolean = () => false;
 
   beforeAll(async () => {
-    server = createServer({ cert, key }, (req, res) => {
-      let body = '';
-      req.on('data', (c) => (body += c));
-      req.on('end', () => {
-        const review = JSON.parse(body) as Review;
-        seen.push(review);
-        const release = () => {
-          res.setHeader('Content-Type', 'application/json');
-          res.end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid: review.request.uid, allowed: true } }));
-        };
-        if (hold(review)) held.push({ review, release });
-        else release();
-      });
+    server = await startReviewServer((review, _path, respond) => {
+      seen.push(review);
+      const release = () => respond({ allowed: true });
+      if (hold(review)) held.push({ review, release });
+      else release();
     });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/validate`;
+    const url = `${server.base}/validate`;
     k = await startKubectlEnv(found.path!);
     const config = {
       apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: 'hold' },
       webhooks: [{
-        name: 'hold.example.com', clientConfig: { url, caBundle: Buffer.from(cert).toString('base64') }, sideEffects: 'None', admissionReviewVersions: ['v1'], timeoutSeconds: 30,
+        name: 'hold.example.com', clientConfig: { url, caBundle: reviewCaBundle }, sideEffects: 'None', admissionReviewVersions: ['v1'], timeoutSeconds: 30,
         rules: [{ operations: ['CREATE', 'UPDATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }],
       }],
     };
@@ -62,7 +45,7 @@ suite('kubectl (admission webhook held open)', () => {
   afterAll(async () => {
     for (const h of held.splice(0)) h.release();
     await k?.close();
-    await new Promise((r) => server?.close(r));
+    await server?.close();
   });
 
   it('a create whose webhook call is held does not hold back other creates, another namespace, or reads', async () => {

@@ -1,43 +1,26 @@
 // Admission webhooks called for real: a local HTTPS server (the fixtures' certificate, given as caBundle)
 // answers AdmissionReviews; allow, deny, patch and warnings come back on the wire, and an unreachable URL
 // fails the request (failurePolicy Fail) or is skipped (Ignore). Also the configurations' validation.
-import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createMemoryStorage } from '../../adapters/memory/memory-storage.js';
 import { fakeEnv, testClient, type TestClient } from '../../engine/testing/harness.js';
 import { nodeOutboundHttp } from './outbound-http.js';
+import { reviewCaBundle as caBundle, startReviewServer, type Review, type ReviewServer } from './review-server.js';
 
-const fixtures = join(import.meta.dirname, 'fixtures');
-const cert = readFileSync(join(fixtures, 'test-tls.crt'), 'utf8');
-const key = readFileSync(join(fixtures, 'test-tls.key'), 'utf8');
-const caBundle = Buffer.from(cert).toString('base64');
-
-type Review = { request: Record<string, any> };
 let answer: (review: Review, path: string) => Record<string, unknown>;
 const seen: { path: string; review: Review }[] = [];
-let server: Server;
+let server: ReviewServer;
 let base: string;
 
 beforeAll(async () => {
-  server = createServer({ cert, key }, (req, res) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
-    req.on('end', () => {
-      const review = JSON.parse(body) as Review;
-      seen.push({ path: req.url ?? '', review });
-      const response = { uid: review.request.uid, ...answer(review, req.url ?? '') };
-      res.setHeader('Content-Type', 'application/json');
-      res.end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response }));
-    });
+  server = await startReviewServer((review, path, respond) => {
+    seen.push({ path, review });
+    respond(answer(review, path));
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  base = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = server.base;
 });
 afterAll(async () => {
-  await new Promise((r) => server.close(r));
+  await server.close();
 });
 
 let c: TestClient;
