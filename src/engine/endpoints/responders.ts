@@ -52,6 +52,69 @@ export function warningHeader(text: string): string | undefined {
   return `299 - "${text.replace(/["\\]/g, (c) => `\\${c}`)}"`;
 }
 
+/** The real server's limits on a response's warnings (filters/warning.go): in all, and per text once over. */
+const WARNINGS_TOTAL_RUNES = 4 * 1024;
+const WARNING_ITEM_RUNES = 256;
+
+/** Characters (code points) of a text, as Go counts runes. */
+function runeCount(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) i++;
+    }
+    n++;
+  }
+  return n;
+}
+
+/**
+ * The Warning header values of a response's warnings as the real server's warning recorder writes them: each
+ * text once (the first time), empty texts none; when the texts would pass 4,096 characters in all, every
+ * text recorded so far is written again cut to 256 characters, later ones are cut too, and once that total
+ * is passed again the rest are dropped.
+ */
+export function warningHeaders(texts: readonly string[]): string[] {
+  let out: string[] = [];
+  if (texts.length === 0) return out;
+  const recorded = new Set<string>();
+  const ordered: string[] = [];
+  let written = 0;
+  let truncating = false;
+  const cut = (text: string, n: number): [string, number] =>
+    n > WARNING_ITEM_RUNES ? [Array.from(text).slice(0, WARNING_ITEM_RUNES).join(''), WARNING_ITEM_RUNES] : [text, n];
+  for (const text of texts) {
+    if (!text) continue;
+    if (truncating && written >= WARNINGS_TOTAL_RUNES) break;
+    if (recorded.has(text)) continue;
+    recorded.add(text);
+    ordered.push(text);
+    let [t, n] = [text, runeCount(text)];
+    if (truncating) [t, n] = cut(t, n);
+    const h = warningHeader(t);
+    if (h === undefined) continue;
+    if (written + n <= WARNINGS_TOTAL_RUNES || truncating) {
+      written += n;
+      out.push(h);
+      continue;
+    }
+    // over the limit: from here on every text is cut, those written so far again
+    truncating = true;
+    written = 0;
+    out = [];
+    for (const w of ordered) {
+      const [wt, wn] = cut(w, runeCount(w));
+      const wh = warningHeader(wt);
+      if (wh === undefined) continue;
+      written += wn;
+      out.push(wh);
+    }
+  }
+  return out;
+}
+
 const UTF8 = new TextEncoder();
 
 /**
@@ -100,10 +163,7 @@ export function respond(status: number, body: unknown, opts: ResponseOptions = {
       headers.push([k, headerValue(v)]);
     }
   }
-  for (const w of opts.warnings ?? []) {
-    const h = warningHeader(w);
-    if (h !== undefined) headers.push(['Warning', headerValue(h)]);
-  }
+  if (opts.warnings) for (const h of warningHeaders(opts.warnings)) headers.push(['Warning', headerValue(h)]);
   return noteResponseObject(new EngineResponse(payload, { status, headers }), body);
 }
 
