@@ -146,6 +146,11 @@ interface Attempt {
    */
   listed?: string[];
   got?: string[];
+  /**
+   * The warnings the attempt has made so far (admission's, the strategy's): an attempt that runs again keeps
+   * them for the answer, as the real server's warning recorder keeps what every attempt added.
+   */
+  warned?: readonly string[];
 }
 const LOCKED: Attempt = { locked: true, readAt: 0 };
 const optimistic = (readAt: number): Attempt => ({ locked: false, readAt, listed: undefined, got: undefined });
@@ -326,6 +331,7 @@ export class Store {
     const admitted = mutated instanceof Promise ? await mutated : mutated;
     def.strategy.prepareForCreate?.(final, ctx);
     const warnings = [...admitted.warnings, ...(def.strategy.warningsOnCreate?.(final, ctx) ?? [])];
+    if (!tx.locked) tx.warned = warnings;
 
     // generateName: the real server (RetryGenerateName, on in 1.33) retries a few times on collision
     const generated = !fmeta.name && !!fmeta.generateName;
@@ -567,6 +573,7 @@ export class Store {
     const errs = this.validateUpdate(def, final, old, ctx);
     if (errs.length) throw invalid({ group: def.group, kind: def.kind }, name, errs);
     const warnings = [...admitted.warnings, ...(def.strategy.warningsOnUpdate?.(final, old, ctx) ?? [])];
+    if (!tx.locked) tx.warned = warnings;
     const effects = this.effects();
     const validated = validatingAdmission({ operation: 'update', object: final, oldObject: old, def, namespace, name, subresource, dryRun: opts.dryRun, ctx, request: opts.admission, effects: opts.dryRun ? undefined : effects });
     warnings.push(...(validated instanceof Promise ? await validated : validated));
@@ -616,6 +623,7 @@ export class Store {
     const now = this.env.clock.now();
     const validated = validatingAdmission({ operation: 'delete', object: null, oldObject: this.present(def, item.object), def, namespace, name, subresource: '', dryRun: options.dryRun, ctx: this.context('', options.dryRun, undefined, tx), request: options.admission });
     const warnings = validated instanceof Promise ? await validated : validated;
+    if (!tx.locked) tx.warned = warnings;
     // the revision the removal expects: the one read, or the one the write below made
     let revision = item.revision;
     const put = async (obj: KubeObject): Promise<KubeObject> => {
@@ -725,32 +733,37 @@ export class Store {
    * nothing can change under it (the engine as it was before: progress is certain, and a write that keeps
    * losing to others still ends).
    */
-  private async attempts<T>(run: (tx: Attempt) => Promise<T>): Promise<T> {
+  private async attempts<T extends { warnings?: string[] }>(run: (tx: Attempt) => Promise<T>): Promise<T> {
     // the first attempt starts a microtask after the call, as the lock's turn started it before: writes
     // still reach the lock in the order they were called, and an error thrown early (an apply's 409) is
     // made on a short stack (run from the handler's stack, the apply conflict row read 1.04x-1.05x of main;
     // from a microtask 1.01x)
     await undefined;
+    const first = optimistic(this.state.revision);
     try {
-      return await run(optimistic(this.state.revision));
+      return await run(first);
     } catch (e) {
       if (!(e instanceof Stale)) throw e;
-      return this.retry(run, e);
+      return this.retry(run, e, [...(first.warned ?? [])]);
     }
   }
 
-  private async retry<T>(run: (tx: Attempt) => Promise<T>, stale: Stale): Promise<T> {
+  /** The attempts after the first lost; the answer also carries the warnings of those that lost (`earlier`). */
+  private async retry<T extends { warnings?: string[] }>(run: (tx: Attempt) => Promise<T>, stale: Stale, earlier: string[]): Promise<T> {
+    const withEarlier = (out: T): T => (earlier.length ? { ...out, warnings: [...earlier, ...(out.warnings ?? [])] } : out);
     for (let i = 1; i < OPTIMISTIC_ATTEMPTS; i++) {
       this.retries++;
+      const tx = optimistic(this.state.revision);
       try {
-        return await this.oneAtATime(stale.key, () => run(optimistic(this.state.revision)));
+        return withEarlier(await this.oneAtATime(stale.key, () => run(tx)));
       } catch (e) {
         if (!(e instanceof Stale)) throw e;
         stale = e;
+        if (tx.warned) earlier.push(...tx.warned);
       }
     }
     this.retries++;
-    return this.state.exclusive(() => run(LOCKED));
+    return withEarlier(await this.state.exclusive(() => run(LOCKED)));
   }
 
   /** The retries in flight by the key they lost on: the tail of each key's queue (emptied as they end). */

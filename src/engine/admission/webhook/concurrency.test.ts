@@ -252,6 +252,22 @@ describe('two writes of one object while a webhook answers', () => {
     expect((await c.req('GET', `${CM}/x`)).body.data).toEqual({ a: '2', base: '0' });
   });
 
+  it("the answer of a write that ran again carries every attempt's warnings, each once", async () => {
+    const patch = c.raw('PATCH', `${CM}/x`, JSON.stringify({ data: { p: '1' } }), { 'Content-Type': 'application/merge-patch+json' });
+    await until('the webhook call', () => held.pending.length === 1);
+    const putting = c.req('PUT', `${CM}/x`, { metadata: { name: 'x' }, data: { a: '2' } });
+    await until("the put's call", () => held.pending.length === 2);
+    held.pending[1].answer();
+    await ok(within('the put', putting));
+    // the patch's first call warns one thing; its second, on the newer object, that again and another
+    held.pending[0].answer({ allowed: true, warnings: ['first look'] });
+    held.autoAnswer(() => ({ allowed: true, warnings: ['second look', 'first look'] }));
+    const r = await within('the patch', patch);
+    expect(r.status).toBe(200);
+    expect(held.all).toHaveLength(3);
+    expect(r.headers.get('Warning')).toBe('299 - "first look", 299 - "second look"');
+  });
+
   it('an update that carries the resourceVersion it read gets the real 409 once another write landed', async () => {
     const cur = (await c.req('GET', `${CM}/x`)).body;
     const put = c.req('PUT', `${CM}/x`, { metadata: { name: 'x', resourceVersion: cur.metadata.resourceVersion }, data: { put: 'yes' } });

@@ -126,8 +126,6 @@ export async function handlePatch(scope: Scope): Promise<EngineResponse> {
     info.name,
     subresource,
     (current) => {
-      // an attempt after a conflict patches the newer object: the warnings are its own
-      warnings.length = 0;
       let obj: KubeObject;
       if (decoded.kind === 'apply-patch') {
         obj = apply(scope, current, decoded.result, opts.fieldManager, opts.force, opts.fieldValidation, warnings);

@@ -130,10 +130,7 @@ export async function handleScale(scope: Scope): Promise<EngineResponse> {
     decoded = ct.patch === 'merge-patch' ? decodeMergePatchBody(bytes, opts.fieldValidation) : decodeStrategicPatchBody(bytes, opts.fieldValidation);
     body = decoded.value;
   }
-  // an attempt after a conflict (the store runs this again) keeps only the body's own warnings from before
-  const bodyWarnings = warnings.length;
   const out = await core.store.update(def, info.namespace, info.name, 'scale', (current) => {
-    warnings.length = bodyWarnings;
     const scale = toScale(scope, current!);
     let desired: unknown;
     if (!isPatch) desired = body;
@@ -271,7 +268,6 @@ async function applyScale(scope: Scope, bytes: Uint8Array, opts: WriteOptions, r
   const parentGV = groupVersion(def);
   const warnings: string[] = [];
   const out = await core.store.update(def, info.namespace, info.name, 'scale', (current) => {
-    warnings.length = 0;
     const parentEntries = clone(current!.metadata?.managedFields ?? []) as ManagedFieldsEntry[];
     // ToSubresource
     const liveScale = toScale(scope, current!);
