@@ -111,6 +111,18 @@ function copyValue(v: unknown): unknown {
 }
 
 /**
+ * Freezes a JSON-shaped value in place, deeply, and returns it. A frozen node is taken as frozen all the
+ * way down (what the storages' frozen copies and this function make), so already-frozen values cost nothing.
+ */
+export function deepFreeze<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
+  Object.freeze(value);
+  if (Array.isArray(value)) for (const item of value) deepFreeze(item);
+  else for (const k in value as Record<string, unknown>) deepFreeze((value as Record<string, unknown>)[k]);
+  return value;
+}
+
+/**
  * The value `clone` gives, for a value whose caller owns it and hands it on (the object a write passes to
  * its managedFields update): the caller's own (unfrozen) objects and arrays are kept, and only what clone
  * would make different is new: a frozen object or array, shared with a stored state (copied whole, so

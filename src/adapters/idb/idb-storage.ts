@@ -39,7 +39,8 @@ import {
   type WriteOp,
   type WriteResult,
 } from '../../engine/storage/interface.js';
-import { assertNumberArg, assertValidWrite, deepFreeze, planWrite, prefixEnd } from '../memory/write-plan.js';
+import { assertNumberArg, assertValidWrite, planWrite, prefixEnd } from '../memory/write-plan.js';
+import { deepFreeze } from '../../engine/object.js';
 import { eventsOf, keysWithCurrentState, recordOf, type HistoryRecord } from './history-records.js';
 
 /** 3: history events without their new state (history-records.ts); an app of version 2 must not read them. */

@@ -20,7 +20,8 @@ import {
   type WriteResult,
 } from '../../engine/storage/interface.js';
 import { shareHistoryStates } from '../../engine/storage/share-states.js';
-import { assertNumberArg, assertValidWrite, deepFreeze, planWrite, prefixEnd } from './write-plan.js';
+import { assertNumberArg, assertValidWrite, planWrite, prefixEnd } from './write-plan.js';
+import { deepFreeze } from '../../engine/object.js';
 import { SortedKeys } from '../../engine/util/sorted-keys.js';
 
 export function createMemoryStorage(): Storage {

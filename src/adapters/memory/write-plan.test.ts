@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { copyJson, deepFreeze, frozenCopy, planWrite, prefixEnd, restamp, stamp } from './write-plan.js';
+import { copyJson, frozenCopy, planWrite, prefixEnd, restamp, stamp } from './write-plan.js';
+import { deepFreeze } from '../../engine/object.js';
 
 describe('copyJson', () => {
   it('deep-copies like a JSON round trip', () => {

@@ -9,7 +9,7 @@ import type {
   WriteOp,
   WriteResult,
 } from '../../engine/storage/interface.js';
-import type { KubeObject } from '../../engine/object.js';
+import { deepFreeze, type KubeObject } from '../../engine/object.js';
 
 export type WriteFailure = Extract<WriteResult, { ok: false }>;
 
@@ -96,18 +96,6 @@ export function frozenCopy<T>(value: T): T {
 function setOwn(out: Record<string, unknown>, k: string, v: unknown): void {
   if (k === '__proto__') Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
   else out[k] = v;
-}
-
-/**
- * Freezes a JSON-shaped value in place, deeply, and returns it. A frozen node is taken as frozen all the
- * way down (what frozenCopy and this function make), so already-frozen stored objects cost nothing.
- */
-export function deepFreeze<T>(value: T): T {
-  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
-  Object.freeze(value);
-  if (Array.isArray(value)) for (const item of value) deepFreeze(item);
-  else for (const k in value as Record<string, unknown>) deepFreeze((value as Record<string, unknown>)[k]);
-  return value;
 }
 
 function assertPutObject(object: KubeObject): void {

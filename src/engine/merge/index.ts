@@ -5,7 +5,7 @@
 // Pure: the caller supplies the time; defaulting and validation run after these functions.
 
 import type { JsonObject, JsonValue, KubeObject, ManagedFieldsEntry } from '../object.js';
-import { clone, handedOver } from '../object.js';
+import { clone, deepFreeze, handedOver } from '../object.js';
 import { StatusError, type Status } from '../errors.js';
 import type { Schema, SchemaRegistry } from '../schema/types.js';
 import { FieldSet } from '../fieldpath/set.js';
@@ -138,17 +138,10 @@ const zeroViews = new WeakMap<ObjectType, JsonObject>();
 /** The kind's empty object for readers only (a create is compared against it): made once and frozen. */
 function zeroView(type: ObjectType): JsonObject {
   let z = zeroViews.get(type);
-  if (!z) zeroViews.set(type, (z = freezeAll(type.zero())));
+  if (!z) zeroViews.set(type, (z = deepFreeze(type.zero())));
   return z;
 }
 
-function freezeAll<T>(v: T): T {
-  if (typeof v === 'object' && v !== null && !Object.isFrozen(v)) {
-    for (const k of Object.keys(v)) freezeAll((v as Record<string, unknown>)[k]);
-    Object.freeze(v);
-  }
-  return v;
-}
 
 /** `o` without managedFields, its top level and metadata new objects (nested values shared). */
 function freshTop(o: KubeObject): JsonObject {
