@@ -582,10 +582,8 @@ export class Store {
     if (specDiffers !== true && sameIgnoringRV(final, old, specDiffers === false)) {
       // only from the current object, as GuaranteedUpdate reads again before it answers a no-op found on a
       // cached state: a write of the object since this attempt read it makes the update run again on it
-      if (!tx.locked && this.state.revision !== tx.readAt) {
-        const key = this.key(def, namespace, name);
-        if (this.revisionOf(key) !== revision) throw new Stale(key);
-      }
+      // (the key is built only when something was committed since)
+      if (this.state.revision !== tx.readAt) this.assertUnchanged(tx, [{ key: this.key(def, namespace, name), expectRevision: revision }], false);
       return { object: this.view(def, stored), stored, created: false, warnings };
     }
     if (opts.dryRun) return { object: this.view(def, final), created: false, warnings };
@@ -717,6 +715,24 @@ export class Store {
     return { object: this.present(def, events[0].object), deleted: true, finalized: true };
   }
 
+  /**
+   * Throws Stale when a commit since the optimistic attempt `tx` began to read has written one of its own
+   * keys (each at the revision it expects) or, with `reads`, what it read of other objects (a collection it
+   * listed, an object it got; the retry queues behind the others that lost on the same read).
+   */
+  private assertUnchanged(tx: Attempt, own: readonly { key: string; expectRevision?: number }[], reads: boolean): void {
+    // nothing committed since the attempt began to read: everything is as it read it
+    if (tx.locked || this.state.revision === tx.readAt) return;
+    for (let i = 0; i < own.length; i++) {
+      const o = own[i];
+      if (o.expectRevision !== undefined && this.revisionOf(o.key) !== o.expectRevision) throw new Stale(o.key);
+    }
+    if (!reads) return;
+    const { listed, got } = tx;
+    if (listed) for (let i = 0; i < listed.length; i++) if (this.state.writtenSince(listed[i], tx.readAt, false)) throw new Stale(listed[i]);
+    if (got) for (let i = 0; i < got.length; i++) if (this.state.writtenSince(got[i], tx.readAt, true)) throw new Stale(got[i]);
+  }
+
   /** The revision of what is stored under `key` (0: nothing), as a WriteOp's expectRevision names it. */
   private revisionOf(key: string): number {
     return (this.state.get(key) ?? this.state.unreadable(key))?.revision ?? 0;
@@ -814,18 +830,7 @@ export class Store {
     try {
       if (tx.locked) return await this.state.commit(ops, this.env.clock.now());
       return await this.state.exclusive(() => {
-        // nothing committed since the attempt began to read: every key is as it read it
-        if (this.state.revision !== tx.readAt) {
-          for (let i = 0; i < ops.length; i++) {
-            const o = ops[i];
-            if (o.expectRevision !== undefined && this.revisionOf(o.key) !== o.expectRevision) throw new Stale(o.key);
-          }
-          // what it read of other objects: a write to a collection it listed or an object it got since (the
-          // retry queues behind the other retries that lost on the same read)
-          const { listed, got } = tx;
-          if (listed) for (let i = 0; i < listed.length; i++) if (this.state.writtenSince(listed[i], tx.readAt, false)) throw new Stale(listed[i]);
-          if (got) for (let i = 0; i < got.length; i++) if (this.state.writtenSince(got[i], tx.readAt, true)) throw new Stale(got[i]);
-        }
+        this.assertUnchanged(tx, ops, true);
         return this.state.commit(ops, this.env.clock.now());
       });
     } catch (e) {
