@@ -164,7 +164,20 @@ export function respond(status: number, body: unknown, opts: ResponseOptions = {
     }
   }
   if (opts.warnings) for (const h of warningHeaders(opts.warnings)) headers.push(['Warning', headerValue(h)]);
-  return noteResponseObject(new EngineResponse(payload, { status, headers }), body);
+  const res = noteResponseObject(new EngineResponse(payload, { status, headers }), body);
+  if (opts.warnings?.length) WARNING_TEXTS.set(res, opts.warnings);
+  return res;
+}
+
+/** The warning texts a response's Warning headers were written from (respond() keeps them). */
+const WARNING_TEXTS = new WeakMap<EngineResponse, readonly string[]>();
+
+/**
+ * The texts a response's Warning headers were written from, before the recorder's rule cut or dropped any;
+ * undefined for a response respond() did not write or that has no warnings.
+ */
+export function warningTextsOf(res: EngineResponse): readonly string[] | undefined {
+  return WARNING_TEXTS.get(res);
 }
 
 export function respondStatus(e: StatusError, opts: ResponseOptions = {}): EngineResponse {
@@ -175,7 +188,9 @@ export function respondStatus(e: StatusError, opts: ResponseOptions = {}): Engin
     const neg = negotiateError(opts.errorAccept.accept, opts.errorAccept.cbor);
     if (!neg) {
       const res = respond(e.status.code, e.status, { ...opts, negotiated: undefined, headers, warnings });
-      return carryResponseObject(res, new EngineResponse(JSON.stringify(e.status, null, 2), { status: res.status, headers: res.headers }));
+      const raw = carryResponseObject(res, new EngineResponse(JSON.stringify(e.status, null, 2), { status: res.status, headers: res.headers }));
+      if (warnings?.length) WARNING_TEXTS.set(raw, warnings);
+      return raw;
     }
     return respond(e.status.code, e.status, { ...opts, negotiated: neg, headers, warnings });
   }

@@ -48,6 +48,44 @@ describe('warnings on the wire', () => {
   });
 });
 
+describe('the deprecation warning under the same rule', () => {
+  const EP = '/api/v1/namespaces/default/endpoints';
+  const DEPRECATED = 'v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice';
+  let c: TestClient;
+  beforeEach(async () => {
+    c = await testClient(createMemoryStorage(), { controllers: [] });
+  });
+
+  it('counts toward the 4,096 characters: handler warnings that fit alone are cut once it is counted first', async () => {
+    // five texts of 810 characters: 4,050 alone (written whole), 4,130 after the deprecation's 80: all cut
+    const names = Array.from({ length: 5 }, (_, i) => `f${i}${'y'.repeat(792)}`);
+    const texts = names.map((n) => `unknown field "${n}"`);
+    expect(texts.every((t) => t.length === 810)).toBe(true);
+    const r = await c.req('POST', `${EP}?fieldValidation=Warn`, { metadata: { name: 'long' }, ...Object.fromEntries(names.map((n) => [n, 1])) });
+    expect(r.status).toBe(201);
+    const quoted = (t: string) => `299 - "${t.replaceAll('"', '\\"')}"`;
+    expect(warningsOf(r)).toEqual([quoted(DEPRECATED), ...texts.map((t) => quoted(t.slice(0, 256)))]);
+  });
+
+  it('is written once when a webhook warns the same text', async () => {
+    const http: OutboundHttp = {
+      async post(_url, body) {
+        const review = JSON.parse(body) as { request: { uid: string } };
+        return { status: 200, body: JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid: review.request.uid, allowed: true, warnings: [DEPRECATED, 'mine'] } }) };
+      },
+    };
+    c = await testClient(createMemoryStorage(), { controllers: [], env: { ...fakeEnv(), http } });
+    const hook = {
+      name: 'warn.example.com', clientConfig: { url: 'https://hooks.example.com/warn' }, sideEffects: 'None', admissionReviewVersions: ['v1'],
+      rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['endpoints'] }],
+    };
+    expect((await c.req('POST', '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations', { metadata: { name: 'warn' }, webhooks: [hook] })).status).toBe(201);
+    const r = await c.req('POST', EP, { metadata: { name: 'w' } });
+    expect(r.status).toBe(201);
+    expect(warningsOf(r)).toEqual([`299 - "${DEPRECATED}"`, '299 - "mine"']);
+  });
+});
+
 describe('warningHeaders', () => {
   it('keeps order, drops empty texts and repeats', () => {
     expect(warningHeaders(['b', '', 'a', 'b'])).toEqual(['299 - "b"', '299 - "a"']);
