@@ -356,32 +356,48 @@ export class ClusterState {
    * meanwhile depends on one that may still fail; exclusive() waits for every queued commit first.
    */
   commitQueued(check: () => void, ops: WriteOp[], time: () => number): Promise<HistoryEvent[]> {
-    let applied!: Promise<HistoryEvent[]>;
-    const turn = this.lock.then(() => {
-      check();
-      const written = this.storage.write(ops, time());
-      for (const op of ops) this.queuedKeys.set(op.key, (this.queuedKeys.get(op.key) ?? 0) + 1);
-      const unqueue = () => {
-        for (const op of ops) {
-          const n = this.queuedKeys.get(op.key)! - 1;
-          if (n === 0) this.queuedKeys.delete(op.key);
-          else this.queuedKeys.set(op.key, n);
+    return new Promise<HistoryEvent[]>((resolve, reject) => {
+      // the lock's turn never fails: what goes wrong is this write's answer
+      this.lock = this.lock.then(() => {
+        let written: Promise<WriteResult>;
+        try {
+          check();
+          written = this.storage.write(ops, time());
+        } catch (err) {
+          reject(err);
+          return;
         }
-      };
-      applied = this.applying.then(() => written).then(
-        (result) => {
+        const queued = this.queuedKeys;
+        // none queued before: nothing to apply first (each queued commit holds a key until it is applied)
+        const first = queued.size === 0;
+        for (let i = 0; i < ops.length; i++) queued.set(ops[i].key, (queued.get(ops[i].key) ?? 0) + 1);
+        const unqueue = () => {
+          for (let i = 0; i < ops.length; i++) {
+            const key = ops[i].key;
+            const n = queued.get(key)! - 1;
+            if (n === 0) queued.delete(key);
+            else queued.set(key, n);
+          }
+        };
+        const durable = (result: WriteResult) => {
           unqueue();
-          return this.apply(result);
-        },
-        (err: unknown) => {
+          try {
+            resolve(this.apply(result));
+          } catch (err) {
+            reject(err);
+          }
+        };
+        const failed = (err: unknown) => {
           unqueue();
-          throw err;
-        },
-      );
-      this.applying = applied.catch(() => undefined);
+          reject(err);
+        };
+        if (first) this.applying = written.then(durable, failed);
+        else {
+          written.catch(() => undefined); // observed in turn below
+          this.applying = this.applying.then(() => written).then(durable, failed);
+        }
+      });
     });
-    this.lock = turn.catch(() => undefined);
-    return turn.then(() => applied);
   }
 
   /** One atomic storage transaction; updates the cache and notifies watchers. Call inside exclusive(). */
