@@ -17,12 +17,16 @@
 // fetch to a restarted service worker; a client retries after a network error) finds it and is answered
 // with the first outcome instead of being applied twice. Records age out with the history (compact).
 //
-// Every write is one readwrite transaction over objects + history + meta: it reads the revision and the
-// current records, checks preconditions, then stores the objects, the history record and the new
-// revision. Nothing but that transaction's own requests is awaited inside it (an await on anything else
-// would let IndexedDB auto-commit it). Because all writes share the meta store, IndexedDB runs them one
-// after another in creation order, which is what serialises concurrent writers (also across tabs and the
-// service worker). Nothing is cached in memory, so several connections to one database stay coherent.
+// Writes are committed in readwrite transactions over objects + history + meta (+ requests): one reads the
+// revision and the current records, checks preconditions, then stores the objects, the history record and
+// the new revision. Writes called while this connection's transaction is open wait and then go together
+// into its next one (group commit, writeFor), each under its own revision with its own history record, as
+// if each had had a transaction of its own; all of them are answered when that transaction completes, and
+// all fail if it fails. Nothing but the transaction's own requests is awaited inside it (an await on
+// anything else would let IndexedDB auto-commit it). Because all writes share the meta store, IndexedDB
+// runs the transactions one after another in creation order, which is what serialises concurrent writers
+// (also across tabs and the service worker). Nothing is cached in memory, so several connections to one
+// database stay coherent.
 //
 // Invariant: history holds exactly the revisions compactedRevision+1 .. revision, one record each; the
 // new state of each event is the prevObject of the key's next event or, for its newest one, the stored object.
