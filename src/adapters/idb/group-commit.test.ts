@@ -157,4 +157,20 @@ describe('group commit over IndexedDB (fake-indexeddb)', () => {
     expect((await again.list('/core/configmaps/default/cm-')).length).toBe(n);
     await again.close();
   });
+
+  it('writes handed to the storage before close() are written and answered before the connection closes; later ones fail', async () => {
+    const factory = new IDBFactory();
+    const s = await openIdbStorage({ name: 'group-3', indexedDB: factory });
+    const put = (name: string) => s.write([{ kind: 'put', key: `/core/configmaps/default/${name}`, object: cm(name), expectRevision: 0 }], 1);
+    // the first opens a transaction; the rest wait for the next one, which close() must not drop
+    const taken = ['a', 'b', 'c', 'd'].map(put);
+    const closed = s.close();
+    await expect(put('late')).rejects.toThrow(/closed/);
+    const results = await Promise.all(taken);
+    await closed;
+    expect(results.map((r) => r.ok && r.revision)).toEqual([1, 2, 3, 4]);
+    const again = await openIdbStorage({ name: 'group-3', indexedDB: factory });
+    expect((await again.list('/core/configmaps/default/')).map((o) => o.key.split('/').pop())).toEqual(['a', 'b', 'c', 'd']);
+    await again.close();
+  });
 });

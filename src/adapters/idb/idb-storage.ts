@@ -219,9 +219,14 @@ class IdbStorage implements Storage, RequestJournal {
   private queued: QueuedWrite[] = [];
   /** A write transaction is open: writes called meanwhile wait in `queued` for the next one. */
   private writing = false;
+  /** The open write transaction's batch, settled (answered) or not. */
+  private flushing: Promise<void> = Promise.resolve();
+  /** close() was called: no write is taken any more; those taken are still written before the connection closes. */
+  private closing = false;
 
   writeFor(request: { id: string; request: string } | undefined, ops: WriteOp[], time: number): Promise<WriteResult> {
     try {
+      if (this.closing) throw new Error(`storage: IndexedDB storage "${this.name}" is closed`);
       this.use();
       assertValidWrite(ops, time);
     } catch (err) {
@@ -247,10 +252,12 @@ class IdbStorage implements Storage, RequestJournal {
     this.queued = [];
     if (batch.length === 0) return;
     this.writing = true;
-    void this.commitBatch(batch).finally(() => {
-      this.writing = false;
-      if (this.queued.length > 0) this.flush();
-    });
+    this.flushing = this.commitBatch(batch)
+      .catch(() => undefined) // it answers its writes itself
+      .finally(() => {
+        this.writing = false;
+        if (this.queued.length > 0) this.flush();
+      });
   }
 
   private async commitBatch(batch: QueuedWrite[]): Promise<void> {
@@ -447,13 +454,21 @@ class IdbStorage implements Storage, RequestJournal {
     return compacted;
   }
 
-  async close(): Promise<void> {
+  private shut: Promise<void> | undefined;
+
+  close(): Promise<void> {
+    return (this.shut ??= this.closeAfterWrites());
+  }
+
+  private async closeAfterWrites(): Promise<void> {
     if (this.lost === undefined) {
-      this.lost = 'closed';
-      this.db.close();
-    } else {
-      this.lost = 'closed';
+      // the writes already taken are written (and answered) first, as each had its own transaction at once
+      // before group commit: none is dropped for having waited for the batch before it
+      this.closing = true;
+      while (this.writing) await this.flushing;
     }
+    if (this.lost === undefined) this.db.close();
+    this.lost = 'closed';
   }
 }
 
