@@ -17,12 +17,16 @@
 // fetch to a restarted service worker; a client retries after a network error) finds it and is answered
 // with the first outcome instead of being applied twice. Records age out with the history (compact).
 //
-// Every write is one readwrite transaction over objects + history + meta: it reads the revision and the
-// current records, checks preconditions, then stores the objects, the history record and the new
-// revision. Nothing but that transaction's own requests is awaited inside it (an await on anything else
-// would let IndexedDB auto-commit it). Because all writes share the meta store, IndexedDB runs them one
-// after another in creation order, which is what serialises concurrent writers (also across tabs and the
-// service worker). Nothing is cached in memory, so several connections to one database stay coherent.
+// Writes are committed in readwrite transactions over objects + history + meta (+ requests): one reads the
+// revision and the current records, checks preconditions, then stores the objects, the history record and
+// the new revision. Writes called while this connection's transaction is open wait and then go together
+// into its next one (group commit, writeFor), each under its own revision with its own history record, as
+// if each had had a transaction of its own; all of them are answered when that transaction completes, and
+// all fail if it fails. Nothing but the transaction's own requests is awaited inside it (an await on
+// anything else would let IndexedDB auto-commit it). Because all writes share the meta store, IndexedDB
+// runs the transactions one after another in creation order, which is what serialises concurrent writers
+// (also across tabs and the service worker). Nothing is cached in memory, so several connections to one
+// database stay coherent.
 //
 // Invariant: history holds exactly the revisions compactedRevision+1 .. revision, one record each; the
 // new state of each event is the prevObject of the key's next event or, for its newest one, the stored object.
@@ -211,53 +215,126 @@ class IdbStorage implements Storage, RequestJournal {
     return this.writeFor(undefined, ops, time);
   }
 
-  async writeFor(request: { id: string; request: string } | undefined, ops: WriteOp[], time: number): Promise<WriteResult> {
-    const db = this.use();
-    assertValidWrite(ops, time);
-    // An empty transaction changes nothing and, as in etcd, does not advance the revision.
-    if (ops.length === 0) return { ok: true, revision: await this.revision(), events: [] };
+  /** Writes waiting for the next transaction (group commit), in call order. */
+  private queued: QueuedWrite[] = [];
+  /** A write transaction is open: writes called meanwhile wait in `queued` for the next one. */
+  private writing = false;
+  /** The open write transaction's batch, settled (answered) or not. */
+  private flushing: Promise<void> = Promise.resolve();
+  /** close() was called: no write is taken any more; those taken are still written before the connection closes. */
+  private closing = false;
 
-    const tx = db.transaction(['objects', 'history', 'meta', 'requests'], 'readwrite');
-    const done = tx.done;
-    done.catch(() => {}); // observed below; keeps an abort from surfacing as an unhandled rejection
-    const objects = tx.objectStore('objects');
-    const meta = tx.objectStore('meta');
-    let planned: ReturnType<typeof planWrite>;
+  writeFor(request: { id: string; request: string } | undefined, ops: WriteOp[], time: number): Promise<WriteResult> {
     try {
-      const [rev, ...current] = await Promise.all([
-        meta.get('revision'),
-        ...ops.map((op) => objects.get(op.key)),
-      ]);
-      planned = planWrite(ops, current as (StoredObject | undefined)[], ((rev as number | undefined) ?? 0) + 1, time);
+      if (this.closing) throw new Error(`storage: IndexedDB storage "${this.name}" is closed`);
+      this.use();
+      assertValidWrite(ops, time);
     } catch (err) {
-      abortQuietly(tx);
-      throw err;
+      return Promise.reject(err);
     }
-    if (!planned.ok) {
-      await done; // only reads happened: commits nothing
-      return planned;
-    }
-    const plan = planned;
-    const requests: Promise<unknown>[] = [];
+    return new Promise<WriteResult>((resolve, reject) => {
+      this.queued.push({ request, ops, time, resolve, reject });
+      if (!this.writing) this.flush();
+    });
+  }
+
+  /**
+   * Group commit: every write queued while the previous transaction was open goes into one readwrite
+   * transaction, in call order, each under its own revision (gap-free, as one transaction each would give
+   * them) and with its own history record; a write's preconditions are checked against the records as the
+   * writes before it in the batch leave them. Each write is answered once the transaction is complete
+   * (durable), and all of them fail when it fails (nothing of it was stored). A put that throws at once
+   * (DataCloneError) aborts the transaction: that write fails and the others of the batch go into the next
+   * transaction (the aborted one stored nothing, so none is applied twice).
+   */
+  private flush(): void {
+    const batch = this.queued;
+    this.queued = [];
+    if (batch.length === 0) return;
+    this.writing = true;
+    this.flushing = this.commitBatch(batch)
+      .catch(() => undefined) // it answers its writes itself
+      .finally(() => {
+        this.writing = false;
+        if (this.queued.length > 0) this.flush();
+      });
+  }
+
+  private async commitBatch(batch: QueuedWrite[]): Promise<void> {
+    const results: WriteResult[] = [];
+    let tx;
     try {
-      for (const p of plan.puts) requests.push(objects.put(p));
-      for (const k of plan.deletes) requests.push(objects.delete(k));
-      requests.push(tx.objectStore('history').put(recordOf(plan.revision, time, plan.events)));
-      requests.push(meta.put(plan.revision, 'revision'));
-      if (request) {
-        const record: RequestRecord = { id: request.id, request: request.request, revision: plan.revision, time, events: plan.events };
-        requests.push(tx.objectStore('requests').put(record));
+      tx = this.use().transaction(['objects', 'history', 'meta', 'requests'], 'readwrite');
+    } catch (err) {
+      for (const w of batch) w.reject(err);
+      return;
+    }
+    try {
+      const done = tx.done;
+      done.catch(() => {}); // observed below; keeps an abort from surfacing as an unhandled rejection
+      const objects = tx.objectStore('objects');
+      const meta = tx.objectStore('meta');
+      // the records the batch reads, each once; then kept as the batch's writes change them
+      const current = new Map<StorageKey, StoredObject | undefined>();
+      const keys: StorageKey[] = [];
+      for (const w of batch) for (const op of w.ops) if (!current.has(op.key)) {
+        current.set(op.key, undefined);
+        keys.push(op.key);
       }
+      let revision: number;
+      try {
+        const [rev, ...found] = await Promise.all([meta.get('revision'), ...keys.map((k) => objects.get(k))]);
+        for (let i = 0; i < keys.length; i++) current.set(keys[i], found[i] as StoredObject | undefined);
+        revision = (rev as number | undefined) ?? 0;
+      } catch (err) {
+        abortQuietly(tx);
+        throw err;
+      }
+      const requests: Promise<unknown>[] = [];
+      const history = tx.objectStore('history');
+      for (let b = 0; b < batch.length; b++) {
+        const w = batch[b];
+        // An empty transaction changes nothing and, as in etcd, does not advance the revision.
+        if (w.ops.length === 0) {
+          results.push({ ok: true, revision, events: [] });
+          continue;
+        }
+        const plan = planWrite(w.ops, w.ops.map((op) => current.get(op.key)), revision + 1, w.time);
+        if (!plan.ok) {
+          results.push(plan);
+          continue;
+        }
+        try {
+          for (const p of plan.puts) requests.push(objects.put(p));
+          for (const k of plan.deletes) requests.push(objects.delete(k));
+          requests.push(history.put(recordOf(plan.revision, w.time, plan.events)));
+          if (w.request) {
+            const record: RequestRecord = { id: w.request.id, request: w.request.request, revision: plan.revision, time: w.time, events: plan.events };
+            requests.push(tx.objectStore('requests').put(record));
+          }
+        } catch (err) {
+          // e.g. DataCloneError thrown synchronously by put: without the abort, the requests already issued
+          // would commit on their own and break atomicity. This write fails; the others wait for the next.
+          abortQuietly(tx);
+          for (const r of requests) r.catch(() => {});
+          w.reject(err);
+          this.queued.unshift(...batch.slice(0, b), ...batch.slice(b + 1));
+          return;
+        }
+        revision = plan.revision;
+        for (const p of plan.puts) current.set(p.key, p);
+        for (const k of plan.deletes) current.set(k, undefined);
+        results.push({ ok: true, revision: plan.revision, events: plan.events });
+      }
+      if (requests.length > 0) requests.push(meta.put(revision, 'revision'));
+      await Promise.all([...requests, done]);
     } catch (err) {
-      // e.g. DataCloneError thrown synchronously by put: without the abort, the requests already issued
-      // would commit on their own and break atomicity.
       abortQuietly(tx);
-      for (const r of requests) r.catch(() => {});
-      throw err;
+      for (const w of batch) w.reject(err);
+      return;
     }
-    await Promise.all([...requests, done]);
-    // IndexedDB stored structured clones; the planned events are frozen (write-plan.ts) and the caller's to keep.
-    return { ok: true, revision: plan.revision, events: plan.events };
+    // IndexedDB stored structured clones; the planned events are frozen (write-plan.ts) and the callers' to keep.
+    for (let b = 0; b < batch.length; b++) batch[b].resolve(results[b]);
   }
 
   async requestRecord(id: string): Promise<RequestRecord | undefined> {
@@ -377,14 +454,30 @@ class IdbStorage implements Storage, RequestJournal {
     return compacted;
   }
 
-  async close(): Promise<void> {
-    if (this.lost === undefined) {
-      this.lost = 'closed';
-      this.db.close();
-    } else {
-      this.lost = 'closed';
-    }
+  private shut: Promise<void> | undefined;
+
+  close(): Promise<void> {
+    return (this.shut ??= this.closeAfterWrites());
   }
+
+  private async closeAfterWrites(): Promise<void> {
+    if (this.lost === undefined) {
+      // the writes already taken are written (and answered) first, as each had its own transaction at once
+      // before group commit: none is dropped for having waited for the batch before it
+      this.closing = true;
+      while (this.writing) await this.flushing;
+    }
+    if (this.lost === undefined) this.db.close();
+    this.lost = 'closed';
+  }
+}
+
+interface QueuedWrite {
+  request: { id: string; request: string } | undefined;
+  ops: WriteOp[];
+  time: number;
+  resolve(result: WriteResult): void;
+  reject(err: unknown): void;
 }
 
 function abortQuietly(tx: { abort(): void }): void {

@@ -311,18 +311,102 @@ export class ClusterState {
    * expectRevision: the object's, and that of a ResourceQuota admission charged) and to commit. A check
    * that fails runs the write again from a fresh read, as the real server's GuaranteedUpdate retries its
    * compare-and-swap; only the last of a bounded number of attempts runs whole in here. So a slow webhook
-   * delays its own request, not the writes of other objects, namespaces or the controllers. The storage
-   * commit itself still runs in here (its cache update and events must follow storage order).
+   * delays its own request, not the writes of other objects, namespaces or the controllers. Their storage
+   * commit is handed over in here but awaited outside (commitQueued: group commit); `fn` runs once every
+   * commit queued before it is applied or has failed, and a commit made in here (commit) is awaited in here.
    */
   exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.lock.then(fn, fn);
+    // the commits queued before (commitQueued) are durable and applied, or have failed, before `fn` reads
+    const run = this.lock.then(() => this.applying).then(fn, fn);
     this.lock = run.catch(() => undefined);
     return run;
   }
 
+  /** Keys of the commits handed to storage by commitQueued and not yet applied (or failed), with their counts. */
+  private readonly queuedKeys = new Map<string, number>();
+  /** The last queued commit's application: resolves once every commit queued so far is applied or has failed. */
+  private applying: Promise<unknown> = Promise.resolve();
+
+  /** Whether commits are queued (handed to storage, not yet applied): what the cache holds is not all that will be. */
+  get queued(): boolean {
+    return this.queuedKeys.size > 0;
+  }
+
+  /** Whether a queued commit writes `key` (`exact`) or a key under the prefix `key`. */
+  queuedWrite(key: string, exact: boolean): boolean {
+    if (this.queuedKeys.size === 0) return false;
+    if (exact) return this.queuedKeys.has(key);
+    for (const k of this.queuedKeys.keys()) if (k.startsWith(key)) return true;
+    return false;
+  }
+
+  /** Resolves once every commit queued so far has been applied or has failed. */
+  settled(): Promise<unknown> {
+    return this.applying;
+  }
+
+  /**
+   * Group commit: takes the write lock only to run `check` (which throws to refuse, e.g. when something the
+   * write read has been written since, by an applied or a queued commit: queuedWrite) and to hand `ops` to
+   * storage; the lock is let go before the storage's transaction is durable, so the commits of writes that
+   * arrive meanwhile join the storage's next transaction (IndexedDB: idb-storage.ts). Storage commits in the
+   * order the writes were handed over; each is applied to the cache, and its events delivered, only once it
+   * is durable, in that order, and a commit that fails leaves no trace here (its write gets the error). A
+   * queued commit's keys count as written for the checks of the writes after it, so no write queued
+   * meanwhile depends on one that may still fail; exclusive() waits for every queued commit first.
+   */
+  commitQueued(check: () => void, ops: WriteOp[], time: () => number): Promise<HistoryEvent[]> {
+    return new Promise<HistoryEvent[]>((resolve, reject) => {
+      // the lock's turn never fails: what goes wrong is this write's answer
+      this.lock = this.lock.then(() => {
+        let written: Promise<WriteResult>;
+        try {
+          check();
+          written = this.storage.write(ops, time());
+        } catch (err) {
+          reject(err);
+          return;
+        }
+        const queued = this.queuedKeys;
+        // none queued before: nothing to apply first (each queued commit holds a key until it is applied)
+        const first = queued.size === 0;
+        for (let i = 0; i < ops.length; i++) queued.set(ops[i].key, (queued.get(ops[i].key) ?? 0) + 1);
+        const unqueue = () => {
+          for (let i = 0; i < ops.length; i++) {
+            const key = ops[i].key;
+            const n = queued.get(key)! - 1;
+            if (n === 0) queued.delete(key);
+            else queued.set(key, n);
+          }
+        };
+        const durable = (result: WriteResult) => {
+          unqueue();
+          try {
+            resolve(this.apply(result));
+          } catch (err) {
+            reject(err);
+          }
+        };
+        const failed = (err: unknown) => {
+          unqueue();
+          reject(err);
+        };
+        if (first) this.applying = written.then(durable, failed);
+        else {
+          written.catch(() => undefined); // observed in turn below
+          this.applying = this.applying.then(() => written).then(durable, failed);
+        }
+      });
+    });
+  }
+
   /** One atomic storage transaction; updates the cache and notifies watchers. Call inside exclusive(). */
   async commit(ops: WriteOp[], time: number): Promise<HistoryEvent[]> {
-    const result = await this.storage.write(ops, time);
+    return this.apply(await this.storage.write(ops, time));
+  }
+
+  /** A committed write's result into the cache and the history, then to the watchers. */
+  private apply(result: WriteResult): HistoryEvent[] {
     if (!result.ok) throw new WriteConflict(result);
     this.revision = result.revision;
     const events = result.events;
@@ -444,6 +528,10 @@ class PartialClusterState extends ClusterState {
   }
 
   override commit(): Promise<HistoryEvent[]> {
+    return new Promise<HistoryEvent[]>(() => this.miss('a write'));
+  }
+
+  override commitQueued(): Promise<HistoryEvent[]> {
     return new Promise<HistoryEvent[]>(() => this.miss('a write'));
   }
 

@@ -721,16 +721,21 @@ export class Store {
    * listed, an object it got; the retry queues behind the others that lost on the same read).
    */
   private assertUnchanged(tx: Attempt, own: readonly { key: string; expectRevision?: number }[], reads: boolean): void {
-    // nothing committed since the attempt began to read: everything is as it read it
-    if (tx.locked || this.state.revision === tx.readAt) return;
+    // nothing committed or queued since the attempt began to read: everything is as it read it
+    if (tx.locked) return;
+    const state = this.state;
+    const queued = state.queued;
+    if (!queued && state.revision === tx.readAt) return;
     for (let i = 0; i < own.length; i++) {
       const o = own[i];
+      // a commit queued (not yet durable) on one of its keys: the write runs again once it is applied
+      if (queued && state.queuedWrite(o.key, true)) throw new Stale(o.key);
       if (o.expectRevision !== undefined && this.revisionOf(o.key) !== o.expectRevision) throw new Stale(o.key);
     }
     if (!reads) return;
     const { listed, got } = tx;
-    if (listed) for (let i = 0; i < listed.length; i++) if (this.state.writtenSince(listed[i], tx.readAt, false)) throw new Stale(listed[i]);
-    if (got) for (let i = 0; i < got.length; i++) if (this.state.writtenSince(got[i], tx.readAt, true)) throw new Stale(got[i]);
+    if (listed) for (let i = 0; i < listed.length; i++) if (state.writtenSince(listed[i], tx.readAt, false) || state.queuedWrite(listed[i], false)) throw new Stale(listed[i]);
+    if (got) for (let i = 0; i < got.length; i++) if (state.writtenSince(got[i], tx.readAt, true) || state.queuedWrite(got[i], true)) throw new Stale(got[i]);
   }
 
   /** The revision of what is stored under `key` (0: nothing), as a WriteOp's expectRevision names it. */
@@ -769,13 +774,19 @@ export class Store {
     const withEarlier = (out: T): T => (earlier.length ? { ...out, warnings: [...earlier, ...(out.warnings ?? [])] } : out);
     for (let i = 1; i < OPTIMISTIC_ATTEMPTS; i++) {
       this.retries++;
-      const tx = optimistic(this.state.revision);
+      let tx: Attempt | undefined;
       try {
-        return withEarlier(await this.oneAtATime(stale.key, () => run(tx)));
+        return withEarlier(
+          await this.oneAtATime(stale.key, async () => {
+            // the commits queued when it lost (group commit) are applied first: it reads what they wrote
+            if (this.state.queued) await this.state.settled();
+            return run((tx = optimistic(this.state.revision)));
+          }),
+        );
       } catch (e) {
         if (!(e instanceof Stale)) throw e;
         stale = e;
-        if (tx.warned) earlier.push(...tx.warned);
+        if (tx?.warned) earlier.push(...tx.warned);
       }
     }
     this.retries++;
@@ -829,10 +840,7 @@ export class Store {
     const ops = also.length ? [op, ...also] : [op];
     try {
       if (tx.locked) return await this.state.commit(ops, this.env.clock.now());
-      return await this.state.exclusive(() => {
-        this.assertUnchanged(tx, ops, true);
-        return this.state.commit(ops, this.env.clock.now());
-      });
+      return await this.state.commitQueued(() => this.assertUnchanged(tx, ops, true), ops, () => this.env.clock.now());
     } catch (e) {
       if (e instanceof WriteConflict) {
         if (e.result.reason === 'exists') throw alreadyExists(this.gr(def), name);

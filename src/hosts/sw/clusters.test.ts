@@ -151,6 +151,68 @@ describe('createClusterEngines', () => {
   });
 });
 
+describe('write requests in turn', () => {
+  const route = { cluster: 'default', basePath: '/clusters/default' };
+  const url = (path: string) => `http://localhost/clusters/default${path}`;
+
+  /**
+   * A connection whose writes of the test's ConfigMaps (w-*: unkeyed, k-*: keyed) stay open a few
+   * milliseconds; it counts how many are open at once, and whether a keyed one was ever open with another.
+   */
+  function slowWrites() {
+    const store = createMemoryStorage();
+    const open = new Set<string>();
+    const seen = { most: 0, keyedWithOthers: 0 };
+    const connection: Storage = {
+      revision: () => store.revision(), compactedRevision: () => store.compactedRevision(), get: (k) => store.get(k), list: (p) => store.list(p),
+      events: (a) => store.events(a), readAll: () => store.readAll!(), readKeys: (k) => store.readKeys!(k),
+      compact: (t) => store.compact(t), close: async () => undefined,
+      async write(ops, t) {
+        const name = /\/configmaps\/default\/([wk]-.*)$/.exec(ops[0]?.key ?? '')?.[1];
+        if (!name) return store.write(ops, t);
+        open.add(name);
+        seen.most = Math.max(seen.most, open.size);
+        if (open.size > 1 && [...open].some((n) => n.startsWith('k-'))) seen.keyedWithOthers++;
+        try {
+          await new Promise((r) => setTimeout(r, 5));
+          return await store.write(ops, t);
+        } finally {
+          open.delete(name);
+        }
+      },
+    };
+    return { connection, seen };
+  }
+
+  const post = (name: string, key?: string) =>
+    new Request(url('/api/v1/namespaces/default/configmaps'), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...(key ? { 'Idempotency-Key': key } : {}) },
+      body: JSON.stringify({ metadata: { name } }),
+    });
+
+  it('write requests without an Idempotency-Key are served together: their commits reach storage at once', async () => {
+    const { connection, seen } = slowWrites();
+    const engines = createClusterEngines({ host: 'page', channel: null, openStorage: () => connection });
+    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => engines.handle(route, post(`w-${i}`))));
+    expect(answers.map((a) => a.status)).toEqual(Array(8).fill(201));
+    expect(seen.most).toBeGreaterThan(1);
+    await engines.closeAll();
+  });
+
+  it('a keyed write request is served alone: no other write request runs with it', async () => {
+    const { connection, seen } = slowWrites();
+    const engines = createClusterEngines({ host: 'page', channel: null, openStorage: () => connection });
+    // unkeyed ones, a keyed one, unkeyed ones, a keyed one: the unkeyed ones meet, a keyed one meets none
+    const requests = ['w-0', 'w-1', 'w-2', 'k-3', 'w-4', 'w-5', 'k-6', 'w-7'].map((name) => post(name, name.startsWith('k-') ? `key-${name}` : undefined));
+    const answers = await Promise.all(requests.map((r) => engines.handle(route, r)));
+    expect(answers.map((a) => a.status)).toEqual(Array(8).fill(201));
+    expect(seen.most).toBeGreaterThan(1);
+    expect(seen.keyedWithOthers).toBe(0);
+    await engines.closeAll();
+  });
+});
+
 describe('several engines over one database', () => {
   const route = { cluster: 'default', basePath: '/clusters/default' };
   const url = (path: string) => `http://localhost/clusters/default${path}`;

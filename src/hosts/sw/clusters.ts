@@ -18,7 +18,7 @@ import { badRequest, internalError, type StatusError } from '../../engine/errors
 import { systemEnv } from '../../adapters/system-env.js';
 import { isRequestJournal, openIdbStorage, type RequestJournal } from '../../adapters/idb/idb-storage.js';
 import { readClusterSettings, SETTINGS_CHANGED_HEADER } from '../../adapters/idb/cluster-settings.js';
-import { idempotentWrite, isWriteMethod, recordable, replay, writeMatches, type IdempotentWrite } from './idempotency.js';
+import { IDEMPOTENCY_KEY_HEADER, idempotentWrite, isWriteMethod, recordable, replay, writeMatches, type IdempotentWrite } from './idempotency.js';
 import { clusterDatabaseName } from '../../adapters/idb/cluster-database.js';
 import { workerResponse } from './worker-response.js';
 
@@ -113,6 +113,14 @@ function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+/** The write requests of a cluster in turn (createClusterEngines' writeTurn). */
+interface WriteGate {
+  /** The end of the last keyed write's turn (or of the shared turn before it). */
+  tail: Promise<unknown>;
+  /** Writes without a key served together since the last keyed one: they start after `after`, end by `done`. */
+  shared?: { after: Promise<unknown>; done: Promise<unknown> };
+}
+
 /** One engine over one storage connection, with what the host tracks about it. */
 interface Running {
   server: ApiServer;
@@ -131,7 +139,7 @@ interface Running {
   retired: boolean;
   closed: boolean;
   /**
-   * The keyed write request being served (the write requests of a cluster are served one at a time): its
+   * The keyed write request being served (a keyed write request is served alone: writeTurn): its
    * first storage write of the object it addresses is made with writeFor. See idempotency.ts.
    */
   tag?: { write: IdempotentWrite; revision?: number };
@@ -329,18 +337,33 @@ export function createClusterEngines(options: ClusterEnginesOptions): ClusterEng
     return run;
   }
 
-  /** Per cluster: the write request being served (write requests are served one at a time, see idempotency.ts). */
-  const writeQueues = new Map<string, Promise<unknown>>();
+  /**
+   * Per cluster, the turns of write requests. A keyed write (Idempotency-Key) is served alone: after every
+   * write request before it, and before any after it, so that the storage write it makes can be told from
+   * the others (see idempotency.ts). Writes without a key are served together (between keyed ones): their
+   * commits then meet in one storage transaction (group commit, idb-storage.ts).
+   */
+  const writeGates = new Map<string, WriteGate>();
 
-  function oneAtATime<T>(cluster: string, fn: () => Promise<T>): Promise<T> {
-    const previous = writeQueues.get(cluster) ?? Promise.resolve();
-    const next = previous.then(fn, fn);
-    const settled = next.catch(() => undefined);
-    writeQueues.set(cluster, settled);
-    void settled.then(() => {
-      if (writeQueues.get(cluster) === settled) writeQueues.delete(cluster);
+  function writeTurn<T>(cluster: string, alone: boolean, fn: () => Promise<T>): Promise<T> {
+    let gate = writeGates.get(cluster);
+    if (!gate) writeGates.set(cluster, (gate = { tail: Promise.resolve() }));
+    let run: Promise<T>;
+    let end: Promise<unknown>;
+    if (alone) {
+      run = (gate.shared ? gate.shared.done : gate.tail).then(fn, fn);
+      gate.shared = undefined;
+      end = gate.tail = run.catch(() => undefined);
+    } else {
+      const shared = (gate.shared ??= { after: gate.tail, done: gate.tail });
+      run = shared.after.then(fn, fn);
+      end = shared.done = Promise.all([shared.done, run.catch(() => undefined)]).then(() => undefined);
+    }
+    const g = gate;
+    void end.then(() => {
+      if (writeGates.get(cluster) === g && (g.shared ? g.shared.done : g.tail) === end) writeGates.delete(cluster);
     });
-    return next;
+    return run;
   }
 
   async function handle(route: ClusterRoute & { invalid?: true }, request: Request): Promise<Response> {
@@ -349,7 +372,10 @@ export function createClusterEngines(options: ClusterEnginesOptions): ClusterEng
         badRequest(`invalid cluster name "${route.cluster}": must be a lowercase DNS label (${CLUSTER_NAME_PATTERN.source})`),
       );
     }
-    if (isWriteMethod(request.method)) return oneAtATime(route.cluster, () => serve(route, request));
+    if (isWriteMethod(request.method)) {
+      const alone = request.headers.has(IDEMPOTENCY_KEY_HEADER) || request.headers.get(SETTINGS_CHANGED_HEADER) === 'true';
+      return writeTurn(route.cluster, alone, () => serve(route, request));
+    }
     return serve(route, request);
   }
 

@@ -15,9 +15,10 @@
 // repetition again gives the same truthful answer. Collection deletes are idempotent by nature and are
 // simply served again.
 //
-// To know which storage write a request made, the host serves the write requests of a cluster one at a
-// time (the engine commits one write at a time anyway) and tags the first write, during that request, of
-// the object or resource the request addresses.
+// To know which storage write a request made, the host serves a keyed write request of a cluster alone (no
+// other write request runs with it; writes without a key are served together between keyed ones, so that
+// their commits meet in one IndexedDB transaction) and tags the first write, during that request, of the
+// object or resource the request addresses.
 import type { StorageKey, WriteOp } from '../../engine/storage/interface.js';
 import { requestInfo } from '../../engine/endpoints/request-info.js';
 import type { RecordedResponse, RequestRecord } from '../../adapters/idb/idb-storage.js';
