@@ -32,13 +32,14 @@ test('a new version of the app reaches the user: the new page, the new worker, a
     await expect(page.getByTestId('engine-mode')).toHaveText('service worker', { timeout: 30_000 });
     await expect.poll(() => keptPage(page, origin), { timeout: 30_000 }).toContain('<div id="root"');
     const firstWorker = await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.active?.scriptURL);
-    expect(firstWorker).toBe(`${origin}/sw.js`);
+    // a first install registers sw-first.js (the worker's code compiled lazily; vite.config.ts)
+    expect(firstWorker).toBe(`${origin}/sw-first.js`);
 
-    // the new version: another page, and a worker script that differs by a byte
+    // the new version: another page, and worker scripts that differ by a byte
     const html = readFileSync(join(dir, 'index.html'), 'utf8');
     expect(html).toContain('</head>');
     writeFileSync(join(dir, 'index.html'), html.replace('</head>', '<meta name="app-version" content="2"></head>'));
-    writeFileSync(join(dir, 'sw.js'), `${readFileSync(join(dir, 'sw.js'), 'utf8')}\n// version 2\n`);
+    for (const script of ['sw.js', 'sw-first.js']) writeFileSync(join(dir, script), `${readFileSync(join(dir, script), 'utf8')}\n// version 2\n`);
 
     await page.reload();
     await expect(page.locator('meta[name="app-version"]')).toHaveAttribute('content', '2');
