@@ -75,8 +75,8 @@ async function workerScript(container: ServiceWorkerContainer, base: string): Pr
  * A worker installed from `sw-first.js` compiles its code again at every start (a string has no code cache).
  * Once this page has been hidden for a second (the user is elsewhere), the registration moves to `sw.js`:
  * the browser installs it beside the running worker, with a full code cache, and it takes over when the
- * running worker has nothing in progress (the page reloaded or closed, or the browser stopping the worker;
- * open watches end then and resume from their last resourceVersion, as after any stop; docs/hosts.md 1).
+ * running worker has nothing in progress (its tabs closed, or the browser stopping it; open watches end then
+ * and resume from their last resourceVersion, as after any stop; docs/hosts.md 1).
  */
 function moveToWorkerScriptWhenHidden(container: ServiceWorkerContainer, base: string): void {
   if (!container.controller?.scriptURL.endsWith(`/${FIRST_INSTALL_SCRIPT}`)) return;
