@@ -3,46 +3,16 @@
 // and a changed worker script). The next visit shows the new page, the new worker takes over, and the copy
 // kept for offline use is the new page too: nothing of the old version is served once the new one is active.
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
-import { extname, join, normalize } from 'node:path';
+import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { skipWithoutBrowser } from './helpers';
+import { serveFolder as serve, skipWithoutBrowser } from './helpers';
 
 skipWithoutBrowser();
 
 // the build Playwright's web server serves (playwright.config.ts)
 const BUILD = '.e2e-dist';
 const APP_CACHE = 'kube-playground-app-v1';
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json',
-  '.webmanifest': 'application/manifest+json', '.svg': 'image/svg+xml', '.png': 'image/png', '.wasm': 'application/wasm',
-  '.ttf': 'font/ttf', '.woff': 'font/woff', '.woff2': 'font/woff2',
-};
-
-/** A static server of `dir` (files read at every request, so a file replaced on disk is served at once). */
-function serve(dir: string): Promise<{ server: Server; origin: string }> {
-  const server = createServer((req, res) => {
-    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
-    const rel = normalize(path === '/' ? '/index.html' : path).replace(/^(\.\.[/\\])+/, '');
-    let file = join(dir, rel);
-    let body: Buffer;
-    try {
-      body = readFileSync(file);
-    } catch {
-      // the app's routes (and unknown paths) get the page, as vite preview answers them
-      file = join(dir, 'index.html');
-      body = readFileSync(file);
-    }
-    res.writeHead(200, { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream', 'Cache-Control': 'no-cache' });
-    res.end(body);
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {
-    const address = server.address();
-    resolve({ server, origin: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` });
-  }));
-}
 
 /** The page the worker keeps for offline use. */
 function keptPage(page: Page, origin: string): Promise<string | undefined> {
@@ -62,13 +32,14 @@ test('a new version of the app reaches the user: the new page, the new worker, a
     await expect(page.getByTestId('engine-mode')).toHaveText('service worker', { timeout: 30_000 });
     await expect.poll(() => keptPage(page, origin), { timeout: 30_000 }).toContain('<div id="root"');
     const firstWorker = await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.active?.scriptURL);
-    expect(firstWorker).toBe(`${origin}/sw.js`);
+    // a first install registers sw-first.js (the worker's code compiled lazily; vite.config.ts)
+    expect(firstWorker).toBe(`${origin}/sw-first.js`);
 
-    // the new version: another page, and a worker script that differs by a byte
+    // the new version: another page, and worker scripts that differ by a byte
     const html = readFileSync(join(dir, 'index.html'), 'utf8');
     expect(html).toContain('</head>');
     writeFileSync(join(dir, 'index.html'), html.replace('</head>', '<meta name="app-version" content="2"></head>'));
-    writeFileSync(join(dir, 'sw.js'), `${readFileSync(join(dir, 'sw.js'), 'utf8')}\n// version 2\n`);
+    for (const script of ['sw.js', 'sw-first.js']) writeFileSync(join(dir, script), `${readFileSync(join(dir, script), 'utf8')}\n// version 2\n`);
 
     await page.reload();
     await expect(page.locator('meta[name="app-version"]')).toHaveAttribute('content', '2');

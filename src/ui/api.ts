@@ -57,11 +57,47 @@ function earlyRegistration(): Promise<ServiceWorkerRegistration> | undefined {
   return (globalThis as { kubeEarlyRegistration?: Promise<ServiceWorkerRegistration> }).kubeEarlyRegistration;
 }
 
-/** Registers `<app base>sw.js` (or takes over the registration index.html started) and waits until it controls this page. */
+const FIRST_INSTALL_SCRIPT = 'sw-first.js';
+const WORKER_SCRIPT = 'sw.js';
+
+/**
+ * The worker script to register (as index.html's early registration chooses it): the newest worker's of the
+ * registration that exists, else `sw-first.js`, the same code as `sw.js` compiled lazily, which installs
+ * faster (vite.config.ts, firstInstallWorker).
+ */
+async function workerScript(container: ServiceWorkerContainer, base: string): Promise<string> {
+  const r = await container.getRegistration(base);
+  const w = r && (r.installing ?? r.waiting ?? r.active);
+  return w ? w.scriptURL : `${base}${FIRST_INSTALL_SCRIPT}`;
+}
+
+/**
+ * A worker installed from `sw-first.js` compiles its code again at every start (a string has no code cache).
+ * Once this page has been hidden for a second (the user is elsewhere), the registration moves to `sw.js`:
+ * the browser installs it beside the running worker, with a full code cache, and it takes over when the
+ * running worker has nothing in progress (its tabs closed, or the browser stopping it; open watches end then
+ * and resume from their last resourceVersion, as after any stop; docs/hosts.md 1).
+ */
+function moveToWorkerScriptWhenHidden(container: ServiceWorkerContainer, base: string): void {
+  if (!container.controller?.scriptURL.endsWith(`/${FIRST_INSTALL_SCRIPT}`)) return;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const onChange = () => {
+    clearTimeout(timer);
+    if (document.visibilityState !== 'hidden') return;
+    timer = setTimeout(() => {
+      if (document.visibilityState !== 'hidden') return;
+      document.removeEventListener('visibilitychange', onChange);
+      container.register(`${base}${WORKER_SCRIPT}`, { scope: base, updateViaCache: 'none' }).catch(() => undefined);
+    }, 1000);
+  };
+  document.addEventListener('visibilitychange', onChange);
+}
+
+/** Registers the worker (or takes over the registration index.html started) and waits until it controls this page. */
 async function startServiceWorker(): Promise<void> {
   const container = navigator.serviceWorker;
   const base = import.meta.env.BASE_URL;
-  const registration = await (earlyRegistration() ?? container.register(`${base}sw.js`, { scope: base, updateViaCache: 'none' }));
+  const registration = await (earlyRegistration() ?? container.register(await workerScript(container, base), { scope: base, updateViaCache: 'none' }));
   markStartup('sw-registered');
   if (container.controller) return;
   const controlled = waitForController(container, CONTROL_TIMEOUT_MS);
@@ -92,6 +128,7 @@ async function establish(): Promise<ApiConnection> {
     try {
       await startServiceWorker();
       markStartup('connected');
+      moveToWorkerScriptWhenHidden(navigator.serviceWorker, import.meta.env.BASE_URL);
       return { ...common, mode: 'service-worker' };
     } catch (err) {
       fallbackReason = `service worker unavailable: ${err instanceof Error ? err.message : String(err)}`;

@@ -23,6 +23,7 @@ describe('app-shell cache', () => {
     expect(classify(at('/other/index.html'), 'GET', base)).toBe('ignore');
     expect(classify(at('/app/manifest.webmanifest'), 'POST', base)).toBe('ignore');
     expect(classify(at('/app/sw.js'), 'GET', base)).toBe('ignore');
+    expect(classify(at('/app/sw-first.js'), 'GET', base)).toBe('ignore');
     expect(classify(at('/app/@vite/client'), 'GET', base)).toBe('ignore');
     expect(classify(at('/app/src/ui/main.tsx'), 'GET', base)).toBe('ignore');
     expect(classify(at('/app/node_modules/.vite/deps/react.js'), 'GET', base)).toBe('ignore');

@@ -32,8 +32,8 @@ export function classify(url: URL, method: string, appBase: URL): RequestClass {
   const path = url.pathname.slice(appBase.pathname.length);
   if (path === 'clusters' || path.startsWith('clusters/')) return 'api';
   if (method !== 'GET') return 'ignore';
-  // the worker script itself and the dev server's internals
-  if (path === 'sw.js' || path.startsWith('@') || path.startsWith('node_modules/') || path.startsWith('src/')) return 'ignore';
+  // the worker's scripts (sw-first.js: a first install's, vite.config.ts) and the dev server's internals
+  if (path === 'sw.js' || path === 'sw-first.js' || path.startsWith('@') || path.startsWith('node_modules/') || path.startsWith('src/')) return 'ignore';
   if (path.startsWith('assets/')) return 'hashed';
   return 'shell';
 }
