@@ -132,6 +132,15 @@ export class Compiler {
    * and loading it whole converts it (fromRaw), as for variables given as JSON.
    */
   private localTypes: Map<number, CelType> | undefined;
+  /**
+   * The chain built last that reads a list or map over JSON (chain()): its node, slot, field names and
+   * charge, so that rawAt on the same node (built just before: a comprehension's range, the argument of
+   * size(), `in` or an index) takes them instead of walking the chain and its declared types again.
+   */
+  private rawE: Expr | undefined;
+  private rawSlot = 0;
+  private rawFields: string[] | undefined;
+  private rawCost = 0;
   constructor(private readonly info: CompileInfo) {}
 
   private setIntReader(ev: Ev, read: (c: Ctx) => number | undefined): void {
@@ -345,13 +354,20 @@ export class Compiler {
     const free = this.freeRoots?.has(r) === true;
     // positions of the general path's errors: the whole chain for a variable, each select for a local (as the
     // qualified-name path and the step-by-step path below report them)
-    const general = chainEv(slot, name, free, fields, nodes, e);
-    if (!json || !objects) return general;
-    const t = types![e.id];
-    if (t === undefined) return general;
-    const k = t.kind;
-    if (k !== 'string' && k !== 'int' && k !== 'bool' && k !== 'double') return general;
-    return this.scalarChain(slot, fields, (free ? 0 : 1) + n, t, general);
+    const t = json && objects ? types![e.id] : undefined;
+    const k = t?.kind;
+    if (k !== 'string' && k !== 'int' && k !== 'bool' && k !== 'double') {
+      if (k === 'list' || k === 'map') {
+        // what rawAt would find for this node (a range, size(), `in` or an index built next reads it)
+        this.rawE = e;
+        this.rawSlot = slot;
+        this.rawFields = fields;
+        this.rawCost = (free ? 0 : 1) + n;
+      }
+      return chainEv(slot, name, free, fields, nodes, e);
+    }
+    // the direct path, whose fallback runs the general one (runChain) without a closure of its own
+    return this.scalarChain(slot, fields, (free ? 0 : 1) + n, t!, undefined, name, free, nodes, e);
   }
 
   /**
@@ -426,6 +442,11 @@ export class Compiler {
    * charging what the chain charges, or undefined (nothing charged) when the data is not of that shape.
    */
   private rawAt(e: Expr, want: 'list' | 'map'): { read: (c: Ctx) => unknown | undefined; type: CelType } | undefined {
+    if (e === this.rawE) {
+      // chain() built this node and found it a list or map over JSON, every step a schema object
+      const t = this.info.types![e.id]!;
+      return t.kind === want ? rawRead(this.rawSlot, this.rawFields!, this.rawCost, want === 'list', t) : undefined;
+    }
     const fields: string[] = [];
     let r: Expr = e;
     while (r.kind === 'select' && !r.testOnly && !r.optional) {
@@ -448,18 +469,7 @@ export class Compiler {
       t = t.field(f);
     }
     if (!t || t.kind !== want) return undefined;
-    const slot = root.slot;
-    const cost = (this.freeRoots?.has(r) === true ? 0 : 1) + fields.length;
-    const isList = want === 'list';
-    return {
-      type: t,
-      read: (c) => {
-        const x = rawWalk(c, slot, fields, cost);
-        if (isList ? !Array.isArray(x) : !isPlainObject(x)) return undefined;
-        c.cost += cost;
-        return x;
-      },
-    };
+    return rawRead(root.slot, fields, (this.freeRoots?.has(r) === true ? 0 : 1) + fields.length, want === 'list', t);
   }
 
   private jsonChain(name: string, fields: string[], root: Expr, general: Ev): Ev | undefined {
@@ -480,12 +490,33 @@ export class Compiler {
     return this.scalarChain(rr.slot, raws, (this.freeRoots?.has(root) === true ? 0 : 1) + fields.length, t, general);
   }
 
-  /** The direct path of a chain to a scalar over JSON (see jsonChain), `general` its fallback. */
-  private scalarChain(slot: number, raws: string[], cost: number, leaf: CelType, general: Ev): Ev {
+  /**
+   * The direct path of a chain to a scalar over JSON (see jsonChain). Its fallback is `general`, or without
+   * it the general path of chain() (runChain over the same fields from `name`'s slot, errors at `nodes` or
+   * `at`), run from this closure. An int chain also registers its reader (intEv).
+   */
+  private scalarChain(slot: number, raws: string[], cost: number, leaf: CelType, general: Ev | undefined, name = '', free = false, nodes?: Expr[], at?: Expr): Ev {
     const k = leaf.kind;
     const n = raws.length;
+    const ev: Ev = (c) => {
+      const x = rawWalk(c, slot, raws, cost);
+      switch (typeof x) {
+        case 'string':
+          if (k !== 'string') break;
+          c.cost += cost;
+          return x;
+        case 'boolean':
+          if (k !== 'bool') break;
+          c.cost += cost;
+          return x;
+        case 'number':
+          if (k !== 'int' && k !== 'double') break;
+          c.cost += cost;
+          return fromJson(x, leaf);
+      }
+      return general !== undefined ? general(c) : runChain(c, slot, name, free, raws, nodes, at!);
+    };
     if (k === 'int') {
-      const ev = this.jsonChainEv(slot, raws, cost, k, leaf, general);
       this.setIntReader(ev, (c) => {
         // the walk of rawWalk, inline: this reader is the hottest (int comparisons in comprehensions)
         const raw = c.raw;
@@ -499,9 +530,8 @@ export class Compiler {
         c.cost += cost;
         return x;
       });
-      return ev;
     }
-    return this.jsonChainEv(slot, raws, cost, k, leaf, general);
+    return ev;
   }
 
   /**
@@ -571,28 +601,6 @@ export class Compiler {
       c.cost += cost;
       // object fields set to null are absent
       return v !== null;
-    };
-  }
-
-  private jsonChainEv(slot: number, raws: string[], cost: number, k: string, leaf: CelType, general: Ev): Ev {
-    return (c) => {
-      const x = rawWalk(c, slot, raws, cost);
-      switch (typeof x) {
-        case 'string':
-          if (k !== 'string') return general(c);
-          break;
-        case 'boolean':
-          if (k !== 'bool') return general(c);
-          break;
-        case 'number':
-          if (k !== 'int' && k !== 'double') return general(c);
-          c.cost += cost;
-          return fromJson(x, leaf);
-        default:
-          return general(c);
-      }
-      c.cost += cost;
-      return x as CelValue;
     };
   }
 
@@ -1063,20 +1071,11 @@ export class Compiler {
    * JavaScript numbers, no bigint made; the same value, cost (1) and errors as the general call.
    */
   private intCompare(op: number, rx: (c: Ctx) => number | undefined, ry: (c: Ctx) => number | undefined, a0: Ev, a1: Ev, o: CelOverload, e: CallExpr, name: string): Ev {
-    const slow = (c: Ctx, x: CelValue): CelValue => {
-      const yn = ry(c);
-      const y = yn === undefined ? a1(c) : BigInt(yn);
-      if (!matchesType(x, o.args[0]) || !matchesType(y, o.args[1])) throw Object.assign(noOverload(name, [x, y]), { offset: e.offset, length: e.length });
-      const r = o.impl(x, y);
-      c.cost += o.cost ? o.cost([x, y], r) : 1;
-      if (c.cost > c.limit) throw new CelCostLimitError();
-      return r;
-    };
     return (c) => {
       const x = rx(c);
-      if (x === undefined) return slow(c, a0(c));
+      if (x === undefined) return intCompareSlow(c, a0(c), ry, a1, o, e, name);
       const y = ry(c);
-      if (y === undefined) return slow(c, BigInt(x));
+      if (y === undefined) return intCompareSlow(c, BigInt(x), ry, a1, o, e, name);
       if (++c.cost > c.limit) throw new CelCostLimitError();
       switch (op) {
         case 0: return x < y;
@@ -1175,6 +1174,30 @@ export class Compiler {
   }
 }
 
+/** rawAt's answer: the plain array (or object) at the end of `fields` from a slot, charging `cost`. */
+function rawRead(slot: number, fields: string[], cost: number, isList: boolean, type: CelType): { read: (c: Ctx) => unknown | undefined; type: CelType } {
+  return {
+    type,
+    read: (c) => {
+      const x = rawWalk(c, slot, fields, cost);
+      if (isList ? !Array.isArray(x) : !isPlainObject(x)) return undefined;
+      c.cost += cost;
+      return x;
+    },
+  };
+}
+
+/** intCompare's general path from its first operand's value (a function, not a closure per compile). */
+function intCompareSlow(c: Ctx, x: CelValue, ry: (c: Ctx) => number | undefined, a1: Ev, o: CelOverload, e: CallExpr, name: string): CelValue {
+  const yn = ry(c);
+  const y = yn === undefined ? a1(c) : BigInt(yn);
+  if (!matchesType(x, o.args[0]) || !matchesType(y, o.args[1])) throw Object.assign(noOverload(name, [x, y]), { offset: e.offset, length: e.length });
+  const r = o.impl(x, y);
+  c.cost += o.cost ? o.cost([x, y], r) : 1;
+  if (c.cost > c.limit) throw new CelCostLimitError();
+  return r;
+}
+
 /** Overloads whose int operands intCompare may compare as numbers, by id (equality of two ints costs 1). */
 const INT_COMPARE: Record<string, number> = {
   less_int64: 0, less_equals_int64: 1, greater_int64: 2, greater_equals_int64: 3, equals: 4, not_equals: 5,
@@ -1219,22 +1242,24 @@ function dotsAndUnderscores(s: string): number {
  * at `at` for every field without `nodes`.
  */
 function chainEv(s: number, name: string, free: boolean, fields: string[], nodes: Expr[] | undefined, at: Expr): Ev {
-  const n = fields.length;
-  return (c) => {
-    if (!free) {
-      c.cost++;
-      if (c.cost > c.limit) throw new CelCostLimitError();
-    }
-    let v = c.slots[s];
-    if (v === undefined) v = fromRaw(c, s, name);
-    else if (v instanceof CelError) throw v;
-    for (let i = 0; i < n; i++) {
-      c.cost++;
-      if (c.cost > c.limit) throw new CelCostLimitError();
-      v = selectField(v, fields[i], nodes === undefined ? at : nodes[i]);
-    }
-    return v;
-  };
+  return (c) => runChain(c, s, name, free, fields, nodes, at);
+}
+
+/** The general path of a field chain (see chainEv). */
+function runChain(c: Ctx, s: number, name: string, free: boolean, fields: string[], nodes: Expr[] | undefined, at: Expr): CelValue {
+  if (!free) {
+    c.cost++;
+    if (c.cost > c.limit) throw new CelCostLimitError();
+  }
+  let v = c.slots[s];
+  if (v === undefined) v = fromRaw(c, s, name);
+  else if (v instanceof CelError) throw v;
+  for (let i = 0; i < fields.length; i++) {
+    c.cost++;
+    if (c.cost > c.limit) throw new CelCostLimitError();
+    v = selectField(v, fields[i], nodes === undefined ? at : nodes[i]);
+  }
+  return v;
 }
 
 /** A variable given as JSON and not converted yet (see Ctx.raw), or the error of an unbound variable. */

@@ -67,6 +67,13 @@ const RULES = [
   "self.spec.flags['on'] == true",
   "'a__b' in self.spec.labels ? self.spec.labels['a__b'] : 'none'",
   "self.spec.containers.all(c, c.name in ['a', 'b', 'sidecar'])",
+  // a list or map chain read directly where the builder analysed it once (chain() for rawAt)
+  'size(self.spec.containers) + size(self.spec.matrix) + self.spec.matrix.size()',
+  'self.spec.containers.exists(c, size(self.spec.matrix) > 1 && c.ports.exists(p, size(c.ports) > 1))',
+  "true ? self.spec.labels['app'] : 'none'",
+  "false ? 'none' : self.spec.labels['app'] + self.spec.labels['app']",
+  'true ? self.spec.containers.map(c, c.name) : []',
+  "self.spec.containers.all(c, 'app' in self.spec.labels)",
 ];
 
 const DATA: Record<string, unknown>[] = [
