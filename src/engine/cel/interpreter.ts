@@ -138,6 +138,9 @@ export class Compiler {
    * size(), `in` or an index) takes them instead of walking the chain and its declared types again.
    */
   private rawE: Expr | undefined;
+  /** The last variable (not a local) that chain() took as a root, and its slot. */
+  private chainRoot: string | undefined;
+  private chainSlot = 0;
   private rawSlot = 0;
   private rawFields: string[] | undefined;
   private rawCost = 0;
@@ -337,8 +340,13 @@ export class Compiler {
       slot = l;
       json = this.localTypes?.has(l) === true;
     } else {
-      if (dotsAndUnderscores(name) & 1 || this.dotted().has(name) || !this.info.variables.has(name)) return undefined;
-      slot = this.globalSlot(name);
+      // (the root of the chain before, most often the same variable, is known to qualify)
+      if (name === this.chainRoot) slot = this.chainSlot;
+      else {
+        if (dotsAndUnderscores(name) & 1 || this.dotted().has(name) || !this.info.variables.has(name)) return undefined;
+        slot = this.chainSlot = this.globalSlot(name);
+        this.chainRoot = name;
+      }
       json = this.info.variableTypes !== undefined;
     }
     // the field names root first; for a local, the select of each (its errors' positions)

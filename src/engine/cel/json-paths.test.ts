@@ -125,6 +125,19 @@ describe('direct paths over JSON answer as the general path does', () => {
   }
 });
 
+describe('field chains from a variable and from a comprehension variable of the same name', () => {
+  it('the comprehension variable shadows the variable inside its loop, before and after it as well', () => {
+    const env = createCelEnv({ variables: { self: schemaToCelType(SCHEMA, {}, { resourceRoot: true })! } });
+    const p = env.compile("self.spec.replicas == 3 && [{'spec': {'replicas': 4}}].all(self, self.spec.replicas == 4) && self.spec.replicas == 3");
+    if (isCompileError(p)) throw new Error(p.formatted);
+    const data = { spec: { replicas: 3 } };
+    for (const r of [p.evaluateJson({ self: data }), p.evaluate({ self: fromJson(data, env.variables.self) })]) {
+      if (isRuntimeError(r)) throw new Error(r.message);
+      expect(r.value).toBe(true);
+    }
+  });
+});
+
 describe('the general path of a field chain reports as the step-by-step selections do', () => {
   // a chain from a variable reports its errors at the whole chain (as the qualified-name resolution did),
   // a chain from a comprehension variable at the selection that failed; one charge per step
