@@ -635,8 +635,7 @@ export class Compiler {
 
   private list(e: Extract<Expr, { kind: 'list' }>): Ev {
     const elems = e.elems.map((x) => this.expr(x));
-    const opt = new Set(e.optionalIndices);
-    if (opt.size === 0) {
+    if (e.optionalIndices.length === 0) {
       return (c) => {
         const out = new Array<CelValue>(elems.length);
         for (let i = 0; i < elems.length; i++) out[i] = elems[i](c);
@@ -644,6 +643,7 @@ export class Compiler {
         return out;
       };
     }
+    const opt = new Set(e.optionalIndices);
     return (c) => {
       const out: CelValue[] = [];
       for (let i = 0; i < elems.length; i++) {
@@ -925,7 +925,8 @@ export class Compiler {
       return this.invoke(e.fn, ovs, e, [e.target, ...e.args]);
     }
     const name = e.fn.startsWith('.') ? e.fn.slice(1) : e.fn;
-    const ovs = this.info.functions.global.get(name);
+    // the list the checker resolved this call from is the global table's entry for `name` (checker.ts call)
+    const ovs = this.info.chosenFrom?.[e.id] ?? this.info.functions.global.get(name);
     if (!ovs) return this.unknownFunction(e);
     return this.invoke(name, ovs, e, e.args);
   }
@@ -967,7 +968,10 @@ export class Compiler {
    */
   private invokeWith(name: string, ovs: CelOverload[], e: CallExpr, argExprs: Expr[], args: Ev[], general: boolean, readers?: (((c: Ctx) => number | undefined) | undefined)[]): Ev {
     const n = args.length;
-    if (!general && ovs.length === 1 && n === 1 && (ovs[0].id === 'size_list' || ovs[0].id === 'list_size') && !ovs[0].cost) {
+    // the one overload left (the common case of checked expressions), its id read once
+    const single = ovs.length === 1 ? ovs[0] : undefined;
+    const id = single?.id;
+    if (!general && n === 1 && (id === 'size_list' || id === 'list_size') && !single!.cost) {
       // the size of a list read as JSON: its length, without converting its elements
       const rl = this.rawList(argExprs[0]);
       if (rl) {
@@ -988,8 +992,8 @@ export class Compiler {
         return ev;
       }
     }
-    if (ovs.length === 1 && n === 1 && ovs[0].args.length === 1) {
-      const o = ovs[0];
+    if (single !== undefined && n === 1 && single.args.length === 1) {
+      const o = single;
       const a0 = args[0];
       const t0 = o.args[0];
       // the cost function's argument array, reused (cost functions read it and keep nothing)
@@ -1011,7 +1015,7 @@ export class Compiler {
         return r;
       };
     }
-    if (!general && n === 2 && ovs.length === 1 && ovs[0].id === 'in_map' && !ovs[0].cost) {
+    if (!general && n === 2 && id === 'in_map' && !single!.cost) {
       // 'key' in m, m a map read as JSON: an own property of the plain object
       const a = argExprs[0];
       const key = a.kind === 'literal' ? a.value : undefined;
@@ -1027,14 +1031,14 @@ export class Compiler {
         };
       }
     }
-    if (n === 2 && ovs.length === 1 && INT_COMPARE[ovs[0].id] !== undefined) {
-      const rx = readers?.[0], ry = readers?.[1];
-      if (rx && ry) return this.intCompare(INT_COMPARE[ovs[0].id], rx, ry, args[0], args[1], ovs[0], e, name);
+    if (n === 2 && readers !== undefined && id !== undefined) {
+      const rx = readers[0], ry = readers[1];
+      const op = INT_COMPARE[id];
+      if (rx && ry && op !== undefined) return this.intCompare(op, rx, ry, args[0], args[1], single!, e, name);
     }
-    if (n === 2 && ovs.length === 1 && ovs[0].args.length === 2) {
-      // one overload left after the checker's choice (the common case of checked expressions): no arrays,
-      // no spread, no search
-      const o = ovs[0];
+    if (n === 2 && single !== undefined && single.args.length === 2) {
+      // one overload left after the checker's choice: no arrays, no spread, no search
+      const o = single;
       const a0 = args[0], a1 = args[1];
       const t0 = o.args[0], t1 = o.args[1];
       const impl = o.impl, costOf = o.cost;
