@@ -146,6 +146,9 @@ export class Checker {
   }
 
   private resolve(t: CelType): CelType {
+    // before the first binding every type is its own resolution: no read of `t.kind` (a read that meets
+    // every shape of type object, megamorphic in a process that checks many expressions)
+    if (this.subst === undefined) return t;
     while (t.kind === 'param') {
       const b = this.subst?.get(t.name);
       if (!b) return t;
