@@ -114,6 +114,10 @@ describe('overload resolution answered from the table is the full resolution', (
       "{'a': 1}['a']", "{'a': [1]}['a']", "{1: 'a'}[1]", "{'a': {'b': 1}}['a']", "{'a': {'b': 'c'}}['a']",
       "'abc'.indexOf('b')", "'abc'.indexOf('b', 1)", "'abc'.substring(1)", "'abc'.substring(1, 2)",
       'size([1])', "size({'a': 1})", "size('a')", "[optional.of(1)][0]", "[optional.of('a')][0]",
+      // keys as one number (4 bits a token), keys too long for it (the token tree), keys of object types
+      "{'a': {'b': {'c': {'d': 1}}}}['a']", "{'a': {'b': {'c': {'d': 'x'}}}}['a']", "{'a': {'b': {'c': {1: 'x'}}}}['a']",
+      '[[[[[1]]]]] + [[[[[2]]]]]', "[[[[['a']]]]] + [[[[['b']]]]]", '[spec] + [spec]', '[spec][0]', '[[spec]][0]',
+      "{'a': spec}['a']", "{'a': [spec]}['a']", '[spec.tags] + [spec.tags]',
     ];
     const shared = createCelEnv({ variables, libraries: [{ name: 'none', functions: [] }] });
     for (let round = 0; round < 2; round++) {

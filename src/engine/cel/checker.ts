@@ -146,6 +146,9 @@ export class Checker {
   }
 
   private resolve(t: CelType): CelType {
+    // before the first binding every type is its own resolution: no read of `t.kind` (a read that meets
+    // every shape of type object, megamorphic in a process that checks many expressions)
+    if (this.subst === undefined) return t;
     while (t.kind === 'param') {
       const b = this.subst?.get(t.name);
       if (!b) return t;
@@ -641,6 +644,39 @@ export class Checker {
    * parameter, an error, a type value or a nesting deeper than 5: such calls take the full resolution.
    * (Tokens are constant strings, whose hashes the engine keeps: no key string is made and hashed per call.)
    */
+  /**
+   * typeKey's tokens appended to the number `acc` (see KIND_NUM): NUM_NONE when typeKey answers false,
+   * NUM_TOO_LONG when they do not fit in a number exactly (the tokens then key the tree, as before).
+   */
+  private numKey(t0: CelType, depth: number, acc: number): number {
+    if (acc < 0) return acc;
+    // (below 2^32 here: with the 20 bits added at most, every key stays an exact integer below 2^53)
+    if (acc >= 4294967296) return NUM_TOO_LONG;
+    const t = this.resolve(t0);
+    if (depth > 4) return NUM_NONE;
+    switch (t.kind) {
+      case 'list':
+        return this.numKey(t.elem, depth + 1, acc * 16 + 11);
+      case 'optional':
+        return this.numKey(t.param, depth + 1, acc * 16 + 13);
+      case 'map':
+        return this.numKey(t.value, depth + 1, this.numKey(t.key, depth + 1, acc * 16 + 12));
+      case 'object':
+      case 'opaque': {
+        const id = typeId(t);
+        return id < 65536 ? (acc * 16 + NUM_OBJECT) * 65536 + id : NUM_TOO_LONG;
+      }
+      case 'param':
+      case 'error':
+      case 'type':
+        return NUM_NONE;
+      default: {
+        const c = KIND_NUM[t.kind];
+        return c === undefined ? NUM_TOO_LONG : acc * 16 + c;
+      }
+    }
+  }
+
   private typeKey(t0: CelType, depth: number, out: string[]): boolean {
     const t = this.resolve(t0);
     if (depth > 4) return false;
@@ -656,9 +692,7 @@ export class Checker {
         return this.typeKey(t.key, depth + 1, out) && this.typeKey(t.value, depth + 1, out);
       case 'object':
       case 'opaque': {
-        let k = typeIds.get(t);
-        if (k === undefined) typeIds.set(t, (k = `#${nextTypeId++}`));
-        out.push(k);
+        out.push(`#${typeId(t)}`);
         return true;
       }
       case 'param':
@@ -705,20 +739,35 @@ export class Checker {
   private resolveCall(e: CallExpr, name: string, all: CelOverload[], args: Expr[], member: boolean, firstType?: CelType): CelType {
     const n = args.length;
     const argTypes = new Array<CelType>(n);
-    // the direct table's key: the call form and the arguments' type keys (see typeKey and simpleCalls)
-    let key: string[] | undefined = [member ? 'm' : 'g'];
+    // the direct table's key: the call form and the arguments' type keys (see typeKey and simpleCalls), as
+    // one number when it fits (numKey), else as tokens
+    let num = member ? 2 : 1;
     for (let i = 0; i < n; i++) {
       const t = i === 0 && firstType ? firstType : this.expr(args[i]);
       argTypes[i] = t;
-      if (key !== undefined && !this.typeKey(t, 0, key)) key = undefined;
+      if (num >= 0) num = this.numKey(t, 0, num);
+    }
+    let key: string[] | undefined;
+    if (num === NUM_TOO_LONG) {
+      key = [member ? 'm' : 'g'];
+      for (let i = 0; i < n; i++) {
+        if (!this.typeKey(argTypes[i], 0, key)) {
+          key = undefined;
+          break;
+        }
+      }
     }
     let table: CallTable | undefined;
-    if (key !== undefined) {
+    if (num >= 0 || key !== undefined) {
       table = simpleCalls.get(all);
-      if (!table) simpleCalls.set(all, (table = { root: {}, size: 0 }));
-      let node: CallNode | undefined = table.root;
-      for (let i = 0; i < key.length && node !== undefined; i++) node = node.next?.get(key[i]);
-      const hit = node?.hit;
+      if (!table) simpleCalls.set(all, (table = { root: {}, byNum: new Map(), size: 0 }));
+      let hit: SimpleCall | undefined;
+      if (key === undefined) hit = table.byNum.get(num);
+      else {
+        let node: CallNode | undefined = table.root;
+        for (let i = 0; i < key.length && node !== undefined; i++) node = node.next?.get(key[i]);
+        hit = node?.hit;
+      }
       if (hit !== undefined && (hit.args === undefined || this.sameArgs(hit.args, argTypes))) {
         this.overloads[e.id] = hit.ids;
         this.chosen[e.id] = hit.chosen;
@@ -735,7 +784,7 @@ export class Checker {
         return hit.result;
       }
     }
-    if (key === undefined && !member && n === 2) {
+    if (table === undefined && !member && n === 2) {
       const r = this.appendStep(e, all, argTypes);
       if (r !== undefined) return r;
     }
@@ -794,7 +843,7 @@ export class Checker {
     this.chosen[e.id] = chosen;
     this.chosenFrom[e.id] = all;
     if (cacheable && !paramResult) {
-      keepCall(table!, key!, { ids: Object.freeze(matched) as string[], chosen, result, fresh: this.fresh - fresh0 });
+      keepCall(table!, num, key, { ids: Object.freeze(matched) as string[], chosen, result, fresh: this.fresh - fresh0 });
     } else if (cacheable && matched.length === 1 && result.kind === 'param') {
       // a result that is a type parameter bound to a type without parameters (m[k] of a map(string, string))
       const bound = this.resolve(result);
@@ -803,7 +852,7 @@ export class Checker {
       if (!hasParam(bound, 0) && result.name === `_var${n}` && n >= fresh0 && n < this.fresh) {
         const args = new Array<CelType>(n0);
         for (let i = 0; i < n0; i++) args[i] = this.resolve(argTypes[i]);
-        keepCall(table!, key!, { ids: Object.freeze(matched) as string[], chosen, result: bound, fresh: this.fresh - fresh0, param: n - fresh0, args });
+        keepCall(table!, num, key, { ids: Object.freeze(matched) as string[], chosen, result: bound, fresh: this.fresh - fresh0, param: n - fresh0, args });
       }
     }
     return result;
@@ -822,8 +871,23 @@ function freshParam(n: number): TypeParam {
 }
 
 /** Identity keys of object and opaque types (see typeKey). */
-const typeIds = new WeakMap<CelType, string>();
+const typeIds = new WeakMap<CelType, number>();
 let nextTypeId = 0;
+function typeId(t: CelType): number {
+  let k = typeIds.get(t);
+  if (k === undefined) typeIds.set(t, (k = nextTypeId++));
+  return k;
+}
+/**
+ * The tokens of typeKey as numbers (numKey): 4 bits a token, an object or opaque type's identity key in 16
+ * more bits after its token; the call form first (1 global, 2 member), so that leading tokens are never 0.
+ */
+const KIND_NUM: Record<string, number> = { int: 1, uint: 2, double: 3, bool: 4, string: 5, bytes: 6, null_type: 7, timestamp: 8, duration: 9, dyn: 10, list: 11, map: 12, optional: 13 };
+const NUM_OBJECT = 14;
+/** numKey: the type has no key (typeKey answers false). */
+const NUM_NONE = -1;
+/** numKey: the key does not fit in a number (or names an unknown kind): the token tree answers. */
+const NUM_TOO_LONG = -2;
 /** Entries per overload list, at most (keys of types of environments no longer used are dropped with the rest). */
 const MAX_SIMPLE_CALLS = 2000;
 
@@ -857,13 +921,19 @@ type SimpleCall = {
 };
 /** The direct table of one overload list: a tree by key token (see typeKey), `size` entries in all. */
 type CallNode = { hit?: SimpleCall; next?: Map<string, CallNode> };
-type CallTable = { root: CallNode; size: number };
+type CallTable = { root: CallNode; byNum: Map<number, SimpleCall>; size: number };
 const simpleCalls = new WeakMap<CelOverload[], CallTable>();
 /** Keeps `hit` under the tokens `key` (emptying the table first when it holds MAX_SIMPLE_CALLS entries). */
-function keepCall(table: CallTable, key: string[], hit: SimpleCall): void {
+function keepCall(table: CallTable, num: number, key: string[] | undefined, hit: SimpleCall): void {
   if (table.size >= MAX_SIMPLE_CALLS) {
     table.root = {};
+    table.byNum.clear();
     table.size = 0;
+  }
+  if (key === undefined) {
+    if (!table.byNum.has(num)) table.size++;
+    table.byNum.set(num, hit);
+    return;
   }
   let node = table.root;
   for (const k of key) {

@@ -132,6 +132,18 @@ export class Compiler {
    * and loading it whole converts it (fromRaw), as for variables given as JSON.
    */
   private localTypes: Map<number, CelType> | undefined;
+  /**
+   * The chain built last that reads a list or map over JSON (chain()): its node, slot, field names and
+   * charge, so that rawAt on the same node (built just before: a comprehension's range, the argument of
+   * size(), `in` or an index) takes them instead of walking the chain and its declared types again.
+   */
+  private rawE: Expr | undefined;
+  /** The last variable (not a local) that chain() took as a root, and its slot. */
+  private chainRoot: string | undefined;
+  private chainSlot = 0;
+  private rawSlot = 0;
+  private rawFields: string[] | undefined;
+  private rawCost = 0;
   constructor(private readonly info: CompileInfo) {}
 
   private setIntReader(ev: Ev, read: (c: Ctx) => number | undefined): void {
@@ -328,8 +340,13 @@ export class Compiler {
       slot = l;
       json = this.localTypes?.has(l) === true;
     } else {
-      if (dotsAndUnderscores(name) & 1 || this.dotted().has(name) || !this.info.variables.has(name)) return undefined;
-      slot = this.globalSlot(name);
+      // (the root of the chain before, most often the same variable, is known to qualify)
+      if (name === this.chainRoot) slot = this.chainSlot;
+      else {
+        if (dotsAndUnderscores(name) & 1 || this.dotted().has(name) || !this.info.variables.has(name)) return undefined;
+        slot = this.chainSlot = this.globalSlot(name);
+        this.chainRoot = name;
+      }
       json = this.info.variableTypes !== undefined;
     }
     // the field names root first; for a local, the select of each (its errors' positions)
@@ -345,13 +362,20 @@ export class Compiler {
     const free = this.freeRoots?.has(r) === true;
     // positions of the general path's errors: the whole chain for a variable, each select for a local (as the
     // qualified-name path and the step-by-step path below report them)
-    const general = chainEv(slot, name, free, fields, nodes, e);
-    if (!json || !objects) return general;
-    const t = types![e.id];
-    if (t === undefined) return general;
-    const k = t.kind;
-    if (k !== 'string' && k !== 'int' && k !== 'bool' && k !== 'double') return general;
-    return this.scalarChain(slot, fields, (free ? 0 : 1) + n, t, general);
+    const t = json && objects ? types![e.id] : undefined;
+    const k = t?.kind;
+    if (k !== 'string' && k !== 'int' && k !== 'bool' && k !== 'double') {
+      if (k === 'list' || k === 'map') {
+        // what rawAt would find for this node (a range, size(), `in` or an index built next reads it)
+        this.rawE = e;
+        this.rawSlot = slot;
+        this.rawFields = fields;
+        this.rawCost = (free ? 0 : 1) + n;
+      }
+      return chainEv(slot, name, free, fields, nodes, e);
+    }
+    // the direct path, whose fallback runs the general one (runChain) without a closure of its own
+    return this.scalarChain(slot, fields, (free ? 0 : 1) + n, t!, undefined, name, free, nodes, e);
   }
 
   /**
@@ -426,6 +450,11 @@ export class Compiler {
    * charging what the chain charges, or undefined (nothing charged) when the data is not of that shape.
    */
   private rawAt(e: Expr, want: 'list' | 'map'): { read: (c: Ctx) => unknown | undefined; type: CelType } | undefined {
+    if (e === this.rawE) {
+      // chain() built this node and found it a list or map over JSON, every step a schema object
+      const t = this.info.types![e.id]!;
+      return t.kind === want ? rawRead(this.rawSlot, this.rawFields!, this.rawCost, want === 'list', t) : undefined;
+    }
     const fields: string[] = [];
     let r: Expr = e;
     while (r.kind === 'select' && !r.testOnly && !r.optional) {
@@ -448,18 +477,7 @@ export class Compiler {
       t = t.field(f);
     }
     if (!t || t.kind !== want) return undefined;
-    const slot = root.slot;
-    const cost = (this.freeRoots?.has(r) === true ? 0 : 1) + fields.length;
-    const isList = want === 'list';
-    return {
-      type: t,
-      read: (c) => {
-        const x = rawWalk(c, slot, fields, cost);
-        if (isList ? !Array.isArray(x) : !isPlainObject(x)) return undefined;
-        c.cost += cost;
-        return x;
-      },
-    };
+    return rawRead(root.slot, fields, (this.freeRoots?.has(r) === true ? 0 : 1) + fields.length, want === 'list', t);
   }
 
   private jsonChain(name: string, fields: string[], root: Expr, general: Ev): Ev | undefined {
@@ -480,12 +498,33 @@ export class Compiler {
     return this.scalarChain(rr.slot, raws, (this.freeRoots?.has(root) === true ? 0 : 1) + fields.length, t, general);
   }
 
-  /** The direct path of a chain to a scalar over JSON (see jsonChain), `general` its fallback. */
-  private scalarChain(slot: number, raws: string[], cost: number, leaf: CelType, general: Ev): Ev {
+  /**
+   * The direct path of a chain to a scalar over JSON (see jsonChain). Its fallback is `general`, or without
+   * it the general path of chain() (runChain over the same fields from `name`'s slot, errors at `nodes` or
+   * `at`), run from this closure. An int chain also registers its reader (intEv).
+   */
+  private scalarChain(slot: number, raws: string[], cost: number, leaf: CelType, general: Ev | undefined, name = '', free = false, nodes?: Expr[], at?: Expr): Ev {
     const k = leaf.kind;
     const n = raws.length;
+    const ev: Ev = (c) => {
+      const x = rawWalk(c, slot, raws, cost);
+      switch (typeof x) {
+        case 'string':
+          if (k !== 'string') break;
+          c.cost += cost;
+          return x;
+        case 'boolean':
+          if (k !== 'bool') break;
+          c.cost += cost;
+          return x;
+        case 'number':
+          if (k !== 'int' && k !== 'double') break;
+          c.cost += cost;
+          return fromJson(x, leaf);
+      }
+      return general !== undefined ? general(c) : runChain(c, slot, name, free, raws, nodes, at!);
+    };
     if (k === 'int') {
-      const ev = this.jsonChainEv(slot, raws, cost, k, leaf, general);
       this.setIntReader(ev, (c) => {
         // the walk of rawWalk, inline: this reader is the hottest (int comparisons in comprehensions)
         const raw = c.raw;
@@ -499,9 +538,8 @@ export class Compiler {
         c.cost += cost;
         return x;
       });
-      return ev;
     }
-    return this.jsonChainEv(slot, raws, cost, k, leaf, general);
+    return ev;
   }
 
   /**
@@ -574,28 +612,6 @@ export class Compiler {
     };
   }
 
-  private jsonChainEv(slot: number, raws: string[], cost: number, k: string, leaf: CelType, general: Ev): Ev {
-    return (c) => {
-      const x = rawWalk(c, slot, raws, cost);
-      switch (typeof x) {
-        case 'string':
-          if (k !== 'string') return general(c);
-          break;
-        case 'boolean':
-          if (k !== 'bool') return general(c);
-          break;
-        case 'number':
-          if (k !== 'int' && k !== 'double') return general(c);
-          c.cost += cost;
-          return fromJson(x, leaf);
-        default:
-          return general(c);
-      }
-      c.cost += cost;
-      return x as CelValue;
-    };
-  }
-
   private fieldSel(operand: Ev, field: string, node: Expr, testOnly: boolean): Ev {
     if (testOnly) {
       return (c) => {
@@ -619,8 +635,7 @@ export class Compiler {
 
   private list(e: Extract<Expr, { kind: 'list' }>): Ev {
     const elems = e.elems.map((x) => this.expr(x));
-    const opt = new Set(e.optionalIndices);
-    if (opt.size === 0) {
+    if (e.optionalIndices.length === 0) {
       return (c) => {
         const out = new Array<CelValue>(elems.length);
         for (let i = 0; i < elems.length; i++) out[i] = elems[i](c);
@@ -628,6 +643,7 @@ export class Compiler {
         return out;
       };
     }
+    const opt = new Set(e.optionalIndices);
     return (c) => {
       const out: CelValue[] = [];
       for (let i = 0; i < elems.length; i++) {
@@ -909,7 +925,8 @@ export class Compiler {
       return this.invoke(e.fn, ovs, e, [e.target, ...e.args]);
     }
     const name = e.fn.startsWith('.') ? e.fn.slice(1) : e.fn;
-    const ovs = this.info.functions.global.get(name);
+    // the list the checker resolved this call from is the global table's entry for `name` (checker.ts call)
+    const ovs = this.info.chosenFrom?.[e.id] ?? this.info.functions.global.get(name);
     if (!ovs) return this.unknownFunction(e);
     return this.invoke(name, ovs, e, e.args);
   }
@@ -951,7 +968,10 @@ export class Compiler {
    */
   private invokeWith(name: string, ovs: CelOverload[], e: CallExpr, argExprs: Expr[], args: Ev[], general: boolean, readers?: (((c: Ctx) => number | undefined) | undefined)[]): Ev {
     const n = args.length;
-    if (!general && ovs.length === 1 && n === 1 && (ovs[0].id === 'size_list' || ovs[0].id === 'list_size') && !ovs[0].cost) {
+    // the one overload left (the common case of checked expressions), its id read once
+    const single = ovs.length === 1 ? ovs[0] : undefined;
+    const id = single?.id;
+    if (!general && n === 1 && (id === 'size_list' || id === 'list_size') && !single!.cost) {
       // the size of a list read as JSON: its length, without converting its elements
       const rl = this.rawList(argExprs[0]);
       if (rl) {
@@ -972,8 +992,8 @@ export class Compiler {
         return ev;
       }
     }
-    if (ovs.length === 1 && n === 1 && ovs[0].args.length === 1) {
-      const o = ovs[0];
+    if (single !== undefined && n === 1 && single.args.length === 1) {
+      const o = single;
       const a0 = args[0];
       const t0 = o.args[0];
       // the cost function's argument array, reused (cost functions read it and keep nothing)
@@ -995,7 +1015,7 @@ export class Compiler {
         return r;
       };
     }
-    if (!general && n === 2 && ovs.length === 1 && ovs[0].id === 'in_map' && !ovs[0].cost) {
+    if (!general && n === 2 && id === 'in_map' && !single!.cost) {
       // 'key' in m, m a map read as JSON: an own property of the plain object
       const a = argExprs[0];
       const key = a.kind === 'literal' ? a.value : undefined;
@@ -1011,14 +1031,14 @@ export class Compiler {
         };
       }
     }
-    if (n === 2 && ovs.length === 1 && INT_COMPARE[ovs[0].id] !== undefined) {
-      const rx = readers?.[0], ry = readers?.[1];
-      if (rx && ry) return this.intCompare(INT_COMPARE[ovs[0].id], rx, ry, args[0], args[1], ovs[0], e, name);
+    if (n === 2 && readers !== undefined && id !== undefined) {
+      const rx = readers[0], ry = readers[1];
+      const op = INT_COMPARE[id];
+      if (rx && ry && op !== undefined) return this.intCompare(op, rx, ry, args[0], args[1], single!, e, name);
     }
-    if (n === 2 && ovs.length === 1 && ovs[0].args.length === 2) {
-      // one overload left after the checker's choice (the common case of checked expressions): no arrays,
-      // no spread, no search
-      const o = ovs[0];
+    if (n === 2 && single !== undefined && single.args.length === 2) {
+      // one overload left after the checker's choice: no arrays, no spread, no search
+      const o = single;
       const a0 = args[0], a1 = args[1];
       const t0 = o.args[0], t1 = o.args[1];
       const impl = o.impl, costOf = o.cost;
@@ -1063,20 +1083,11 @@ export class Compiler {
    * JavaScript numbers, no bigint made; the same value, cost (1) and errors as the general call.
    */
   private intCompare(op: number, rx: (c: Ctx) => number | undefined, ry: (c: Ctx) => number | undefined, a0: Ev, a1: Ev, o: CelOverload, e: CallExpr, name: string): Ev {
-    const slow = (c: Ctx, x: CelValue): CelValue => {
-      const yn = ry(c);
-      const y = yn === undefined ? a1(c) : BigInt(yn);
-      if (!matchesType(x, o.args[0]) || !matchesType(y, o.args[1])) throw Object.assign(noOverload(name, [x, y]), { offset: e.offset, length: e.length });
-      const r = o.impl(x, y);
-      c.cost += o.cost ? o.cost([x, y], r) : 1;
-      if (c.cost > c.limit) throw new CelCostLimitError();
-      return r;
-    };
     return (c) => {
       const x = rx(c);
-      if (x === undefined) return slow(c, a0(c));
+      if (x === undefined) return intCompareSlow(c, a0(c), ry, a1, o, e, name);
       const y = ry(c);
-      if (y === undefined) return slow(c, BigInt(x));
+      if (y === undefined) return intCompareSlow(c, BigInt(x), ry, a1, o, e, name);
       if (++c.cost > c.limit) throw new CelCostLimitError();
       switch (op) {
         case 0: return x < y;
@@ -1175,6 +1186,30 @@ export class Compiler {
   }
 }
 
+/** rawAt's answer: the plain array (or object) at the end of `fields` from a slot, charging `cost`. */
+function rawRead(slot: number, fields: string[], cost: number, isList: boolean, type: CelType): { read: (c: Ctx) => unknown | undefined; type: CelType } {
+  return {
+    type,
+    read: (c) => {
+      const x = rawWalk(c, slot, fields, cost);
+      if (isList ? !Array.isArray(x) : !isPlainObject(x)) return undefined;
+      c.cost += cost;
+      return x;
+    },
+  };
+}
+
+/** intCompare's general path from its first operand's value (a function, not a closure per compile). */
+function intCompareSlow(c: Ctx, x: CelValue, ry: (c: Ctx) => number | undefined, a1: Ev, o: CelOverload, e: CallExpr, name: string): CelValue {
+  const yn = ry(c);
+  const y = yn === undefined ? a1(c) : BigInt(yn);
+  if (!matchesType(x, o.args[0]) || !matchesType(y, o.args[1])) throw Object.assign(noOverload(name, [x, y]), { offset: e.offset, length: e.length });
+  const r = o.impl(x, y);
+  c.cost += o.cost ? o.cost([x, y], r) : 1;
+  if (c.cost > c.limit) throw new CelCostLimitError();
+  return r;
+}
+
 /** Overloads whose int operands intCompare may compare as numbers, by id (equality of two ints costs 1). */
 const INT_COMPARE: Record<string, number> = {
   less_int64: 0, less_equals_int64: 1, greater_int64: 2, greater_equals_int64: 3, equals: 4, not_equals: 5,
@@ -1219,22 +1254,24 @@ function dotsAndUnderscores(s: string): number {
  * at `at` for every field without `nodes`.
  */
 function chainEv(s: number, name: string, free: boolean, fields: string[], nodes: Expr[] | undefined, at: Expr): Ev {
-  const n = fields.length;
-  return (c) => {
-    if (!free) {
-      c.cost++;
-      if (c.cost > c.limit) throw new CelCostLimitError();
-    }
-    let v = c.slots[s];
-    if (v === undefined) v = fromRaw(c, s, name);
-    else if (v instanceof CelError) throw v;
-    for (let i = 0; i < n; i++) {
-      c.cost++;
-      if (c.cost > c.limit) throw new CelCostLimitError();
-      v = selectField(v, fields[i], nodes === undefined ? at : nodes[i]);
-    }
-    return v;
-  };
+  return (c) => runChain(c, s, name, free, fields, nodes, at);
+}
+
+/** The general path of a field chain (see chainEv). */
+function runChain(c: Ctx, s: number, name: string, free: boolean, fields: string[], nodes: Expr[] | undefined, at: Expr): CelValue {
+  if (!free) {
+    c.cost++;
+    if (c.cost > c.limit) throw new CelCostLimitError();
+  }
+  let v = c.slots[s];
+  if (v === undefined) v = fromRaw(c, s, name);
+  else if (v instanceof CelError) throw v;
+  for (let i = 0; i < fields.length; i++) {
+    c.cost++;
+    if (c.cost > c.limit) throw new CelCostLimitError();
+    v = selectField(v, fields[i], nodes === undefined ? at : nodes[i]);
+  }
+  return v;
 }
 
 /** A variable given as JSON and not converted yet (see Ctx.raw), or the error of an unbound variable. */

@@ -67,6 +67,13 @@ const RULES = [
   "self.spec.flags['on'] == true",
   "'a__b' in self.spec.labels ? self.spec.labels['a__b'] : 'none'",
   "self.spec.containers.all(c, c.name in ['a', 'b', 'sidecar'])",
+  // a list or map chain read directly where the builder analysed it once (chain() for rawAt)
+  'size(self.spec.containers) + size(self.spec.matrix) + self.spec.matrix.size()',
+  'self.spec.containers.exists(c, size(self.spec.matrix) > 1 && c.ports.exists(p, size(c.ports) > 1))',
+  "true ? self.spec.labels['app'] : 'none'",
+  "false ? 'none' : self.spec.labels['app'] + self.spec.labels['app']",
+  'true ? self.spec.containers.map(c, c.name) : []',
+  "self.spec.containers.all(c, 'app' in self.spec.labels)",
 ];
 
 const DATA: Record<string, unknown>[] = [
@@ -116,6 +123,19 @@ describe('direct paths over JSON answer as the general path does', () => {
       }
     });
   }
+});
+
+describe('field chains from a variable and from a comprehension variable of the same name', () => {
+  it('the comprehension variable shadows the variable inside its loop, before and after it as well', () => {
+    const env = createCelEnv({ variables: { self: schemaToCelType(SCHEMA, {}, { resourceRoot: true })! } });
+    const p = env.compile("self.spec.replicas == 3 && [{'spec': {'replicas': 4}}].all(self, self.spec.replicas == 4) && self.spec.replicas == 3");
+    if (isCompileError(p)) throw new Error(p.formatted);
+    const data = { spec: { replicas: 3 } };
+    for (const r of [p.evaluateJson({ self: data }), p.evaluate({ self: fromJson(data, env.variables.self) })]) {
+      if (isRuntimeError(r)) throw new Error(r.message);
+      expect(r.value).toBe(true);
+    }
+  });
 });
 
 describe('the general path of a field chain reports as the step-by-step selections do', () => {
