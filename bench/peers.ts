@@ -1,10 +1,11 @@
-// Peers measured beside us in the same process on the same work (issue 17 item 1), so that a ratio holds on a
-// noisy machine: @ngrok/webernetes (its in-process client) for Namespace create/get/list/update/patch, and
+// Peers measured beside us in one run on the same work (issue 17 item 1), so that a ratio holds on a noisy
+// machine: @ngrok/webernetes (its in-process client) for Namespace create/get/list/update/patch, and
 // @marcbachmann/cel-js and @bufbuild/cel for CEL compile and evaluate over a set of rules of the kind real
 // CRDs and admission policies carry. Peers are dev dependencies only; the engine never imports them.
 //
 // Rounds alternate between the implementations (ours, then each peer, then ours again...) and each figure is
-// the median of its rounds, so a burst of machine noise lands on every column alike.
+// the median of its rounds, so a burst of machine noise lands on every column alike. The CEL evaluators run
+// in this process; each API server instance runs in a process of its own (see apiTable).
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -47,8 +48,10 @@ export interface PeerTable {
 //
 // Each measured instance runs in a process of its own (API_SIDES), and the parent process takes the rounds in
 // turn, one side at a time. In one process the instances shared a heap: every major collection marked all of
-// them, and one side's garbage was collected in the other's time. Each process warms its code up on an
-// instance of its own first, as before.
+// them, and one side's garbage was collected in the other's time. Each process warms its code up on the
+// instance it measures: a fresh engine's closures start cold (V8 keeps their feedback and optimized code per
+// closure), so a warm-up on another instance left our first rounds up to 1.3x slower (BENCHMARKS.md,
+// bench-peers).
 
 interface Api {
   create(name: string): Promise<void>;
@@ -188,7 +191,7 @@ export const API_SIDES: ApiSide[] = [
   { id: 'webernetes alone', impl: 'webernetes', controllers: false, work: ['create', 'update', 'patch'] },
 ];
 
-/** Warm-up objects per side, each created, read, updated and patched (and applied), on an instance of its own. */
+/** Warm-up objects per side, each created, read, updated and patched (and applied), on the measured instance. */
 const API_WARM = 2000;
 const API_ROUNDS = 5;
 /** Objects per round and side. */
@@ -208,18 +211,16 @@ async function serveApiSide(id: string): Promise<void> {
   try {
     if (!side) throw new Error(`no side ${id}`);
     // V8 keeps optimizing our write path for thousands of requests (BENCHMARKS.md, perf-create6), and a figure
-    // taken while one side is still cold compares compilers, not work; the measured instance keeps its count
-    const w = await openSide(side);
+    // taken while one side is still cold compares compilers, not work; every side keeps its warm-up objects
+    const api = await openSide(side);
     for (let i = 0; i < API_WARM; i++) {
       const nm = `warm-${i}`;
-      await w.create(nm);
-      await w.get(nm);
-      await w.update(nm, 0);
-      await w.patch(nm, 0);
-      if (w.apply) await w.apply(nm, 0);
+      await api.create(nm);
+      await api.get(nm);
+      await api.update(nm, 0);
+      await api.patch(nm, 0);
+      if (api.apply) await api.apply(nm, 0);
     }
-    await w.close();
-    const api = await openSide(side);
     process.on('message', (m: SideMessage) => {
       void (async () => {
         if ('close' in m) {
@@ -336,14 +337,14 @@ async function apiTable(): Promise<PeerTable> {
     row(`update Namespace (get + put, label change)${ALONE}`, 'update', 'ours alone', 'webernetes alone'),
     row(`merge patch Namespace (label change)${ALONE}`, 'patch', 'ours alone', 'webernetes alone'),
   ];
-  // lists grow round by round: the last round's list (API_ROUNDS * API_PER objects), the same size on both sides
+  // lists grow round by round: the last round's list (the warm-up's objects and every round's), the same size on both sides
   const lists = samples.list!;
   const lastList = lists.webernetes?.at(-1);
-  rows.push({ work: `list ${API_ROUNDS * API_PER} Namespaces (one request)`, ours: lists.ours.at(-1)!, peers: { webernetes: lastList }, ...(lastList === undefined ? { why: { webernetes: 'not measured' } } : {}) });
+  rows.push({ work: `list ${API_WARM + API_ROUNDS * API_PER} Namespaces (one request)`, ours: lists.ours.at(-1)!, peers: { webernetes: lastList }, ...(lastList === undefined ? { why: { webernetes: 'not measured' } } : {}) });
   notes.push(
-    `How it is measured: each instance in a process of its own (ours through serve() with its controllers; webernetes with its control-plane pods; ours through handle(); both API servers without their controllers), so that no side's garbage is collected in another's time; each process first warms its code up with ${API_WARM} objects (each created, read, updated and patched) on an instance of its own. Then the processes take ${API_ROUNDS} rounds in turn, one at a time, the order reversed every other round, ${API_PER} objects per round and side. A figure is the median of the per-round p50s, a ratio the median of the per-round ratios; the list row is the last round's (one request each side).`,
+    `How it is measured: each instance in a process of its own (ours through serve() with its controllers; webernetes with its control-plane pods; ours through handle(); both API servers without their controllers), so that no side's garbage is collected in another's time; each process first warms its code up with ${API_WARM} objects (each created, read, updated and patched) on the instance it then measures, which keeps them. Then the processes take ${API_ROUNDS} rounds in turn, one at a time, the order reversed every other round, ${API_PER} objects per round and side. A figure is the median of the per-round p50s, a ratio the median of the per-round ratios; the list row is the last round's (one request each side).`,
     `webernetes' control-plane pods (scheduler, namespace controller, deployment, replica-set and endpoint-slice controllers, garbage collector, kube-proxy, coredns) start on timers after its init: its measured instance is timed only once every one is Running (a harness that never lets the event loop turn measures it without them, and its create then reads 16-18 µs instead of 23-25: BENCHMARKS.md, bench-peers). In the rows of both API servers alone, its nodes' kubelets are not booted, so those pods never run: its etcd, stores and typed client only, set against our engine without its controllers.`,
-    `Ours goes through the engine's entry serve() (the request body given as JSON text and parsed, the response body serialized and read as text: serialization is counted, Node's fetch Request/Response objects are not); the rows marked 'through handle()' go through the public fetch entry (a Request parsed, a Response built and read) to keep that cost visible; webernetes is called through its in-process typed client (no serialization). On the list row most of ours is the client's JSON.parse of the answer (about 0.5 MB for 1,000 Namespaces), which the peer's objects need not; the server's own part of a list of 1,000 is the row 'node memory: list 1001 small ConfigMaps' of the main table. Both run as bundled JavaScript (ours bundled by esbuild for the run).`,
+    `Ours goes through the engine's entry serve() (the request body given as JSON text and parsed, the response body serialized and read as text: serialization is counted, Node's fetch Request/Response objects are not); the rows marked 'through handle()' go through the public fetch entry (a Request parsed, a Response built and read) to keep that cost visible; webernetes is called through its in-process typed client (no serialization). On the list row most of ours is the client's JSON.parse of the answer, which the peer's objects need not; the server's own part of a list of 1,000 objects is the row 'node memory: list 1001 small ConfigMaps' of the main table. Both run as bundled JavaScript (ours bundled by esbuild for the run).`,
     `Not the same work on every row: our Namespace create also writes the namespace's kube-root-ca.crt ConfigMap (one more write, as a real cluster's root-CA publisher does); webernetes serves no ConfigMaps. As the engine ships, its controllers (namespace controller, garbage collector, quota and policy-status controllers) read every write's watch event on the same thread; of webernetes' control-plane pods, its namespace controller's informer reads each Namespace event. Every write of ours also records managedFields (server-side apply's field ownership), which webernetes' objects do not carry, and runs admission, validation of the whole ObjectMeta and the request's decode and type checks, which its typed client and stores do not (BENCHMARKS.md, perf-api8: without the root-CA write and managedFields our create and update take about 0.54x and 0.67x of their time).`,
   );
   return { suite: 'API (Namespaces, in-process, memory storage)', unit: 'ms', peerNames: ['webernetes'], rows, notes };
