@@ -1,21 +1,23 @@
-// Peers measured beside us in the same process on the same work (issue 17 item 1), so that a ratio holds on a
-// noisy machine: @ngrok/webernetes (its in-process client) for Namespace create/get/list/update/patch, and
+// Peers measured beside us in one run on the same work (issue 17 item 1), so that a ratio holds on a noisy
+// machine: @ngrok/webernetes (its in-process client) for Namespace create/get/list/update/patch, and
 // @marcbachmann/cel-js and @bufbuild/cel for CEL compile and evaluate over a set of rules of the kind real
 // CRDs and admission policies carry. Peers are dev dependencies only; the engine never imports them.
 //
 // Rounds alternate between the implementations (ours, then each peer, then ours again...) and each figure is
-// the median of its rounds, so a burst of machine noise lands on every column alike.
+// the median of its rounds, so a burst of machine noise lands on every column alike. The CEL evaluators run
+// in this process; each API server instance runs in a process of its own (see apiTable).
+import { fork, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import { build } from 'esbuild';
 import type { Schema } from '../src/engine/schema/types.js';
 import { median } from './run.js';
 import { importBundled, textCaller } from './bundled.js';
 
-// our engine as it ships (bundled, as the peers are), not as tsx runs TypeScript (see bench/bundled.ts)
-const { createApiServer, createMemoryStorage, systemEnv, createCelEnv, isCompileError, isRuntimeError, schemaToCelType, serveCaller } =
-  await importBundled<typeof import('./engine-entry.js')>('bench/engine-entry.ts');
+// our engine as it ships (bundled, as the peers are), not as tsx runs TypeScript (see bench/bundled.ts); loaded
+// when first used (the processes of the API table that run webernetes never load it)
+const engine = () => importBundled<typeof import('./engine-entry.js')>('bench/engine-entry.ts');
 
 /** One row of a peer table: our p50 and each peer's (undefined: the peer cannot do this work). */
 export interface PeerRow {
@@ -41,7 +43,15 @@ export interface PeerTable {
 
 // ---------------------------------------------------------------------------------------------------------
 // API: our engine through its own entry serve() (the body as JSON text in, the answer read as text) against
-// webernetes' client; one more row of ours through handle() (a fetch Request in, a Response read to the end).
+// webernetes' client; more rows of ours through handle() (a fetch Request in, a Response read to the end) and
+// of both API servers without their controllers.
+//
+// Each measured instance runs in a process of its own (API_SIDES), and the parent process takes the rounds in
+// turn, one side at a time. In one process the instances shared a heap: every major collection marked all of
+// them, and one side's garbage was collected in the other's time. Each process warms its code up on the
+// instance it measures: a fresh engine's closures start cold (V8 keeps their feedback and optimized code per
+// closure), so a warm-up on another instance left our first rounds up to 1.3x slower (BENCHMARKS.md,
+// bench-peers).
 
 interface Api {
   create(name: string): Promise<void>;
@@ -61,6 +71,7 @@ interface Api {
  * controller runs with the bootstrap RBAC policy, in the browser hosts).
  */
 async function ourApi(entry: 'serve' | 'handle' = 'serve', alone = false): Promise<Api> {
+  const { createApiServer, createMemoryStorage, systemEnv, serveCaller } = await engine();
   // the controllers start at once and are given a moment to list: the default start is a timer of 1 s, which
   // never fires while the timed loops run (memory storage answers in microtasks only), so without this
   // wait the rows "with controllers" ran without them
@@ -85,28 +96,54 @@ async function ourApi(entry: 'serve' | 'handle' = 'serve', alone = false): Promi
 }
 
 /** webernetes ships extensionless ESM imports (made for bundlers): bundle it once for Node. */
-async function loadWebernetes(): Promise<Record<string, unknown>> {
-  const dir = resolve('node_modules/.cache/bench-peers');
-  mkdirSync(dir, { recursive: true });
-  const outfile = resolve(dir, 'webernetes.mjs');
-  await build({ entryPoints: ['@ngrok/webernetes'], bundle: true, format: 'esm', platform: 'node', outfile, logLevel: 'silent' });
-  return (await import(pathToFileURL(outfile).href)) as Record<string, unknown>;
+let webernetesModule: Promise<Record<string, unknown>> | undefined;
+function loadWebernetes(): Promise<Record<string, unknown>> {
+  return (webernetesModule ??= (async () => {
+    const dir = resolve('node_modules/.cache/bench-peers');
+    mkdirSync(dir, { recursive: true });
+    const outfile = resolve(dir, 'webernetes.mjs');
+    await build({ entryPoints: ['@ngrok/webernetes'], bundle: true, format: 'esm', platform: 'node', outfile, logLevel: 'silent' });
+    return (await import(pathToFileURL(outfile).href)) as Record<string, unknown>;
+  })());
 }
 
 interface WebernetesCore {
   createNamespace(r: { body: unknown }): Promise<unknown>;
   readNamespace(r: { name: string }): Promise<{ metadata: { labels?: Record<string, string> } }>;
   listNamespace(r: object): Promise<{ items: unknown[] }>;
+  listNamespacedPod(r: { namespace: string }): Promise<{ items: { status?: { phase?: string } }[] }>;
   replaceNamespace(r: { name: string; body: unknown }): Promise<unknown>;
   patchNamespace(r: { name: string; body: unknown; fieldManager?: string }, o?: unknown): Promise<unknown>;
 }
 
-async function webernetesApi(): Promise<Api> {
+/** How long webernetes' control-plane pods are given to reach Running. */
+const CONTROL_PLANE_WAIT_MS = 20_000;
+
+/**
+ * webernetes; `controlPlane`: its control-plane pods running (scheduler, namespace controller, deployment and
+ * replica-set controllers, garbage collector, endpoint-slice controller, kube-proxy, coredns), as the
+ * cluster ships. They start on timers after `init()` (the kubelets pull and start their containers), so a
+ * harness that never yields to the event loop measures the peer without them; this waits until every one is
+ * Running. Without: the nodes' kubelets are not booted, so those pods never run (its etcd, stores and
+ * typed client only, the peer's API server alone).
+ */
+async function webernetesApi(controlPlane = true): Promise<Api> {
   const mod = await loadWebernetes();
-  const Cluster = mod.Cluster as new () => { init(): Promise<void>; close?(): Promise<void>; api: { corev1: WebernetesCore } };
+  const Cluster = mod.Cluster as new () => { init(): Promise<void>; close?(): Promise<void>; servers: { boot(ctx: unknown): Promise<void> }[]; api: { corev1: WebernetesCore } };
   const cluster = new Cluster();
+  if (!controlPlane) for (const server of cluster.servers) server.boot = async () => {};
   await cluster.init();
   const c = cluster.api.corev1;
+  if (controlPlane) {
+    const until = performance.now() + CONTROL_PLANE_WAIT_MS;
+    for (;;) {
+      const pods = (await c.listNamespacedPod({ namespace: 'kube-system' })).items;
+      const running = pods.filter((p) => p.status?.phase === 'Running').length;
+      if (pods.length > 0 && running === pods.length) break;
+      if (performance.now() > until) throw new Error(`its control-plane pods not running after ${CONTROL_PLANE_WAIT_MS / 1000} s (${running} of ${pods.length})`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
   return {
     create: async (name) => void (await c.createNamespace({ body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { app: 'bench' } } } })),
     get: async (name) => void (await c.readNamespace({ name })),
@@ -132,86 +169,184 @@ async function timeEach(n: number, fn: (i: number) => Promise<unknown>): Promise
   return median(xs);
 }
 
-async function apiTable(): Promise<PeerTable> {
-  const impls: Record<string, Api> = { ours: await ourApi() };
-  const notes: string[] = [];
-  const why: Record<string, string> = {};
+type ApiWork = 'create' | 'get' | 'update' | 'patch' | 'apply' | 'list';
+
+/** One measured instance of the API table; each runs in a process of its own. */
+interface ApiSide {
+  id: string;
+  impl: 'ours' | 'webernetes';
+  /** Ours: through serve() or handle(). */
+  entry?: 'serve' | 'handle';
+  /** Ours: its default controllers running; webernetes: its control-plane pods running. */
+  controllers: boolean;
+  /** Its work in each round, in this order. */
+  work: ApiWork[];
+}
+
+export const API_SIDES: ApiSide[] = [
+  { id: 'ours', impl: 'ours', entry: 'serve', controllers: true, work: ['create', 'get', 'update', 'patch', 'apply', 'list'] },
+  { id: 'webernetes', impl: 'webernetes', controllers: true, work: ['create', 'get', 'update', 'patch', 'list'] },
+  { id: 'ours through handle()', impl: 'ours', entry: 'handle', controllers: true, work: ['create', 'get'] },
+  { id: 'ours alone', impl: 'ours', entry: 'serve', controllers: false, work: ['create', 'update', 'patch'] },
+  { id: 'webernetes alone', impl: 'webernetes', controllers: false, work: ['create', 'update', 'patch'] },
+];
+
+/** Warm-up objects per side, each created, read, updated and patched (and applied), on the measured instance. */
+const API_WARM = 2000;
+const API_ROUNDS = 5;
+/** Objects per round and side. */
+const API_PER = 200;
+
+function openSide(side: ApiSide): Promise<Api> {
+  return side.impl === 'ours' ? ourApi(side.entry, !side.controllers) : webernetesApi(side.controllers);
+}
+
+type SideMessage = { round: number } | { close: true };
+type SideReply = { ready: true } | { round: number; p50: Partial<Record<ApiWork, number>> } | { error: string };
+
+/** The child process of one side: warm up, open the measured instance, then one round per message. */
+async function serveApiSide(id: string): Promise<void> {
+  const send = (m: SideReply) => new Promise<void>((r) => process.send!(m, () => r()));
+  const side = API_SIDES.find((s) => s.id === id);
   try {
-    impls.webernetes = await webernetesApi();
-  } catch (e) {
-    notes.push(`webernetes not measured: ${(e as Error).message.split('\n')[0]}`);
-  }
-  const names = Object.keys(impls);
-  // Warm every implementation's code up first, on an instance of its own (the measured ones keep their
-  // object counts): V8 keeps optimizing our write path for thousands of requests (BENCHMARKS.md,
-  // perf-create6), and a figure taken while one side is still cold compares compilers, not work.
-  const WARM = 2000;
-  const fresh: Record<string, () => Promise<Api>> = { ours: () => ourApi(), webernetes: webernetesApi };
-  for (const impl of names) {
-    const w = await fresh[impl]();
-    for (let i = 0; i < WARM; i++) {
+    if (!side) throw new Error(`no side ${id}`);
+    // V8 keeps optimizing our write path for thousands of requests (BENCHMARKS.md, perf-create6), and a figure
+    // taken while one side is still cold compares compilers, not work; every side keeps its warm-up objects
+    const api = await openSide(side);
+    for (let i = 0; i < API_WARM; i++) {
       const nm = `warm-${i}`;
-      await w.create(nm);
-      await w.get(nm);
-      await w.update(nm, 0);
-      await w.patch(nm, 0);
-      if (w.apply) await w.apply(nm, 0);
+      await api.create(nm);
+      await api.get(nm);
+      await api.update(nm, 0);
+      await api.patch(nm, 0);
+      if (api.apply) await api.apply(nm, 0);
     }
-    await w.close();
+    process.on('message', (m: SideMessage) => {
+      void (async () => {
+        if ('close' in m) {
+          await api.close();
+          process.exit(0);
+        }
+        const nm = (i: number) => `bench-${m.round}-${i}`;
+        const p50: Partial<Record<ApiWork, number>> = {};
+        for (const work of side.work) {
+          if (work === 'create') p50.create = await timeEach(API_PER, (i) => api.create(nm(i)));
+          else if (work === 'get') p50.get = await timeEach(API_PER, (i) => api.get(nm(i)));
+          else if (work === 'update') p50.update = await timeEach(API_PER, (i) => api.update(nm(i), m.round));
+          else if (work === 'patch') p50.patch = await timeEach(API_PER, (i) => api.patch(nm(i), m.round));
+          else if (work === 'apply' && api.apply) p50.apply = await timeEach(API_PER, (i) => api.apply!(nm(i), m.round));
+          else if (work === 'list') p50.list = await timeEach(3, () => api.list());
+        }
+        await send({ round: m.round, p50 });
+      })().catch((e: Error) => send({ error: e.message.split('\n')[0] }));
+    });
+    await send({ ready: true });
+  } catch (e) {
+    await send({ error: (e as Error).message.split('\n')[0] });
+    process.exit(1);
   }
-  const ROUNDS = 5;
-  const PER = 200; // objects per round and implementation
-  const samples: Record<string, Record<string, number[]>> = {};
-  const add = (work: string, impl: string, v: number) => (((samples[work] ??= {})[impl] ??= []).push(v));
-  // ours through handle(), and ours without controllers, each in an engine of its own (their namespaces do
-  // not grow the other's list); their rows are set against the peer's figure for the same work
-  const viaHandle = await ourApi('handle');
-  const HANDLE_ROWS = ['create Namespace', 'get Namespace'];
-  const apart = await ourApi('serve', true);
-  const ALONE = ' (ours, the API server alone: no controllers)';
-  const HANDLE = ' (ours through handle())';
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const impl of names) {
-      const api = impls[impl];
-      const nm = (i: number) => `bench-${round}-${i}`;
-      add('create Namespace', impl, await timeEach(PER, (i) => api.create(nm(i))));
-      add('get Namespace', impl, await timeEach(PER, (i) => api.get(nm(i))));
-      add('update Namespace (get + put, label change)', impl, await timeEach(PER, (i) => api.update(nm(i), round)));
-      add('merge patch Namespace (label change)', impl, await timeEach(PER, (i) => api.patch(nm(i), round)));
-      if (api.apply) add('server-side apply Namespace (label change)', impl, await timeEach(PER, (i) => api.apply!(nm(i), round)));
-      else why.webernetes = 'answers 415 to application/apply-patch+yaml';
-      add(`list all Namespaces (~${(round + 1) * PER})`, impl, await timeEach(3, () => api.list()));
-      if (impl === 'ours') {
-        add(`${HANDLE_ROWS[0]}${HANDLE}`, 'ours', await timeEach(PER, (i) => viaHandle.create(nm(i))));
-        add(`${HANDLE_ROWS[1]}${HANDLE}`, 'ours', await timeEach(PER, (i) => viaHandle.get(nm(i))));
-        add(`create Namespace${ALONE}`, 'ours', await timeEach(PER, (i) => apart.create(nm(i))));
-        add(`update Namespace (get + put, label change)${ALONE}`, 'ours', await timeEach(PER, (i) => apart.update(nm(i), round)));
-        add(`merge patch Namespace (label change)${ALONE}`, 'ours', await timeEach(PER, (i) => apart.patch(nm(i), round)));
+}
+
+/** A side's process seen from the parent: one message out, its one reply back. */
+class SideProcess {
+  private next?: { resolve: (r: SideReply) => void; reject: (e: Error) => void };
+  private constructor(private readonly child: ChildProcess) {
+    child.on('message', (m: SideReply) => {
+      const n = this.next;
+      this.next = undefined;
+      n?.resolve(m);
+    });
+    child.on('exit', (code) => this.next?.reject(new Error(`exited with ${code}`)));
+  }
+
+  /** Starts the side's process and waits until it has warmed up and opened its measured instance. */
+  static async start(side: ApiSide): Promise<SideProcess> {
+    // the same loader flags as this process (tsx), no stdin, its output on ours
+    const p = new SideProcess(fork(fileURLToPath(import.meta.url), ['--api-side', side.id], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
+    const r = await p.reply();
+    if ('error' in r) throw new Error(r.error);
+    return p;
+  }
+
+  private reply(): Promise<SideReply> {
+    return new Promise((resolve, reject) => (this.next = { resolve, reject }));
+  }
+
+  async round(round: number): Promise<Partial<Record<ApiWork, number>>> {
+    const r = this.reply();
+    this.child.send({ round } satisfies SideMessage);
+    const m = await r;
+    if ('error' in m) throw new Error(m.error);
+    if (!('round' in m) || m.round !== round) throw new Error(`round ${round}: unexpected answer`);
+    return m.p50;
+  }
+
+  close(): Promise<void> {
+    return new Promise((r) => {
+      if (this.child.exitCode !== null) return r();
+      this.child.once('exit', () => r());
+      this.child.send({ close: true } satisfies SideMessage);
+    });
+  }
+}
+
+async function apiTable(): Promise<PeerTable> {
+  const notes: string[] = [];
+  const procs = new Map<string, SideProcess>();
+  // one process after the other: a side warms up alone on the machine (the others, already warm, wait)
+  for (const side of API_SIDES) {
+    try {
+      procs.set(side.id, await SideProcess.start(side));
+    } catch (e) {
+      if (side.impl === 'ours') throw new Error(`${side.id}: ${(e as Error).message}`);
+      notes.push(`${side.id} not measured: ${(e as Error).message}`);
+    }
+  }
+  // by work, side: the per-round p50 in ms, in round order
+  const samples: Partial<Record<ApiWork, Record<string, number[]>>> = {};
+  const ids = [...procs.keys()];
+  try {
+    for (let round = 0; round < API_ROUNDS; round++) {
+      // sides in turn, the order reversed every other round
+      for (const id of round % 2 ? [...ids].reverse() : ids) {
+        const p50 = await procs.get(id)!.round(round);
+        for (const [work, v] of Object.entries(p50) as [ApiWork, number][]) ((samples[work] ??= {})[id] ??= []).push(v);
       }
     }
+  } finally {
+    for (const p of procs.values()) await p.close();
   }
-  for (const api of Object.values(impls)) await api.close();
-  await viaHandle.close();
-  await apart.close();
-  const rows: PeerRow[] = [];
-  for (const [work, byImpl] of Object.entries(samples)) {
-    if (work.startsWith('list all')) continue;
-    const suffix = [HANDLE, ALONE].find((x) => work.endsWith(x));
-    const peerSamples = suffix ? samples[work.slice(0, -suffix.length)] : byImpl;
-    const peers: Record<string, number | undefined> = {};
-    for (const p of names.slice(1)) peers[p] = peerSamples[p] ? median(peerSamples[p]) : undefined;
-    rows.push({ work, ours: median(byImpl.ours), peers, ...(Object.values(peers).some((v) => v === undefined) ? { why } : {}) });
-  }
-  // lists grow round by round: the last round's list (ROUNDS * PER objects), same size for every implementation
-  const lastList = `list all Namespaces (~${ROUNDS * PER})`;
-  const lp: Record<string, number | undefined> = {};
-  for (const p of names.slice(1)) lp[p] = samples[lastList][p]?.at(-1);
-  rows.push({ work: `list ${ROUNDS * PER} Namespaces (one request)`, ours: samples[lastList].ours.at(-1)!, peers: lp });
+  const apply415 = 'answers 415 to application/apply-patch+yaml';
+  const row = (work: string, w: ApiWork, ours: string, peer: string): PeerRow => {
+    const o = samples[w]![ours];
+    const p = samples[w]?.[peer];
+    if (!p) return { work, ours: median(o), peers: { webernetes: undefined }, why: { webernetes: w === 'apply' ? apply415 : 'not measured' } };
+    return { work, ours: median(o), peers: { webernetes: median(p) }, ratios: { webernetes: median(o.map((x, r) => x / p[r])) } };
+  };
+  const HANDLE = ' (ours through handle())';
+  const ALONE = ' (both API servers alone: ours without controllers, webernetes without its control-plane pods)';
+  const rows: PeerRow[] = [
+    row('create Namespace', 'create', 'ours', 'webernetes'),
+    row('get Namespace', 'get', 'ours', 'webernetes'),
+    row('update Namespace (get + put, label change)', 'update', 'ours', 'webernetes'),
+    row('merge patch Namespace (label change)', 'patch', 'ours', 'webernetes'),
+    row('server-side apply Namespace (label change)', 'apply', 'ours', 'webernetes'),
+    row(`create Namespace${HANDLE}`, 'create', 'ours through handle()', 'webernetes'),
+    row(`get Namespace${HANDLE}`, 'get', 'ours through handle()', 'webernetes'),
+    row(`create Namespace${ALONE}`, 'create', 'ours alone', 'webernetes alone'),
+    row(`update Namespace (get + put, label change)${ALONE}`, 'update', 'ours alone', 'webernetes alone'),
+    row(`merge patch Namespace (label change)${ALONE}`, 'patch', 'ours alone', 'webernetes alone'),
+  ];
+  // lists grow round by round (the warm-up's objects and every round's so far), the same size on both sides in
+  // a round: figure and ratio over the rounds, as on the other rows (one list of the last round swung 3-5x)
+  rows.push(row(`list all Namespaces, ${API_WARM + API_PER} to ${API_WARM + API_ROUNDS * API_PER} (one request)`, 'list', 'ours', 'webernetes'));
   notes.push(
-    `Each figure (after ${WARM} warm-up objects per implementation, each created, read, updated and patched, in an instance of its own): the median over ${ROUNDS} alternating rounds of the per-round p50 (${PER} objects each). Ours goes through the engine's entry serve() (the request body given as JSON text and parsed, the response body serialized and read as text: serialization is counted, Node's fetch Request/Response objects are not); the rows marked 'through handle()' go through the public fetch entry (a Request parsed, a Response built and read) to keep that cost visible; webernetes is called through its in-process typed client (no serialization). On the list row most of ours is the client's JSON.parse of the answer (about 0.5 MB for 1,000 Namespaces), which the peer's objects need not; the server's own part of a list of 1,000 is the row 'node memory: list 1001 small ConfigMaps' of the main table. Both run as bundled JavaScript (ours bundled by esbuild for the run).`,
-    `Not the same work on every row: our Namespace create also writes the namespace's kube-root-ca.crt ConfigMap (one more write, as a real cluster's root-CA publisher does); webernetes serves no ConfigMaps. As the engine ships, its controllers (namespace controller, garbage collector, quota and policy-status controllers) read every write's watch event on the same thread; webernetes runs its own control-plane pods during the run, of which its namespace controller's informer reads each Namespace event. The rows marked 'the API server alone' run our engine without its controllers. Every write of ours also records managedFields (server-side apply's field ownership), which webernetes' objects do not carry, and runs admission, validation of the whole ObjectMeta and the request's decode and type checks, which its typed client and stores do not (BENCHMARKS.md, perf-api8: without the root-CA write and managedFields our create and update take about 0.54x and 0.67x of their time).`,
+    `How it is measured: each instance in a process of its own (ours through serve() with its controllers; webernetes with its control-plane pods; ours through handle(); both API servers without their controllers), so that no side's garbage is collected in another's time; each process first warms its code up with ${API_WARM} objects (each created, read, updated and patched) on the instance it then measures, which keeps them. Then the processes take ${API_ROUNDS} rounds in turn, one at a time, the order reversed every other round, ${API_PER} objects per round and side. A figure is the median of the per-round p50s, a ratio the median of the per-round ratios; on the list row (3 lists per round and side) the list grows round by round, the same size on both sides in each round.`,
+    `webernetes' control-plane pods (scheduler, namespace controller, deployment, replica-set and endpoint-slice controllers, garbage collector, kube-proxy, coredns) start on timers after its init: its measured instance is timed only once every one is Running (a harness that never lets the event loop turn measures it without them, and its create then reads 16-18 µs instead of 23-25: BENCHMARKS.md, bench-peers). In the rows of both API servers alone, its nodes' kubelets are not booted, so those pods never run: its etcd, stores and typed client only, set against our engine without its controllers.`,
+    `Ours goes through the engine's entry serve() (the request body given as JSON text and parsed, the response body serialized and read as text: serialization is counted, Node's fetch Request/Response objects are not); the rows marked 'through handle()' go through the public fetch entry (a Request parsed, a Response built and read) to keep that cost visible; webernetes is called through its in-process typed client (no serialization). On the list row most of ours is the client's JSON.parse of the answer, which the peer's objects need not; the server's own part of a list of 1,000 objects is the row 'node memory: list 1001 small ConfigMaps' of the main table. Both run as bundled JavaScript (ours bundled by esbuild for the run).`,
+    `Not the same work on every row: our Namespace create also writes the namespace's kube-root-ca.crt ConfigMap (one more write, as a real cluster's root-CA publisher does); webernetes serves no ConfigMaps. As the engine ships, its controllers (namespace controller, garbage collector, quota and policy-status controllers) read every write's watch event on the same thread; of webernetes' control-plane pods, its namespace controller's informer reads each Namespace event. Every write of ours also records managedFields (server-side apply's field ownership), which webernetes' objects do not carry, and runs admission, validation of the whole ObjectMeta and the request's decode and type checks, which its typed client and stores do not (BENCHMARKS.md, perf-api8: without the root-CA write and managedFields our create and update take about 0.54x and 0.67x of their time).`,
   );
-  return { suite: 'API (Namespaces, in-process, memory storage)', unit: 'ms', peerNames: names.slice(1), rows, notes };
+  return { suite: 'API (Namespaces, in-process, memory storage)', unit: 'ms', peerNames: ['webernetes'], rows, notes };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -286,7 +421,8 @@ interface CelImpl {
   compile(rule: Rule): (data: unknown) => unknown;
 }
 
-function ourCel(): CelImpl {
+async function ourCel(): Promise<CelImpl> {
+  const { createCelEnv, isCompileError, isRuntimeError, schemaToCelType } = await engine();
   // a CRD rule sees `self` as a resource root (metadata: name and generateName only); a policy sees `object` whole
   const envs = {
     self: createCelEnv({ variables: { self: schemaToCelType(SCHEMA, {}, { resourceRoot: true })! } }),
@@ -380,7 +516,7 @@ function perOpUs(fn: () => void, batch: number): number {
 }
 
 async function celTable(): Promise<PeerTable> {
-  const impls: Record<string, CelImpl> = { ours: ourCel() };
+  const impls: Record<string, CelImpl> = { ours: await ourCel() };
   const notes: string[] = [];
   for (const [name, load] of [['@marcbachmann/cel-js', marcbachmannCel], ['@marcbachmann/cel-js checked', marcbachmannCheckedCel], ['@bufbuild/cel', bufbuildCel]] as const) {
     try {
@@ -452,7 +588,9 @@ export async function peerTables(): Promise<PeerTable[]> {
 }
 
 /** One table alone: `npx tsx bench/peers.ts cel` or `npx tsx bench/peers.ts api`. */
-if (process.argv[1]?.endsWith('peers.ts') && (process.argv[2] === 'cel' || process.argv[2] === 'api')) {
+if (process.argv[1]?.endsWith('peers.ts') && process.argv[2] === '--api-side') {
+  await serveApiSide(process.argv[3]);
+} else if (process.argv[1]?.endsWith('peers.ts') && (process.argv[2] === 'cel' || process.argv[2] === 'api')) {
   process.stdout.write(peerMarkdown([process.argv[2] === 'cel' ? await celTable() : await apiTable()]));
   process.exit(0);
 }
