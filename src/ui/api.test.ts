@@ -25,8 +25,9 @@ let PlaygroundStore: typeof import('./playground.js').PlaygroundStore;
 beforeAll(async () => {
   server.listen({ onUnhandledRequest: 'error' });
   vi.stubGlobal('location', { origin: ORIGIN, search: '?cluster=demo' });
-  // a page already controlled by the service worker: registration resolves at once, no fallback
-  vi.stubGlobal('navigator', { serviceWorker: { controller: {}, register: async () => ({}) } });
+  // a page already controlled by the service worker (sw.js): registration resolves at once, no fallback
+  const worker = { scriptURL: `${ORIGIN}/sw.js` };
+  vi.stubGlobal('navigator', { serviceWorker: { controller: worker, getRegistration: async () => ({ active: worker }), register: async () => ({ active: worker }) } });
   api = await import('./api.js');
   ({ PlaygroundStore } = await import('./playground.js'));
 });
