@@ -212,8 +212,20 @@ function objectGVKNN(o: KubeObject): string {
  */
 function trackUpdate(type: ObjectType, live: JsonObject, next: JsonObject, managed: Managed, manager: string, opts: ManagedOptions): Managed {
   const id = managerIdentifier({ manager: manager || 'unknown', operation: 'Update', apiVersion: opts.apiVersion, subresource: opts.subresource });
-  const self = 'current-operation';
   const updater = new Updater(type.root, ignoredSet(opts));
+  if (managed.fields.size === 0) {
+    // no manager before this write (a create, a reset): the writer's set is what it added or changed, less
+    // the never-tracked metadata, recorded under its own identifier at once (the chain below gives the same
+    // entry: tracked as current-operation, stripped, then moved to an identifier that holds nothing yet)
+    const set = updater.first(live, next).difference(STRIP);
+    const out: Managed = { fields: new Map(), times: new Map(managed.times) };
+    if (!set.empty()) {
+      out.fields.set(id, { set, apiVersion: opts.apiVersion, applied: false });
+      out.times.set(id, opts.time);
+    }
+    return out;
+  }
+  const self = 'current-operation';
   const fields = updater.update(live, next, opts.apiVersion, managed.fields, self);
   const out: Managed = { fields, times: new Map(managed.times) };
   stripFields(out, self);

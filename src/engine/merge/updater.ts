@@ -107,6 +107,16 @@ export class Updater {
     return cmp;
   }
 
+  /**
+   * What a non-apply write records when no manager holds anything yet (a create, a reset): the fields the
+   * write added or changed, less the ignored ones. update() with no managers gives the same set; this
+   * skips its bookkeeping (the conflict and removal passes, three filters, the unions with an empty set).
+   */
+  first(live: JsonValue, next: JsonValue): FieldSet {
+    const cmp = compare(this.root, live, next);
+    return this.filter(cmp.modified.union(cmp.added));
+  }
+
   /** Records the changes of a non-apply write for `manager`; no conflicts. */
   update(live: JsonValue, next: JsonValue, version: string, managersIn: ManagerSets, manager: string): ManagerSets {
     const managers = this.reconcile(managersIn);

@@ -523,13 +523,28 @@ export function presentShallow(def: ResourceDefinition, o: KubeObject, gv = grou
 const itemJsonCache = new WeakMap<object, Map<string, Uint8Array>>();
 const utf8 = new TextEncoder();
 
+/**
+ * The last write answer's item text, handed over to the next read of the same stored object (a get right
+ * after a write, such as a client's get + put, or a controller reading what it just wrote): one slot, so at
+ * most one object and its text are held past their answer; taken once (the read keeps its bytes in
+ * itemJsonCache), and replaced by the next write's answer. Keyed by the stored object itself (immutable, a
+ * new object per write) and the item key, as itemJsonCache is.
+ */
+const handOver: { object: KubeObject | undefined; key: string; item: string } = { object: undefined, key: '', item: '' };
+
 /** The item's bytes, made once and kept with the object (a write's answer is written as text instead: objectJsonText). */
 function itemBytes(def: ResourceDefinition, o: KubeObject, gv: string): Uint8Array {
   const key = itemCacheKey(def, gv);
   let m = itemJsonCache.get(o);
   const hit = m?.get(key);
   if (hit) return hit;
-  const bytes = utf8.encode(JSON.stringify(listItem(def, o, gv)));
+  let text: string;
+  if (handOver.object === o && handOver.key === key) {
+    text = handOver.item;
+    handOver.object = undefined;
+    handOver.item = '';
+  } else text = JSON.stringify(listItem(def, o, gv));
+  const bytes = utf8.encode(text);
   if (!m) itemJsonCache.set(o, (m = new Map()));
   m.set(key, bytes);
   return bytes;
@@ -606,6 +621,9 @@ const objectHeadTexts = new Map<string, string>();
 export function objectJsonText(def: ResourceDefinition, o: KubeObject, gv = groupVersion(def)): string | Uint8Array<ArrayBuffer> {
   if (itemJsonCache.get(o)?.has(itemCacheKey(def, gv))) return objectJsonBytes(def, o, gv);
   const item = JSON.stringify(listItem(def, o, gv));
+  handOver.object = o;
+  handOver.key = itemCacheKey(def, gv);
+  handOver.item = item;
   if (isCustom(def)) return item + '\n';
   const key = `${def.kind} ${gv}`;
   let head = objectHeadTexts.get(key);
