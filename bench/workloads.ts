@@ -5,26 +5,16 @@
 import { createMemoryStorage } from '../src/adapters/memory/memory-storage.js';
 import { systemEnv } from '../src/adapters/system-env.js';
 import { createApiServer } from '../src/engine/server.js';
-import type { Storage } from '../src/engine/storage/interface.js';
+import { withWrite } from '../src/engine/storage/testing/forwarding.js';
 
 async function run(replicas: number, containerStartMs: number): Promise<void> {
   const inner = createMemoryStorage();
   let writes = 0;
-  const storage: Storage = {
-    ...inner,
-    revision: () => inner.revision(),
-    compactedRevision: () => inner.compactedRevision(),
-    get: (k) => inner.get(k),
-    list: (p) => inner.list(p),
-    events: (a) => inner.events(a),
-    compact: (t) => inner.compact(t),
-    close: () => inner.close(),
-    async write(ops, time) {
-      const r = await inner.write(ops, time);
-      if (r.ok) writes += ops.length;
-      return r;
-    },
-  };
+  const storage = withWrite(inner, async (ops, time) => {
+    const r = await inner.write(ops, time);
+    if (r.ok) writes += ops.length;
+    return r;
+  });
   const api = createApiServer({ storage, env: systemEnv(), host: 'node', controllerStartDelayMs: 0, workloads: { containerStartMs } });
   await api.ready;
   const call = async (method: string, path: string, body?: unknown) => {

@@ -4,7 +4,8 @@
 // keys a queued commit writes runs again once that commit is applied, and a failed commit leaves no trace.
 import { describe, expect, it } from 'vitest';
 import { createMemoryStorage } from '../../adapters/memory/memory-storage.js';
-import type { Storage, WriteOp, WriteResult } from '../storage/interface.js';
+import type { WriteOp, WriteResult } from '../storage/interface.js';
+import { withWrite } from '../storage/testing/forwarding.js';
 import { testClient } from '../testing/harness.js';
 
 const CM = '/api/v1/namespaces/default/configmaps';
@@ -19,27 +20,15 @@ function heldStorage() {
   const inner = createMemoryStorage();
   const held: { ops: WriteOp[]; release(fail?: Error): void }[] = [];
   let hold = false;
-  const storage: Storage = {
-    ...inner,
-    revision: () => inner.revision(),
-    compactedRevision: () => inner.compactedRevision(),
-    get: (k) => inner.get(k),
-    list: (p) => inner.list(p),
-    events: (a) => inner.events(a),
-    compact: (t) => inner.compact(t),
-    close: () => inner.close(),
-    readAll: inner.readAll && (() => inner.readAll!()),
-    readKeys: inner.readKeys && ((keys) => inner.readKeys!(keys)),
-    write(ops, time) {
-      if (!hold) return inner.write(ops, time);
-      return new Promise<WriteResult>((resolve, reject) => {
-        held.push({
-          ops,
-          release: (fail) => (fail ? reject(fail) : resolve(inner.write(ops, time))),
-        });
+  const storage = withWrite(inner, (ops, time) => {
+    if (!hold) return inner.write(ops, time);
+    return new Promise<WriteResult>((resolve, reject) => {
+      held.push({
+        ops,
+        release: (fail) => (fail ? reject(fail) : resolve(inner.write(ops, time))),
       });
-    },
-  };
+    });
+  });
   return { storage, held, setHold: (on: boolean) => void (hold = on) };
 }
 
