@@ -12,6 +12,23 @@ function warningsOf(r: { headers: Headers }): string[] {
   return (r.headers.get('Warning') ?? '').split(/(?<=")\s*,\s*(?=299 )/).filter(Boolean);
 }
 
+/** A cluster whose validating webhook allows every create of `resource` (core group) with `warnings`. */
+async function withWarningWebhook(resource: string, warnings: string[]): Promise<TestClient> {
+  const http: OutboundHttp = {
+    async post(_url, body) {
+      const review = JSON.parse(body) as { request: { uid: string } };
+      return { status: 200, body: JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid: review.request.uid, allowed: true, warnings } }) };
+    },
+  };
+  const c = await testClient(createMemoryStorage(), { controllers: [], env: { ...fakeEnv(), http } });
+  const hook = {
+    name: 'warn.example.com', clientConfig: { url: 'https://hooks.example.com/warn' }, sideEffects: 'None', admissionReviewVersions: ['v1'],
+    rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: [resource] }],
+  };
+  expect((await c.req('POST', '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations', { metadata: { name: 'warn' }, webhooks: [hook] })).status).toBe(201);
+  return c;
+}
+
 describe('warnings on the wire', () => {
   let c: TestClient;
   beforeEach(async () => {
@@ -19,19 +36,7 @@ describe('warnings on the wire', () => {
   });
 
   it('a text warned twice is written once (a webhook answering the same warning twice, and another twice in a row)', async () => {
-    const http: OutboundHttp = {
-      async post(_url, body) {
-        const review = JSON.parse(body) as { request: { uid: string } };
-        const warnings = ['same', 'other', 'same', 'same'];
-        return { status: 200, body: JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid: review.request.uid, allowed: true, warnings } }) };
-      },
-    };
-    c = await testClient(createMemoryStorage(), { controllers: [], env: { ...fakeEnv(), http } });
-    const hook = {
-      name: 'warn.example.com', clientConfig: { url: 'https://hooks.example.com/warn' }, sideEffects: 'None', admissionReviewVersions: ['v1'],
-      rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }],
-    };
-    expect((await c.req('POST', '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations', { metadata: { name: 'warn' }, webhooks: [hook] })).status).toBe(201);
+    c = await withWarningWebhook('configmaps', ['same', 'other', 'same', 'same']);
     const r = await c.req('POST', CM, { metadata: { name: 'w' } });
     expect(r.status).toBe(201);
     expect(warningsOf(r)).toEqual(['299 - "same"', '299 - "other"']);
@@ -68,18 +73,7 @@ describe('the deprecation warning under the same rule', () => {
   });
 
   it('is written once when a webhook warns the same text', async () => {
-    const http: OutboundHttp = {
-      async post(_url, body) {
-        const review = JSON.parse(body) as { request: { uid: string } };
-        return { status: 200, body: JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid: review.request.uid, allowed: true, warnings: [DEPRECATED, 'mine'] } }) };
-      },
-    };
-    c = await testClient(createMemoryStorage(), { controllers: [], env: { ...fakeEnv(), http } });
-    const hook = {
-      name: 'warn.example.com', clientConfig: { url: 'https://hooks.example.com/warn' }, sideEffects: 'None', admissionReviewVersions: ['v1'],
-      rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['endpoints'] }],
-    };
-    expect((await c.req('POST', '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations', { metadata: { name: 'warn' }, webhooks: [hook] })).status).toBe(201);
+    c = await withWarningWebhook('endpoints', [DEPRECATED, 'mine']);
     const r = await c.req('POST', EP, { metadata: { name: 'w' } });
     expect(r.status).toBe(201);
     expect(warningsOf(r)).toEqual([`299 - "${DEPRECATED}"`, '299 - "mine"']);
