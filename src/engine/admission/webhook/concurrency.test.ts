@@ -233,14 +233,19 @@ describe('two writes of one object while a webhook answers', () => {
     expect(body.metadata.managedFields.find((m: any) => m.manager === 'other').fieldsV1).toEqual({ 'f:data': { 'f:b': {} } });
   });
 
-  it('a patch that changes nothing on the object it read runs again once another write landed, and lands on it', async () => {
-    // a no-op on the object as created
-    const patch = c.raw('PATCH', `${CM}/x`, JSON.stringify({ data: { base: '0' } }), { 'Content-Type': 'application/merge-patch+json' });
+  /** A merge patch of x with `data` held at its webhook call while a PUT of x lands; the patch is left waiting. */
+  async function patchThenPutLands(data: Record<string, string>): Promise<{ patch: Promise<Response>; put: TestResponse }> {
+    const patch = c.raw('PATCH', `${CM}/x`, JSON.stringify({ data }), { 'Content-Type': 'application/merge-patch+json' });
     await until('the webhook call', () => held.pending.length === 1);
     const putting = c.req('PUT', `${CM}/x`, { metadata: { name: 'x' }, data: { a: '2' } });
     await until("the put's call", () => held.pending.length === 2);
     held.pending[1].answer();
-    const put = await ok(within('the put', putting));
+    return { patch, put: await ok(within('the put', putting)) };
+  }
+
+  it('a patch that changes nothing on the object it read runs again once another write landed, and lands on it', async () => {
+    // a no-op on the object as created
+    const { patch, put } = await patchThenPutLands({ base: '0' });
     // the patch's first call, then its second one on the newer object
     held.autoAnswer();
     const r = await within('the patch', patch);
@@ -253,12 +258,7 @@ describe('two writes of one object while a webhook answers', () => {
   });
 
   it("the answer of a write that ran again carries every attempt's warnings, each once", async () => {
-    const patch = c.raw('PATCH', `${CM}/x`, JSON.stringify({ data: { p: '1' } }), { 'Content-Type': 'application/merge-patch+json' });
-    await until('the webhook call', () => held.pending.length === 1);
-    const putting = c.req('PUT', `${CM}/x`, { metadata: { name: 'x' }, data: { a: '2' } });
-    await until("the put's call", () => held.pending.length === 2);
-    held.pending[1].answer();
-    await ok(within('the put', putting));
+    const { patch } = await patchThenPutLands({ p: '1' });
     // the patch's first call warns one thing; its second, on the newer object, that again and another
     held.pending[0].answer({ allowed: true, warnings: ['first look'] });
     held.autoAnswer(() => ({ allowed: true, warnings: ['second look', 'first look'] }));
