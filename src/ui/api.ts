@@ -59,6 +59,8 @@ function earlyRegistration(): Promise<ServiceWorkerRegistration> | undefined {
 
 const FIRST_INSTALL_SCRIPT = 'sw-first.js';
 const WORKER_SCRIPT = 'sw.js';
+/** The options of every registration (index.html's early one too): scope the app's base, scripts never from the HTTP cache. */
+const registrationOptions = (base: string): RegistrationOptions => ({ scope: base, updateViaCache: 'none' });
 
 /**
  * The worker script to register (as index.html's early registration chooses it): the newest worker's of the
@@ -87,7 +89,7 @@ function moveToWorkerScriptWhenHidden(container: ServiceWorkerContainer, base: s
     timer = setTimeout(() => {
       if (document.visibilityState !== 'hidden') return;
       document.removeEventListener('visibilitychange', onChange);
-      container.register(`${base}${WORKER_SCRIPT}`, { scope: base, updateViaCache: 'none' }).catch(() => undefined);
+      container.register(`${base}${WORKER_SCRIPT}`, registrationOptions(base)).catch(() => undefined);
     }, 1000);
   };
   document.addEventListener('visibilitychange', onChange);
@@ -97,7 +99,7 @@ function moveToWorkerScriptWhenHidden(container: ServiceWorkerContainer, base: s
 async function startServiceWorker(): Promise<void> {
   const container = navigator.serviceWorker;
   const base = import.meta.env.BASE_URL;
-  const registration = await (earlyRegistration() ?? container.register(await workerScript(container, base), { scope: base, updateViaCache: 'none' }));
+  const registration = await (earlyRegistration() ?? container.register(await workerScript(container, base), registrationOptions(base)));
   markStartup('sw-registered');
   if (container.controller) return;
   const controlled = waitForController(container, CONTROL_TIMEOUT_MS);
