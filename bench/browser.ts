@@ -482,11 +482,17 @@ export async function benchBrowser(options: BenchBrowserOptions = {}): Promise<R
     const coldGet = `${base}/api/v1/namespaces/bench-bulk/configmaps/bulk-00000`;
     const coldList = `${base}/api/v1/namespaces/bench-bulk/configmaps?limit=1`;
     // the first install's worker (sw-first.js, compiled from a string at every start) until the page moves on
+    // the app moves the registration once hidden or after five minutes in view: a slow run may have passed that
+    const moved = await probe.evaluate(`(async () => {
+      const r = await navigator.serviceWorker.getRegistration();
+      return [r?.active, r?.waiting, r?.installing].some((w) => w && !w.scriptURL.endsWith('/sw-first.js'));
+    })()`);
     const first = await coldStarts(probe, coldGet, 3, coldList);
+    if (moved) first.failures.push('the registration had already moved on from sw-first.js: this row timed sw.js');
     rows.push({
       name: 'sw: cold start of the first install\'s worker (sw-first.js), stopped worker to first answer',
       totalMs: round(quantile([...first.durations].sort((a, b) => a - b), 0.5)),
-      note: `median of ${first.durations.length} (${first.durations.map(round).join(' / ')} ms), as the row below but before the registration moves to sw.js (the app moves it once hidden): no code cache; a list of one with it: median ${round(quantile([...first.lists].sort((a, b) => a - b), 0.5))} ms${
+      note: `median of ${first.durations.length} (${first.durations.map(round).join(' / ')} ms), as the row below but before the registration moves to sw.js (the app moves it once hidden, or after five minutes in view): no code cache; a list of one with it: median ${round(quantile([...first.lists].sort((a, b) => a - b), 0.5))} ms${
         first.failures.length ? `; FAILURES: ${first.failures.join('; ')}` : ''
       }`,
     });

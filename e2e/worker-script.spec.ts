@@ -109,3 +109,22 @@ test('with eval refused by a CSP on sw-first.js, the first install imports sw.js
     expect(await read(page, origin, 'csp')).toEqual({ name: 'csp' });
   });
 });
+
+test('a page that stays in view moves the registration to sw.js after five minutes, not before', async ({ page }) => {
+  test.setTimeout(90_000);
+  await withBuild(() => ({}), async (origin) => {
+    await page.clock.install(); // the page's timers, fast-forwarded below
+    await page.goto(`${origin}/`);
+    await expect(page.getByTestId('engine-mode')).toHaveText('service worker', { timeout: 30_000 });
+    const newer = () => page.evaluate(async () => {
+      const r = await navigator.serviceWorker.getRegistration();
+      return (r?.installing ?? r?.waiting)?.scriptURL;
+    });
+    await page.clock.fastForward('04:50');
+    await page.waitForTimeout(1000);
+    expect(await newer()).toBeUndefined();
+    expect(await activeScript(page)).toBe(`${origin}/sw-first.js`);
+    await page.clock.fastForward('00:20'); // past five minutes, and past the idle wait's own timeout
+    await expect.poll(newer, { timeout: 30_000 }).toBe(`${origin}/sw.js`);
+  });
+});

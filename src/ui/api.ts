@@ -73,25 +73,37 @@ async function workerScript(container: ServiceWorkerContainer, base: string): Pr
   return w ? w.scriptURL : `${base}${FIRST_INSTALL_SCRIPT}`;
 }
 
+/** How long a page that stays in view waits before it moves the registration on anyway (a demo's tab). */
+const MOVE_WHEN_VISIBLE_AFTER_MS = 5 * 60_000;
+
 /**
  * A worker installed from `sw-first.js` compiles its code again at every start (a string has no code cache).
- * Once this page has been hidden for a second (the user is elsewhere), the registration moves to `sw.js`:
- * the browser installs it beside the running worker, with a full code cache, and it takes over when the
- * running worker has nothing in progress (its tabs closed, or the browser stopping it; open watches end then
- * and resume from their last resourceVersion, as after any stop; docs/hosts.md 1).
+ * Once this page has been hidden for a second (the user is elsewhere), or has been open five minutes (a tab
+ * that never leaves the screen, as in a live demo; the move waits for an idle moment of the page), the
+ * registration moves to `sw.js`: the browser installs it beside the running worker, with a full code cache,
+ * and it takes over when the running worker has nothing in progress (its tabs closed, or the browser stopping
+ * it; open watches end then and resume from their last resourceVersion, as after any stop; docs/hosts.md 1).
  */
-function moveToWorkerScriptWhenHidden(container: ServiceWorkerContainer, base: string): void {
+function moveToWorkerScriptLater(container: ServiceWorkerContainer, base: string): void {
   if (!container.controller?.scriptURL.endsWith(`/${FIRST_INSTALL_SCRIPT}`)) return;
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let hiddenTimer: ReturnType<typeof setTimeout> | undefined;
+  const move = () => {
+    document.removeEventListener('visibilitychange', onChange);
+    clearTimeout(hiddenTimer);
+    clearTimeout(visibleTimer);
+    container.register(`${base}${WORKER_SCRIPT}`, registrationOptions(base)).catch(() => undefined);
+  };
   const onChange = () => {
-    clearTimeout(timer);
+    clearTimeout(hiddenTimer);
     if (document.visibilityState !== 'hidden') return;
-    timer = setTimeout(() => {
-      if (document.visibilityState !== 'hidden') return;
-      document.removeEventListener('visibilitychange', onChange);
-      container.register(`${base}${WORKER_SCRIPT}`, registrationOptions(base)).catch(() => undefined);
+    hiddenTimer = setTimeout(() => {
+      if (document.visibilityState === 'hidden') move();
     }, 1000);
   };
+  const visibleTimer = setTimeout(() => {
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(move, { timeout: 10_000 });
+    else move();
+  }, MOVE_WHEN_VISIBLE_AFTER_MS);
   document.addEventListener('visibilitychange', onChange);
 }
 
@@ -130,7 +142,7 @@ async function establish(): Promise<ApiConnection> {
     try {
       await startServiceWorker();
       markStartup('connected');
-      moveToWorkerScriptWhenHidden(navigator.serviceWorker, import.meta.env.BASE_URL);
+      moveToWorkerScriptLater(navigator.serviceWorker, import.meta.env.BASE_URL);
       return { ...common, mode: 'service-worker' };
     } catch (err) {
       fallbackReason = `service worker unavailable: ${err instanceof Error ? err.message : String(err)}`;
