@@ -87,7 +87,10 @@ const MOVE_WHEN_VISIBLE_AFTER_MS = 5 * 60_000;
 function moveToWorkerScriptLater(container: ServiceWorkerContainer, base: string): void {
   if (!container.controller?.scriptURL.endsWith(`/${FIRST_INSTALL_SCRIPT}`)) return;
   let hiddenTimer: ReturnType<typeof setTimeout> | undefined;
+  let moved = false;
   const move = () => {
+    if (moved) return; // the idle callback may still come after a move once hidden
+    moved = true;
     document.removeEventListener('visibilitychange', onChange);
     clearTimeout(hiddenTimer);
     clearTimeout(visibleTimer);
