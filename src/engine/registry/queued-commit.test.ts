@@ -7,6 +7,7 @@ import { createMemoryStorage } from '../../adapters/memory/memory-storage.js';
 import type { WriteOp, WriteResult } from '../storage/interface.js';
 import { withWrite } from '../storage/testing/forwarding.js';
 import { testClient } from '../testing/harness.js';
+import { until } from '../testing/wait.js';
 
 const CM = '/api/v1/namespaces/default/configmaps';
 const cm = (name: string, data: Record<string, string> = { k: name }) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data });
@@ -30,14 +31,6 @@ function heldStorage() {
     });
   });
   return { storage, held, setHold: (on: boolean) => void (hold = on) };
-}
-
-async function until(what: string, cond: () => boolean, ms = 2000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 1));
-  }
 }
 
 describe('commits queued outside the write lock', () => {

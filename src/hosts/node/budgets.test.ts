@@ -7,6 +7,7 @@ import { createMemoryStorage } from '../../adapters/memory/memory-storage.js';
 import { systemEnv } from '../../adapters/system-env.js';
 import { createApiServer } from '../../engine/server.js';
 import { startHttpHost, type HttpHost } from './http-host.js';
+import { until } from '../../engine/testing/wait.js';
 
 let host: HttpHost;
 let base: string;
@@ -17,7 +18,7 @@ beforeAll(async () => {
   host = await startHttpHost(api);
   base = host.url;
   expect((await call('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', JSON.stringify(CRD))).status).toBe(201);
-  await until(async () => (await call('GET', '/apis/ex.com/v1/namespaces/default/widgets')).status === 200);
+  await until('the widgets to be served', async () => (await call('GET', '/apis/ex.com/v1/namespaces/default/widgets')).status === 200, { ms: 5000, every: 25 });
   for (const ns of ['budget', 'dc']) {
     expect((await call('POST', '/api/v1/namespaces', JSON.stringify({ metadata: { name: ns } }))).status).toBe(201);
   }
@@ -64,14 +65,6 @@ async function call(method: string, path: string, body?: string | Uint8Array | R
     json = undefined;
   }
   return { status: r.status, text, json, ms: performance.now() - t };
-}
-
-async function until(cond: () => Promise<boolean>, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 function failure(code: number, reason: string, message: string, details?: Record<string, unknown>) {

@@ -10,6 +10,7 @@ import { systemEnv } from '../../adapters/system-env.js';
 import { createApiServer, type ApiServer } from '../../engine/server.js';
 import type { Storage } from '../../engine/storage/interface.js';
 import { startHttpHost, type HttpHost } from './http-host.js';
+import { until } from '../../engine/testing/wait.js';
 
 // client-node 2 pulls undici 8, which binds Node >= 22 APIs at load (zlib's zstd decoder,
 // worker_threads.markAsUncloneable, Promise.withResolvers); on an older Node give it stand-ins (zstd is never negotiated here)
@@ -35,14 +36,6 @@ if (typeof P.withResolvers !== 'function') {
 const { CoreV1Api, KubeConfig, makeInformer } = await import('@kubernetes/client-node');
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until(cond: () => boolean | Promise<boolean>, what: string, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(25);
-  }
-}
 
 /** The same storage handed to successive engines: closing an engine leaves it open. */
 function keepOpen(s: Storage): Storage {
@@ -112,14 +105,14 @@ describe('@kubernetes/client-node informer against the Node host', () => {
     const a = await core.readNamespacedConfigMap({ name: 'a', namespace: ns });
     await core.replaceNamespacedConfigMap({ name: 'a', namespace: ns, body: { ...a, data: { v: '2' } } });
     await core.deleteNamespacedConfigMap({ name: 'b', namespace: ns });
-    await until(inSync, 'the informer to see the writes');
+    await until('the informer to see the writes', inSync, { ms: 10_000, every: 25 });
     expect(view()).toEqual(['a={"v":"2"}@7']);
     expect(events).toEqual(['add a', 'add b', 'update a', 'delete b']);
 
     // compaction: the informer is stopped, the cluster moves on and its history is compacted; on restart
     // the watch from the old version gets ERROR 410 and the informer lists again
     await informer.stop();
-    await until(() => node!.api.engine.watch.count === 0, 'the server to see the watch end');
+    await until('the server to see the watch end', () => node!.api.engine.watch.count === 0, { ms: 10_000, every: 25 });
     const stoppedAt = (informer as unknown as { latestResourceVersion(): string }).latestResourceVersion();
     expect(stoppedAt).toBe('8');
     await core.createNamespacedConfigMap({ namespace: ns, body: { metadata: { name: 'c' }, data: { v: '1' } } });
@@ -129,13 +122,13 @@ describe('@kubernetes/client-node informer against the Node host', () => {
     node.requests.length = 0;
     events.length = 0;
     await informer.start();
-    await until(inSync, 'the informer to relist after 410');
+    await until('the informer to relist after 410', inSync, { ms: 10_000, every: 25 });
     expect(view()).toEqual(['c={"v":"1"}@9']);
     expect(events.sort()).toEqual(['add c', 'delete a']);
     const path = `/api/v1/namespaces/${ns}/configmaps`;
     // the watch from the compacted version (answered with ERROR 410), then a list, then a watch from the list
     expect(node.requests[0]).toMatch(new RegExp(`^GET ${path}\\?watch=true&resourceVersion=${stoppedAt}$`));
-    await until(() => node!.requests.some((r) => r === `GET ${path}?watch=true&resourceVersion=10`), 'the watch from the relist');
+    await until('the watch from the relist', () => node!.requests.some((r) => r === `GET ${path}?watch=true&resourceVersion=10`), { ms: 10_000, every: 25 });
 
     // a host restart: a new engine over the same storage on the same port; the informer reconnects
     const port = node.host.port;
@@ -149,7 +142,7 @@ describe('@kubernetes/client-node informer against the Node host', () => {
     await core.createNamespacedConfigMap({ namespace: ns, body: { metadata: { name: 'd' }, data: { v: '1' } } });
     const c = await core.readNamespacedConfigMap({ name: 'c', namespace: ns });
     await core.replaceNamespacedConfigMap({ name: 'c', namespace: ns, body: { ...c, data: { v: '3' } } });
-    await until(inSync, 'the informer to catch up after the restart', 15_000);
+    await until('the informer to catch up after the restart', inSync, { ms: 15_000, every: 25 });
     expect(view()).toEqual(['c={"v":"3"}@12', 'd={"v":"1"}@11']);
     expect(errors + node.requests.filter((r) => r.includes('watch=true')).length).toBeGreaterThan(0);
   }, 40_000);

@@ -2,6 +2,7 @@
 // kubectl the suite is skipped with the reason in its name, except on CI, where a missing kubectl fails
 // the run rather than passing it with nothing tested.
 import { describe } from 'vitest';
+import { until as waitUntil } from '../../engine/testing/wait.js';
 import { findKubectl } from './kubectl.js';
 
 export function kubectlSuite(): { found: { path?: string; why: string }; suite: (name: string, fn: () => void) => void } {
@@ -14,11 +15,7 @@ export function kubectlSuite(): { found: { path?: string; why: string }; suite: 
   return { found, suite };
 }
 
-/** Polls `what` every `pollMs` until it holds; throws "timed out" after `ms`. */
+/** Polls `what` every `pollMs` until it holds; fails after `ms` (the suites' defaults for kubectl's pace). */
 export async function until(what: () => Promise<boolean>, ms = 30_000, pollMs = 200): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await what())) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, pollMs));
-  }
+  await waitUntil('the condition', what, { ms, every: pollMs });
 }

@@ -5,6 +5,7 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startKubectlEnv, type KubectlEnv } from './kubectl.js';
 import { kubectlSuite } from './kubectl-suite.js';
+import { until } from '../../engine/testing/wait.js';
 
 const { found, suite } = kubectlSuite();
 
@@ -17,14 +18,6 @@ function cmYaml(name: string, labels: Record<string, string>, data: Record<strin
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until(cond: () => boolean, what: string, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
 
 function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
   return new Promise((resolve, reject) => {
@@ -82,15 +75,15 @@ suite('kubectl (reads)', () => {
   it('get -w prints the table, then one row per change', async () => {
     const w = k.spawnKubectl(['get', 'cm', '-w', '-l', 'app=db']);
     try {
-      await until(() => /\ne\s+1\s+\S+\n/.test(w.output()), 'the initial rows');
+      await until('the initial rows', () => /\ne\s+1\s+\S+\n/.test(w.output()), { ms: 10_000, every: 50 });
       expect(w.output()).toMatch(/^NAME\s+DATA\s+AGE\nc\s+1\s+\S+\nd\s+1\s+\S+\ne\s+1\s+\S+\n/);
       await k.kubectl(['create', 'configmap', 'f', '--from-literal=x=1', '--from-literal=y=2']);
       await sleep(300);
       expect(w.output()).not.toMatch(/\nf\s/);
       await k.kubectl(['replace', '--validate=false', '-f', '-'], { input: cmYaml('f', { app: 'db' }, { x: '1', y: '2' }) });
-      await until(() => /\nf\s+2\s+\S+\n/.test(w.output()), 'the row of f');
+      await until('the row of f', () => /\nf\s+2\s+\S+\n/.test(w.output()), { ms: 10_000, every: 50 });
       await k.kubectl(['delete', 'cm', 'f']);
-      await until(() => (w.output().match(/\nf\s+2\s+/g) ?? []).length >= 2, 'the deletion row of f');
+      await until('the deletion row of f', () => (w.output().match(/\nf\s+2\s+/g) ?? []).length >= 2, { ms: 10_000, every: 50 });
     } finally {
       await w.stop();
     }
@@ -99,9 +92,9 @@ suite('kubectl (reads)', () => {
   it('get -w --output-watch-events names the event types', async () => {
     const w = k.spawnKubectl(['get', 'cm', 'a', '-w', '--output-watch-events']);
     try {
-      await until(() => /ADDED\s+a\s+1/.test(w.output()), 'ADDED a');
+      await until('ADDED a', () => /ADDED\s+a\s+1/.test(w.output()), { ms: 10_000, every: 50 });
       await k.kubectl(['replace', '--validate=false', '-f', '-'], { input: cmYaml('a', { app: 'web' }, { k: "a", m: "2" }) });
-      await until(() => /MODIFIED\s+a\s+2/.test(w.output()), 'MODIFIED a');
+      await until('MODIFIED a', () => /MODIFIED\s+a\s+2/.test(w.output()), { ms: 10_000, every: 50 });
       expect(w.output()).toMatch(/^EVENT\s+NAME\s+DATA\s+AGE\n/);
     } finally {
       await w.stop();

@@ -6,14 +6,10 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startKubectlEnv, type KubectlEnv } from './kubectl.js';
 import { kubectlSuite, until } from './kubectl-suite.js';
 import { reviewCaBundle, startReviewServer, type Review, type ReviewServer } from './review-server.js';
+import { within } from '../../engine/testing/wait.js';
 
 const { found, suite } = kubectlSuite();
 
-
-/** `p`, or a failure after `ms` (a kubectl stuck behind a global write lock would wait for the held call). */
-function within<T>(what: string, p: Promise<T>, ms = 10_000): Promise<T> {
-  return Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`timed out: ${what}`)), ms))]);
-}
 
 suite('kubectl (admission webhook held open)', () => {
   let k: KubectlEnv;
@@ -52,9 +48,9 @@ suite('kubectl (admission webhook held open)', () => {
     hold = (r) => r.request.name === 'slow';
     const slow = k.kubectl(['create', 'configmap', 'slow', '--from-literal=a=1']);
     await until(async () => held.length === 1, 10_000, 20);
-    expect((await within('create of another configmap', k.kubectl(['create', 'configmap', 'other', '--from-literal=a=1']))).stdout).toBe('configmap/other created\n');
-    expect((await within('create of a namespace', k.kubectl(['create', 'namespace', 'two']))).stdout).toBe('namespace/two created\n');
-    expect((await within('create in it', k.kubectl(['create', 'configmap', 'x', '-n', 'two']))).stdout).toBe('configmap/x created\n');
+    expect((await within('create of another configmap', k.kubectl(['create', 'configmap', 'other', '--from-literal=a=1']), 10_000)).stdout).toBe('configmap/other created\n');
+    expect((await within('create of a namespace', k.kubectl(['create', 'namespace', 'two']), 10_000)).stdout).toBe('namespace/two created\n');
+    expect((await within('create in it', k.kubectl(['create', 'configmap', 'x', '-n', 'two']), 10_000)).stdout).toBe('configmap/x created\n');
     const get = await k.kubectl(['get', 'configmap', 'slow'], { allowFail: true });
     expect(get.stderr).toBe('Error from server (NotFound): configmaps "slow" not found\n');
     held.shift()!.release();
@@ -72,7 +68,7 @@ suite('kubectl (admission webhook held open)', () => {
     const calls = seen.length;
     const a = k.kubectl(['label', 'configmap', 'shared', 'a=1']);
     await until(async () => held.length === 1, 10_000, 20);
-    expect((await within('the other label', k.kubectl(['label', 'configmap', 'shared', 'b=2']))).stdout).toBe('configmap/shared labeled\n');
+    expect((await within('the other label', k.kubectl(['label', 'configmap', 'shared', 'b=2']), 10_000)).stdout).toBe('configmap/shared labeled\n');
     held.shift()!.release();
     expect((await a).stdout).toBe('configmap/shared labeled\n');
     // the held label's webhook, the other label's, the held label's second attempt

@@ -7,6 +7,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { createMemoryStorage } from '../../../adapters/memory/memory-storage.js';
 import type { OutboundHttp } from '../../env.js';
 import { fakeEnv, testClient, type FakeEnv, type TestClient, type TestResponse } from '../../testing/harness.js';
+import { until, within } from '../../testing/wait.js';
 
 type Review = { request: Record<string, any> };
 interface Call {
@@ -41,20 +42,6 @@ function heldHttp() {
       for (const c of pending.splice(0)) void Promise.resolve(respond(c.review)).then(c.answer);
     },
   };
-}
-
-/** Resolves when `cond` holds; fails after `ms` of real time (a write stuck behind a lock never gets there). */
-async function until(what: string, cond: () => boolean, ms = 2000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 1));
-  }
-}
-
-/** `p`, or a failure after `ms` of real time. */
-function within<T>(what: string, p: Promise<T>, ms = 2000): Promise<T> {
-  return Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`timed out: ${what}`)), ms))]);
 }
 
 const VWC = '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations';
