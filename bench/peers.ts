@@ -508,7 +508,7 @@ async function bufbuildCel(): Promise<CelImpl> {
 /** Batches per implementation and CEL row (after one warm-up batch), taken in turn. */
 const CEL_ROUNDS = 21;
 /** Compilations (each evaluated once) of every rule by every implementation before the first row, rules in turn. */
-const CEL_WARM_UP = 1000;
+export const CEL_WARM_UP = 1000;
 
 /** µs per operation over one batch. */
 function perOpUs(fn: () => void, batch: number): number {
