@@ -14,7 +14,8 @@
 //             (before, after, after, before, ...: rounds of one request, 2,000 per side after 50 of warm-up),
 //             so a burst of load falls on both sides (against itself 1.00-1.01x, where rounds of 100 gave
 //             0.86-1.24x); the median and the p25 of every request's time;
-//   cel       compile + evaluate of the peer rules of bench/peers.ts: 15 rounds of 100 per side.
+//   cel       compile + evaluate of the peer rules of bench/peers.ts: 15 rounds of 100 per side, after both
+//             sides compiled every rule (rules in turn) as many times as peers.ts' warm-up does.
 // `--controllers` runs both engines with their default controllers (namespace controller, garbage collector,
 // quota and policy-status controllers, as the node rows and the peers' API table do), started at once and
 // given a moment to list before the rounds: each write's watch event is then read by their informers on the
@@ -208,6 +209,10 @@ export const SUITES: Record<string, Suite> = {
     async *run(before, after, opts, keep) {
       const peers = await import('./peers.js');
       const sides = { before: celSide(before, peers), after: celSide(after, peers) };
+      // both sides compiled on every rule first, the rules in turn, as bench/peers.ts does before its table:
+      // without it the first rows timed compile paths still being optimized (a build against itself read
+      // 0.79x-1.12x, replicas at 8 µs where a warmed process takes 1.6; BENCHMARKS.md, perf-cel11)
+      for (let i = 0; i < peers.CEL_WARM_UP; i++) for (const s of SIDES) for (const rule of peers.RULES) sides[s](rule.expr, rule.variable);
       for (const rule of peers.RULES) {
         const name = `compile + evaluate: ${rule.name}`;
         if (!keep(name)) continue;
