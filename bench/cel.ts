@@ -76,7 +76,7 @@ export async function bench(): Promise<Row[]> {
   const gz = await celBundleGzipBytes();
   return [
     { name: 'cel: evaluate typical CRD rule over a 10-container object (JSON in)', p50Ms: evalMs, target: '<= 0.005 ms (5 µs)', met: evalMs <= 0.005, note: `${(evalMs * 1000).toFixed(2)} µs` },
-    { name: 'cel: compile + evaluate the same rule', p50Ms: compileEvalMs, target: '<= 0.1 ms (100 µs)', met: compileEvalMs <= 0.1, note: `${(compileEvalMs * 1000).toFixed(1)} µs` },
+    { name: 'cel: compile + evaluate the same rule', p50Ms: compileEvalMs, target: '<= 0.1 ms (100 µs)', met: compileEvalMs <= 0.1, note: `${(compileEvalMs * 1000).toFixed(1)} µs; one rule after 200 warm-up compiles in a fresh process, so mostly before the JIT has settled (the peers' CEL table times compiles in a warmed process)` },
     { name: 'cel: engine CEL code (core + k8s libraries), minified + gzipped', target: '<= 40 KB', met: gz <= 40 * 1024, note: `${(gz / 1024).toFixed(1)} KB` },
   ];
 }
