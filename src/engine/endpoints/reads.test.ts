@@ -653,6 +653,28 @@ describe('representations', () => {
     expect(await ua.text()).toBe(`${JSON.stringify(JSON.parse((await c.req('GET', CM)).text), null, 2)}\n`);
   });
 
+  it('a pretty list streamed in several pieces is byte for byte the indented compact list, before and after its items are cached', async () => {
+    const big = 'x'.repeat(2000);
+    for (let i = 0; i < 400; i++) {
+      expect((await c.req('POST', CM, cm(`p${String(i).padStart(3, '0')}`, {}, i % 7 ? { big, i: String(i) } : { big, q: 'a "}],{[" \\' }))).status).toBe(201);
+    }
+    const read = async (pretty: boolean) => {
+      const res = await c.raw('GET', `${CM}${pretty ? '?pretty=true' : ''}`);
+      const reader = res.body!.getReader();
+      const chunks: Uint8Array[] = [];
+      for (let r = await reader.read(); !r.done; r = await reader.read()) chunks.push(r.value!);
+      const all = new Uint8Array(chunks.reduce((n, b) => n + b.length, 0));
+      chunks.reduce((at, b) => (all.set(b, at), at + b.length), 0);
+      return { chunks: chunks.length, text: new TextDecoder().decode(all) };
+    };
+    const compact = await read(false);
+    for (let round = 0; round < 2; round++) {
+      const pretty = await read(true);
+      expect(pretty.chunks).toBeGreaterThan(2);
+      expect(pretty.text).toBe(`${JSON.stringify(JSON.parse(compact.text), null, 2)}\n`);
+    }
+  });
+
   it('Table for list, get and watch: v1, v1beta1, svc spelling, includeObject', async () => {
     await create('a', { app: 'x' });
     await create('b');

@@ -698,11 +698,6 @@ class PrettyWriter {
     next.set(this.out.subarray(0, this.at));
     this.out = next;
   }
-  bytes(b: Uint8Array): void {
-    this.room(b.length);
-    this.out.set(b, this.at);
-    this.at += b.length;
-  }
   private newline(depth: number): void {
     this.room(1 + 2 * depth);
     const out = this.out;
@@ -788,19 +783,37 @@ export function listJsonPretty(def: ResourceDefinition, res: ListResult): Readab
   if (items.length === 0) return utf8.encode(`${shell}\n`) as Uint8Array<ArrayBuffer>;
   let head: Uint8Array | undefined = utf8.encode(shell.slice(0, -'[]\n}'.length) + '[');
   let i = 0;
+  // a piece's items are gathered first, then copied into one buffer of the piece's exact size (a growing
+  // buffer would allocate and copy about three times the body per list)
+  const parts: Uint8Array[] = [];
   const piece = (limit: number): { bytes: Uint8Array<ArrayBuffer>; last: boolean } => {
-    const w = new PrettyWriter(Math.min(limit, 64 * 1024) + 1024);
-    if (head) {
-      w.bytes(head);
-      head = undefined;
-    }
-    while (i < items.length && w.at < limit) {
-      w.bytes(i === 0 ? PRETTY_ITEM_START : PRETTY_ITEM_NEXT);
-      w.bytes(prettyItemBytes(def, items[i++], gv));
+    const first = i;
+    let n = head ? head.length : 0;
+    while (i < items.length && n < limit) {
+      const b = prettyItemBytes(def, items[i++], gv);
+      parts.push(b);
+      n += PRETTY_ITEM_NEXT.length + b.length;
     }
     const last = i >= items.length;
-    if (last) w.bytes(PRETTY_TAIL);
-    return { bytes: w.take(), last };
+    if (first === 0) n -= PRETTY_ITEM_NEXT.length - PRETTY_ITEM_START.length;
+    if (last) n += PRETTY_TAIL.length;
+    const out = new Uint8Array(n);
+    let at = 0;
+    if (head) {
+      out.set(head);
+      at = head.length;
+      head = undefined;
+    }
+    for (let k = 0; k < parts.length; k++) {
+      const sep = first + k === 0 ? PRETTY_ITEM_START : PRETTY_ITEM_NEXT;
+      out.set(sep, at);
+      at += sep.length;
+      out.set(parts[k], at);
+      at += parts[k].length;
+    }
+    parts.length = 0;
+    if (last) out.set(PRETTY_TAIL, at);
+    return { bytes: out, last };
   };
   if (items.length < STREAM_MIN_ITEMS) return piece(Infinity).bytes;
   return new ReadableStream<Uint8Array>({
