@@ -443,14 +443,23 @@ export async function benchBrowser(options: BenchBrowserOptions = {}): Promise<R
     });
 
     log(`listing ${bulk} ConfigMaps`);
-    const listed = await listBulk(page, base, 3);
-    const sorted = [...listed.durations].sort((a, b) => a - b);
+    // The first list after the creates serializes and indents every item once (kept for the next lists, as
+    // long as each object is stored): a cost of its own, in its own row. The lists after it do the same work
+    // each time, so the row's figure is their median, and the note gives every run in the order taken.
+    const listed = await listBulk(page, base, 6);
+    const [firstList, ...warmLists] = listed.durations;
+    const sorted = [...warmLists].sort((a, b) => a - b);
     rows.push({
       name: `sw: list ${bulk} ConfigMaps of ~2 KiB (one request)`,
       totalMs: round(quantile(sorted, 0.5)),
       target: '<= 300 ms',
       met: quantile(sorted, 0.5) <= 300,
-      note: `median of ${sorted.length} (${sorted.map(round).join(' / ')} ms), ${listed.items} items, ${(listed.bytes / 1048576).toFixed(1)} MiB body`,
+      note: `median of the ${sorted.length} lists after the first (in order: ${warmLists.map(round).join(' / ')} ms), ${listed.items} items, ${(listed.bytes / 1048576).toFixed(1)} MiB body`,
+    });
+    rows.push({
+      name: `sw: first list of ${bulk} ConfigMaps after their creation (one request)`,
+      totalMs: round(firstList),
+      note: 'the list before the row above, in the same page: each item is serialized and indented for the first time (then kept with the stored object)',
     });
 
     log('list in chunks of 500');
