@@ -554,20 +554,31 @@ function itemCacheKey(def: ResourceDefinition, gv: string): string {
   return isCustom(def) || def.conversion ? `${gv}${conversionKey(def)}` : '';
 }
 
+/** A line break inside a pretty list's item: the item's lines sit two levels (four spaces) in. */
+const ITEM_LINE = '\n    ';
+
 /**
- * The item as it stands in a pretty list (JSON.stringify(item, null, 2) at the items' depth), made from the
- * compact bytes and kept beside them: browsers get every list pretty-printed, and the UI lists again and
- * again, so a repeated list copies bytes instead of serializing 10,000 objects again.
+ * The item as it stands in a pretty list (JSON.stringify(item, null, 2) at the items' depth), kept with the
+ * object: browsers get every list pretty-printed, and the UI lists again and again, so a repeated list copies
+ * bytes instead of serializing 10,000 objects again. Made from the compact bytes when those are kept
+ * already, else by JSON.stringify with the indent, each line moved right to the items' depth (a JSON text
+ * has no raw newline inside a string), without making compact bytes that a browser's lists do not use.
  */
 function prettyItemBytes(def: ResourceDefinition, o: KubeObject, gv: string): Uint8Array {
-  const key = `${itemCacheKey(def, gv)}|pretty`;
-  const hit = itemJsonCache.get(o)?.get(key);
+  const compactKey = itemCacheKey(def, gv);
+  const key = `${compactKey}|pretty`;
+  let m = itemJsonCache.get(o);
+  const hit = m?.get(key);
   if (hit) return hit;
-  const compact = itemBytes(def, o, gv);
-  const w = new PrettyWriter(compact.length + (compact.length >> 1));
-  w.indented(compact, 2);
-  const bytes = w.take().slice();
-  itemJsonCache.get(o)!.set(key, bytes);
+  const compact = m?.get(compactKey);
+  let bytes: Uint8Array;
+  if (compact) {
+    const w = new PrettyWriter(compact.length + (compact.length >> 1));
+    w.indented(compact, 2);
+    bytes = w.take().slice();
+  } else bytes = utf8.encode(JSON.stringify(listItem(def, o, gv), null, 2).replaceAll('\n', ITEM_LINE));
+  if (!m) itemJsonCache.set(o, (m = new Map()));
+  m.set(key, bytes);
   return bytes;
 }
 
