@@ -136,6 +136,85 @@ self.addEventListener('fetch', (e) => {
   }
 }
 
+/**
+ * Chromium's floor for the watch row: a worker of a few lines, on an origin of its own, holds a watch stream
+ * and answers each POST as the storage under the engine does at the least: it reads the body, commits one
+ * IndexedDB readwrite transaction (reads the revision and the object's key, then puts the object, a history
+ * record and the revision) and, once it is complete, enqueues the event's line into the watch stream and
+ * answers 201. Timed as the watch row is (no engine: no admission, no validation, no managedFields).
+ */
+async function floorWatchDelivery(browser: Awaited<ReturnType<typeof chromium.launch>>, rounds: number): Promise<Timing> {
+  const worker = `self.addEventListener('install', () => self.skipWaiting());
+self.addEventListener('activate', (e) => e.waitUntil(self.clients.claim()));
+let watcher;
+let db;
+const utf8 = new TextEncoder();
+const open = () => db || (db = new Promise((resolve, reject) => {
+  const r = indexedDB.open('floor', 1);
+  r.onupgradeneeded = () => { for (const s of ['objects', 'history', 'meta']) r.result.createObjectStore(s); };
+  r.onsuccess = () => resolve(r.result);
+  r.onerror = () => reject(r.error);
+}));
+const result = (r) => new Promise((resolve, reject) => { r.onsuccess = () => resolve(r.result); r.onerror = () => reject(r.error); });
+self.addEventListener('fetch', (e) => {
+  const path = new URL(e.request.url).pathname;
+  if (path === '/watch') {
+    e.respondWith(new Response(new ReadableStream({ start(c) { watcher = c; } }), { headers: { 'Content-Type': 'application/json' } }));
+  } else if (path === '/post') {
+    e.respondWith((async () => {
+      const object = JSON.parse(await e.request.text());
+      const tx = (await open()).transaction(['objects', 'history', 'meta'], 'readwrite');
+      const done = new Promise((resolve, reject) => { tx.oncomplete = resolve; tx.onabort = () => reject(tx.error); });
+      const objects = tx.objectStore('objects');
+      const meta = tx.objectStore('meta');
+      const key = object.metadata.name;
+      const [revision] = await Promise.all([result(meta.get('revision')), result(objects.get(key))]);
+      const next = (revision || 0) + 1;
+      object.metadata.resourceVersion = String(next);
+      objects.put(object, key);
+      tx.objectStore('history').put({ revision: next, object }, next);
+      meta.put(next, 'revision');
+      await done;
+      const text = JSON.stringify(object);
+      watcher.enqueue(utf8.encode(JSON.stringify({ type: 'ADDED', object }) + '\\n'));
+      return new Response(new ReadableStream({ start(c) { c.enqueue(utf8.encode(text)); c.close(); } }), { status: 201, headers: { 'Content-Type': 'application/json' } });
+    })());
+  }
+});`;
+  const server = createServer((req, res) => {
+    const js = req.url === '/sw.js';
+    res.writeHead(200, { 'Content-Type': js ? 'text/javascript' : 'text/html' });
+    res.end(js ? worker : '<!doctype html><title>floor</title>');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+    await page.evaluate(`navigator.serviceWorker.register('/sw.js').then(() => navigator.serviceWorker.ready)`);
+    await page.waitForFunction('navigator.serviceWorker.controller !== null');
+    // a string, not a function: the page must not see the runner's transpiled helpers
+    const durations = (await page.evaluate(`(async () => {
+      const res = await fetch('/watch');
+      const reader = res.body.getReader();
+      const d = [];
+      for (let i = 0; i < ${rounds}; i++) {
+        const delivered = reader.read();
+        const t0 = performance.now();
+        const post = fetch('/post', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'watched-' + i }, data: { i: String(i) } }) });
+        await delivered;
+        d.push(performance.now() - t0);
+        await (await post).text();
+      }
+      return d;
+    })()`)) as number[];
+    return summarize(durations, []);
+  } finally {
+    await context.close();
+    server.close();
+  }
+}
+
 export async function createNamespace(page: Page, base: string, name: string): Promise<void> {
   const status = await page.evaluate(
     async ({ base, name }) =>
@@ -443,14 +522,23 @@ export async function benchBrowser(options: BenchBrowserOptions = {}): Promise<R
     });
 
     log(`listing ${bulk} ConfigMaps`);
-    const listed = await listBulk(page, base, 3);
-    const sorted = [...listed.durations].sort((a, b) => a - b);
+    // The first list after the creates serializes and indents every item once (kept for the next lists, as
+    // long as each object is stored): a cost of its own, in its own row. The lists after it do the same work
+    // each time, so the row's figure is their median, and the note gives every run in the order taken.
+    const listed = await listBulk(page, base, 6);
+    const [firstList, ...warmLists] = listed.durations;
+    const sorted = [...warmLists].sort((a, b) => a - b);
     rows.push({
       name: `sw: list ${bulk} ConfigMaps of ~2 KiB (one request)`,
       totalMs: round(quantile(sorted, 0.5)),
       target: '<= 300 ms',
       met: quantile(sorted, 0.5) <= 300,
-      note: `median of ${sorted.length} (${sorted.map(round).join(' / ')} ms), ${listed.items} items, ${(listed.bytes / 1048576).toFixed(1)} MiB body`,
+      note: `median of the ${sorted.length} lists after the first (in order: ${warmLists.map(round).join(' / ')} ms), ${listed.items} items, ${(listed.bytes / 1048576).toFixed(1)} MiB body`,
+    });
+    rows.push({
+      name: `sw: first list of ${bulk} ConfigMaps after their creation (one request)`,
+      totalMs: round(firstList),
+      note: 'the list before the row above, in the same page: each item is serialized and indented for the first time (then kept with the stored object)',
     });
 
     log('list in chunks of 500');
@@ -471,6 +559,12 @@ export async function benchBrowser(options: BenchBrowserOptions = {}): Promise<R
       target: '<= 2 ms',
       met: quantile(lat, 0.5) <= 2,
       note: `n=${lat.length}, p90 ${round(quantile(lat, 0.9))} ms; a POST through the worker and the event read from a watch stream in the same page`,
+    });
+    const watchFloor = await floorWatchDelivery(browser, 100);
+    rows.push({
+      name: "sw: Chromium's floor for watch delivery: a worker that commits one IndexedDB write per POST",
+      p50Ms: round(watchFloor.p50),
+      note: `n=${watchFloor.n}, p90 ${round(watchFloor.p90)} ms; a worker of a few lines on an origin of its own reads the POST's body, commits one readwrite transaction (two reads, three puts), then enqueues the event into a held watch stream (no engine), timed as the row above`,
     });
 
     log('cold start of the worker with the bulk objects stored');

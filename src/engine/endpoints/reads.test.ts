@@ -653,6 +653,32 @@ describe('representations', () => {
     expect(await ua.text()).toBe(`${JSON.stringify(JSON.parse((await c.req('GET', CM)).text), null, 2)}\n`);
   });
 
+  it('a pretty list streamed in several pieces is byte for byte the indented compact list, its items made from kept compact bytes or not, then kept', async () => {
+    const big = 'x'.repeat(2000);
+    for (let i = 0; i < 400; i++) {
+      expect((await c.req('POST', CM, cm(`p${String(i).padStart(3, '0')}`, {}, i % 7 ? { big, i: String(i) } : { big, q: 'a "}],{[" \\' }))).status).toBe(201);
+    }
+    const read = async (pretty: boolean) => {
+      const res = await c.raw('GET', `${CM}${pretty ? '?pretty=true' : ''}`);
+      const reader = res.body!.getReader();
+      const chunks: Uint8Array[] = [];
+      for (let r = await reader.read(); !r.done; r = await reader.read()) chunks.push(r.value!);
+      const all = new Uint8Array(chunks.reduce((n, b) => n + b.length, 0));
+      chunks.reduce((at, b) => (all.set(b, at), at + b.length), 0);
+      return { chunks: chunks.length, text: new TextDecoder().decode(all) };
+    };
+    // a third of the items read by name first (their compact bytes are kept: the pretty form is indented from
+    // them), the others serialized pretty at once; then both again from the kept bytes
+    for (let i = 0; i < 400; i += 3) expect((await c.req('GET', `${CM}/p${String(i).padStart(3, '0')}`)).status).toBe(200);
+    const pretty = [await read(true)];
+    const compact = await read(false);
+    pretty.push(await read(true));
+    for (const p of pretty) {
+      expect(p.chunks).toBeGreaterThan(2);
+      expect(p.text).toBe(`${JSON.stringify(JSON.parse(compact.text), null, 2)}\n`);
+    }
+  });
+
   it('Table for list, get and watch: v1, v1beta1, svc spelling, includeObject', async () => {
     await create('a', { app: 'x' });
     await create('b');

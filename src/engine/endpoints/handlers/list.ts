@@ -554,20 +554,31 @@ function itemCacheKey(def: ResourceDefinition, gv: string): string {
   return isCustom(def) || def.conversion ? `${gv}${conversionKey(def)}` : '';
 }
 
+/** A line break inside a pretty list's item: the item's lines sit two levels (four spaces) in. */
+const ITEM_LINE = '\n    ';
+
 /**
- * The item as it stands in a pretty list (JSON.stringify(item, null, 2) at the items' depth), made from the
- * compact bytes and kept beside them: browsers get every list pretty-printed, and the UI lists again and
- * again, so a repeated list copies bytes instead of serializing 10,000 objects again.
+ * The item as it stands in a pretty list (JSON.stringify(item, null, 2) at the items' depth), kept with the
+ * object: browsers get every list pretty-printed, and the UI lists again and again, so a repeated list copies
+ * bytes instead of serializing 10,000 objects again. Made from the compact bytes when those are kept
+ * already, else by JSON.stringify with the indent, each line moved right to the items' depth (a JSON text
+ * has no raw newline inside a string), without making compact bytes that a browser's lists do not use.
  */
 function prettyItemBytes(def: ResourceDefinition, o: KubeObject, gv: string): Uint8Array {
-  const key = `${itemCacheKey(def, gv)}|pretty`;
-  const hit = itemJsonCache.get(o)?.get(key);
+  const compactKey = itemCacheKey(def, gv);
+  const key = `${compactKey}|pretty`;
+  let m = itemJsonCache.get(o);
+  const hit = m?.get(key);
   if (hit) return hit;
-  const compact = itemBytes(def, o, gv);
-  const w = new PrettyWriter(compact.length + (compact.length >> 1));
-  w.indented(compact, 2);
-  const bytes = w.take().slice();
-  itemJsonCache.get(o)!.set(key, bytes);
+  const compact = m?.get(compactKey);
+  let bytes: Uint8Array;
+  if (compact) {
+    const w = new PrettyWriter(compact.length + (compact.length >> 1));
+    w.indented(compact, 2);
+    bytes = w.take().slice();
+  } else bytes = utf8.encode(JSON.stringify(listItem(def, o, gv), null, 2).replaceAll('\n', ITEM_LINE));
+  if (!m) itemJsonCache.set(o, (m = new Map()));
+  m.set(key, bytes);
   return bytes;
 }
 
@@ -698,11 +709,6 @@ class PrettyWriter {
     next.set(this.out.subarray(0, this.at));
     this.out = next;
   }
-  bytes(b: Uint8Array): void {
-    this.room(b.length);
-    this.out.set(b, this.at);
-    this.at += b.length;
-  }
   private newline(depth: number): void {
     this.room(1 + 2 * depth);
     const out = this.out;
@@ -788,19 +794,37 @@ export function listJsonPretty(def: ResourceDefinition, res: ListResult): Readab
   if (items.length === 0) return utf8.encode(`${shell}\n`) as Uint8Array<ArrayBuffer>;
   let head: Uint8Array | undefined = utf8.encode(shell.slice(0, -'[]\n}'.length) + '[');
   let i = 0;
+  // a piece's items are gathered first, then copied into one buffer of the piece's exact size (a growing
+  // buffer would allocate and copy about three times the body per list)
+  const parts: Uint8Array[] = [];
   const piece = (limit: number): { bytes: Uint8Array<ArrayBuffer>; last: boolean } => {
-    const w = new PrettyWriter(Math.min(limit, 64 * 1024) + 1024);
-    if (head) {
-      w.bytes(head);
-      head = undefined;
-    }
-    while (i < items.length && w.at < limit) {
-      w.bytes(i === 0 ? PRETTY_ITEM_START : PRETTY_ITEM_NEXT);
-      w.bytes(prettyItemBytes(def, items[i++], gv));
+    const first = i;
+    let n = head ? head.length : 0;
+    while (i < items.length && n < limit) {
+      const b = prettyItemBytes(def, items[i++], gv);
+      parts.push(b);
+      n += PRETTY_ITEM_NEXT.length + b.length;
     }
     const last = i >= items.length;
-    if (last) w.bytes(PRETTY_TAIL);
-    return { bytes: w.take(), last };
+    if (first === 0) n -= PRETTY_ITEM_NEXT.length - PRETTY_ITEM_START.length;
+    if (last) n += PRETTY_TAIL.length;
+    const out = new Uint8Array(n);
+    let at = 0;
+    if (head) {
+      out.set(head);
+      at = head.length;
+      head = undefined;
+    }
+    for (let k = 0; k < parts.length; k++) {
+      const sep = first + k === 0 ? PRETTY_ITEM_START : PRETTY_ITEM_NEXT;
+      out.set(sep, at);
+      at += sep.length;
+      out.set(parts[k], at);
+      at += parts[k].length;
+    }
+    parts.length = 0;
+    if (last) out.set(PRETTY_TAIL, at);
+    return { bytes: out, last };
   };
   if (items.length < STREAM_MIN_ITEMS) return piece(Infinity).bytes;
   return new ReadableStream<Uint8Array>({
