@@ -538,6 +538,9 @@ export async function benchBrowser(options: BenchBrowserOptions = {}): Promise<R
     rows.push({
       name: `sw: first list of ${bulk} ConfigMaps after their creation (one request)`,
       totalMs: round(firstList),
+      // the target holds for this list too: a user's first list of a namespace pays this, not the row above
+      target: '<= 300 ms',
+      met: firstList <= 300,
       note: 'the list before the row above, in the same page: each item is serialized and indented for the first time (then kept with the stored object)',
     });
 
