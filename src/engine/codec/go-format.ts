@@ -124,6 +124,22 @@ function intText(n: number): string {
   return BigInt(n).toString();
 }
 
+/** The characters encoding/json escapes that JSON.stringify writes as they are (HTMLEscape's set). */
+const GO_ESCAPED = /[<>&\u2028\u2029]/;
+const GO_ESCAPED_ALL = /[<>&\u2028\u2029]/g;
+const goEscapeOf = (c: string): string =>
+  c === '<' ? '\\u003c' : c === '>' ? '\\u003e' : c === '&' ? '\\u0026' : c === '\u2028' ? '\\u2028' : '\\u2029';
+
+/**
+ * JSON text from JSON.stringify (compact or indented) as Go's encoding/json writes the same value: `<`, `>`,
+ * `&`, U+2028 and U+2029 inside strings as \u003c, \u003e, \u0026, \u2028, \u2029 (the rest of the
+ * escaping is the same in both). Those characters occur only inside strings in JSON.stringify's output, so
+ * the whole text can be replaced; a text without any (the common case) is returned after one scan.
+ */
+export function goJsonText(json: string): string {
+  return GO_ESCAPED.test(json) ? json.replace(GO_ESCAPED_ALL, goEscapeOf) : json;
+}
+
 export function goJsonString(s: string): string {
   let out = '"';
   for (let i = 0; i < s.length; i++) {

@@ -1,6 +1,7 @@
 // The engine: routes every request of the HTTP API [K8S endpoints/installer.go + handlers].
 
 import { withDeprecationWarning } from './deprecation.js';
+import { goJsonText } from '../codec/go-format.js';
 import { rfc3339, type Env } from '../env.js';
 import { StatusError, badRequest, methodNotSupported } from '../errors.js';
 import type { KubeObject } from '../object.js';
@@ -639,7 +640,7 @@ class Engine implements EngineCore {
     const p = '/' + segments.join('/');
     // routes/version.go writes the version with WriteRawJSON: indented by two spaces, no trailing newline
     if (p === '/version') {
-      return new EngineResponse(JSON.stringify(SERVER_VERSION, null, 2), { status: 200, headers: { 'Cache-Control': 'no-cache, private', 'Content-Type': 'application/json' } });
+      return new EngineResponse(goJsonText(JSON.stringify(SERVER_VERSION, null, 2)), { status: 200, headers: { 'Cache-Control': 'no-cache, private', 'Content-Type': 'application/json' } });
     }
     if (p === '/metrics' && (method === 'GET' || method === 'HEAD')) {
       return new EngineResponse(this.metrics.render(), { status: 200, headers: { 'Content-Type': METRICS_CONTENT_TYPE } });

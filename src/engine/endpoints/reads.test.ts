@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { decode as cborgDecode } from 'cborg';
 import { createMemoryStorage } from '../../adapters/memory/memory-storage.js';
 import { testClient, type TestClient } from '../testing/harness.js';
+import { goJsonText } from '../codec/go-format.js';
 
 let c: TestClient;
 beforeEach(async () => {
@@ -635,22 +636,23 @@ describe('representations', () => {
   });
 
   it('a pretty list is byte for byte the indented form of the compact one (short and streamed lists, tricky values)', async () => {
-    const tricky = { quote: 'a "b" \\ c', brackets: '{[,:]} "}"', unicode: 'ü ✓ 😀 \u2028', nl: 'x\ny\tz', empty: '' };
+    const tricky = { quote: 'a "b" \\ c', brackets: '{[,:]} "}"', unicode: 'ü ✓ 😀 \u2028', html: '<a href="x">&amp;</a>', nl: 'x\ny\tz', empty: '' };
     const r0 = await c.req('POST', CM, { ...cm('t0', { 'a.b/c': 'd' }, tricky), metadata: { name: 't0', annotations: { e: '', 'x.io/y': '[]{} "q" {}' }, labels: { 'a.b/c': 'd' } } });
     expect(r0.status).toBe(201);
     const first = await c.req('GET', `${CM}?pretty=true`);
-    expect(first.text).toBe(`${JSON.stringify(JSON.parse((await c.req('GET', CM)).text), null, 2)}\n`);
+    // the indented form as Go writes it: HTML characters and U+2028 escaped as in the compact form
+    expect(first.text).toBe(`${goJsonText(JSON.stringify(JSON.parse((await c.req('GET', CM)).text), null, 2))}\n`);
     for (let i = 1; i < 300; i++) expect((await c.req('POST', CM, cm(`t${i}`, {}, i % 2 ? {} : tricky))).status).toBe(201);
     for (const q of ['', 'limit=7', 'limit=290', 'labelSelector=none%3Dx']) {
       const compact = await c.req('GET', `${CM}?${q}`);
       const pretty = await c.req('GET', `${CM}?${q}${q ? '&' : ''}pretty=true`);
       expect(pretty.status).toBe(200);
       expect(pretty.headers.get('Content-Type')).toBe('application/json');
-      expect(pretty.text).toBe(`${JSON.stringify(JSON.parse(compact.text), null, 2)}\n`);
+      expect(pretty.text).toBe(`${goJsonText(JSON.stringify(JSON.parse(compact.text), null, 2))}\n`);
     }
     // a browser User-Agent gets the pretty form too, as from the real server
     const ua = await c.raw('GET', CM, undefined, { 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0' });
-    expect(await ua.text()).toBe(`${JSON.stringify(JSON.parse((await c.req('GET', CM)).text), null, 2)}\n`);
+    expect(await ua.text()).toBe(`${goJsonText(JSON.stringify(JSON.parse((await c.req('GET', CM)).text), null, 2))}\n`);
   });
 
   it('a pretty list streamed in several pieces is byte for byte the indented compact list, its items made from kept compact bytes or not, then kept', async () => {

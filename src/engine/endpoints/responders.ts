@@ -9,6 +9,7 @@ import { encodeProtobufObject } from '../codec/protobuf/encode.js';
 import { encodeCbor } from './negotiation/encode.js';
 import { carryResponseObject, noteResponseObject } from '../audit/log.js';
 import { EngineResponse } from './wire.js';
+import { goJsonText } from '../codec/go-format.js';
 
 export interface ResponseOptions {
   negotiated?: Negotiated;
@@ -33,7 +34,7 @@ export function wantsPretty(query: URLSearchParams, userAgent: string | null): b
 }
 
 export function encodeJson(body: unknown, pretty: boolean): string {
-  return (pretty ? JSON.stringify(body, null, 2) : JSON.stringify(body)) + '\n';
+  return goJsonText(pretty ? JSON.stringify(body, null, 2) : JSON.stringify(body)) + '\n';
 }
 
 export function encodeYaml(body: unknown): string {
@@ -188,7 +189,7 @@ export function respondStatus(e: StatusError, opts: ResponseOptions = {}): Engin
     const neg = negotiateError(opts.errorAccept.accept, opts.errorAccept.cbor);
     if (!neg) {
       const res = respond(e.status.code, e.status, { ...opts, negotiated: undefined, headers, warnings });
-      const raw = carryResponseObject(res, new EngineResponse(JSON.stringify(e.status, null, 2), { status: res.status, headers: res.headers }));
+      const raw = carryResponseObject(res, new EngineResponse(goJsonText(JSON.stringify(e.status, null, 2)), { status: res.status, headers: res.headers }));
       if (warnings?.length) WARNING_TEXTS.set(raw, warnings);
       return raw;
     }

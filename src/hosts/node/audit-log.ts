@@ -5,6 +5,7 @@
 
 import { createWriteStream, readFileSync } from 'node:fs';
 import { parsePolicy, type AuditSink, type Policy } from '../../engine/audit/index.js';
+import { goJsonText } from '../../engine/codec/go-format.js';
 
 export interface AuditFlags {
   auditLogPath?: string;
@@ -30,10 +31,10 @@ export function loadAuditPolicy(path: string): Policy {
 
 /** A sink writing JSON lines to a file (appending) or to standard output. */
 export function auditLogSink(path: string): AuditSink {
-  if (path === '-') return (event) => void process.stdout.write(JSON.stringify(event) + '\n');
+  if (path === '-') return (event) => void process.stdout.write(goJsonText(JSON.stringify(event)) + '\n');
   const out = createWriteStream(path, { flags: 'a' });
   out.on('error', (e) => process.stderr.write(`audit log ${path}: ${e.message}\n`));
-  return (event) => void out.write(JSON.stringify(event) + '\n');
+  return (event) => void out.write(goJsonText(JSON.stringify(event)) + '\n');
 }
 
 /** The engine's audit options for the flags (undefined: no policy, no events). */

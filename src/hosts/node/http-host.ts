@@ -17,6 +17,7 @@ import { createServer as createTlsServer } from 'node:https';
 import { gzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import type { ApiServer, EngineHeaderReader, EngineRequest, EngineResponse } from '../../engine/server.js';
+import { goJsonText } from '../../engine/codec/go-format.js';
 
 /** The real server compresses responses of at least 128 KiB (defaultGzipThresholdBytes). */
 const GZIP_THRESHOLD = 128 * 1024;
@@ -98,7 +99,7 @@ export function refusal(req: Pick<IncomingMessage, 'headers' | 'method'>, opts: 
 
 function forbiddenStatus(message: string): string {
   return (
-    JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'Forbidden', details: {}, code: 403 }) + '\n'
+    goJsonText(JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'Forbidden', details: {}, code: 403 })) + '\n'
   );
 }
 

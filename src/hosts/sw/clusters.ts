@@ -15,6 +15,7 @@
 import type { Storage } from '../../engine/storage/interface.js';
 import { createApiServer, type ApiServer } from '../../engine/server.js';
 import { badRequest, internalError, type StatusError } from '../../engine/errors.js';
+import { goJsonText } from '../../engine/codec/go-format.js';
 import { systemEnv } from '../../adapters/system-env.js';
 import { isRequestJournal, openIdbStorage, type RequestJournal } from '../../adapters/idb/idb-storage.js';
 import { readClusterSettings, SETTINGS_CHANGED_HEADER } from '../../adapters/idb/cluster-settings.js';
@@ -103,7 +104,7 @@ export interface ClusterEngines {
 }
 
 function statusResponse(err: StatusError): Response {
-  return new Response(JSON.stringify(err.status), {
+  return new Response(goJsonText(JSON.stringify(err.status)), {
     status: err.status.code,
     headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', ...err.headers },
   });

@@ -21,6 +21,7 @@
 // object or resource the request addresses.
 import type { StorageKey, WriteOp } from '../../engine/storage/interface.js';
 import { requestInfo } from '../../engine/endpoints/request-info.js';
+import { goJsonText } from '../../engine/codec/go-format.js';
 import type { RecordedResponse, RequestRecord } from '../../adapters/idb/idb-storage.js';
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
@@ -96,7 +97,7 @@ export function replay(record: RequestRecord, write: IdempotentWrite): Response 
   // The worker stopped after the commit, before the response was stored: answer with the object as the
   // write stored it (a delete's event carries the object's last state).
   const event = record.events.find((e) => keyMatches(write, e.key)) ?? record.events[0];
-  return new Response(JSON.stringify(event?.object ?? {}), {
+  return new Response(goJsonText(JSON.stringify(event?.object ?? {})), {
     status: event?.type === 'ADDED' ? 201 : 200,
     headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', [REPLAYED_HEADER]: 'true' },
   });

@@ -12,6 +12,7 @@
 import { badRequest, internalError, isStatusError, StatusError, type Status } from '../../errors.js';
 import type { KubeObject } from '../../object.js';
 import { applyJsonPatch } from '../../patch/json-patch.js';
+import { goJsonText } from '../../codec/go-format.js';
 import { a, o, str } from '../../resources/common/printers.js';
 import { selectorMatches } from '../../resources/common/labels.js';
 import { fromJson } from '../../cel/index.js';
@@ -124,7 +125,7 @@ async function call(hook: Obj, attrs: Attrs): Promise<Obj> {
   let res: { status: number; body: string };
   try {
     const caBundle = typeof cc.caBundle === 'string' && cc.caBundle ? atob(cc.caBundle) : undefined;
-    res = await http.post(target, JSON.stringify(reviewRequest(attrs, uid)), { timeoutMs: timeout * 1000, caBundle });
+    res = await http.post(target, goJsonText(JSON.stringify(reviewRequest(attrs, uid))), { timeoutMs: timeout * 1000, caBundle });
   } catch (e) {
     throw new CallError(`failed to call webhook: Post "${target}": ${e instanceof Error ? e.message : String(e)}`);
   }

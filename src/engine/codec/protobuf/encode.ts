@@ -15,7 +15,7 @@
 // An object is framed as the serializer does: the prefix `k8s\0`, then runtime.Unknown
 // `{1: {1: apiVersion, 2: kind}, 2: raw, 3: "", 4: ""}`.
 
-import { compareGoStrings } from '../go-format.js';
+import { compareGoStrings, goJsonText } from '../go-format.js';
 import { MAX_NESTING_DEPTH } from '../budgets.js';
 import { PROTOBUF_PREFIX } from './decode.js';
 import { messageDef, outputMessageId, kindMessageId, type FieldDef, type FieldType, type MessageDef, type ScalarCode } from './tables.js';
@@ -251,11 +251,16 @@ function writeSpecial(w: ProtoWriter, id: string, v: unknown): void {
       w.varint(typeof v === 'number' ? v | 0 : 0);
       w.bytesField(3, UTF8.encode(typeof v === 'string' ? v : ''));
       return;
-    case 'runtime.RawExtension':
     case 'meta/v1.FieldsV1':
-    case 'apiextensions/v1.JSON':
+      // structured-merge-diff writes the set with json-iterator's plain string writer: no HTML escaping
       if (v === undefined || v === null) return;
       w.bytesField(1, UTF8.encode(JSON.stringify(v)));
+      return;
+    case 'runtime.RawExtension':
+    case 'apiextensions/v1.JSON':
+      // raw JSON as encoding/json (the clients' and the server's) writes it
+      if (v === undefined || v === null) return;
+      w.bytesField(1, UTF8.encode(goJsonText(JSON.stringify(v))));
       return;
     // the JSON-schema unions of apiextensions/v1 (their UnmarshalJSON picks the member by the JSON's shape)
     case 'apiextensions/v1.JSONSchemaPropsOrArray':

@@ -21,6 +21,7 @@ import { parseInt64Param, type EngineCore, type Scope } from '../scope.js';
 import { parseIncludeObject, toTable } from '../table.js';
 import { bodyResponse, encodeCbor } from '../negotiation/encode.js';
 import { EngineResponse } from '../wire.js';
+import { goJsonText } from '../../codec/go-format.js';
 
 export interface ListQuery {
   resourceVersion: string;
@@ -543,7 +544,7 @@ function itemBytes(def: ResourceDefinition, o: KubeObject, gv: string): Uint8Arr
     text = handOver.item;
     handOver.object = undefined;
     handOver.item = '';
-  } else text = JSON.stringify(listItem(def, o, gv));
+  } else text = goJsonText(JSON.stringify(listItem(def, o, gv)));
   const bytes = utf8.encode(text);
   if (!m) itemJsonCache.set(o, (m = new Map()));
   m.set(key, bytes);
@@ -576,7 +577,7 @@ function prettyItemBytes(def: ResourceDefinition, o: KubeObject, gv: string): Ui
     const w = new PrettyWriter(compact.length + (compact.length >> 1));
     w.indented(compact, 2);
     bytes = w.take().slice();
-  } else bytes = utf8.encode(JSON.stringify(listItem(def, o, gv), null, 2).replaceAll('\n', ITEM_LINE));
+  } else bytes = utf8.encode(goJsonText(JSON.stringify(listItem(def, o, gv), null, 2)).replaceAll('\n', ITEM_LINE));
   if (!m) itemJsonCache.set(o, (m = new Map()));
   m.set(key, bytes);
   return bytes;
@@ -590,7 +591,7 @@ const objectHeads = new Map<string, Uint8Array>();
 function objectHead(kind: string, gv: string): Uint8Array {
   const key = `${kind} ${gv}`;
   let head = objectHeads.get(key);
-  if (!head) objectHeads.set(key, (head = utf8.encode(`{"kind":${JSON.stringify(kind)},"apiVersion":${JSON.stringify(gv)}`)));
+  if (!head) objectHeads.set(key, (head = utf8.encode(goJsonText(`{"kind":${JSON.stringify(kind)},"apiVersion":${JSON.stringify(gv)}`))));
   return head;
 }
 
@@ -631,14 +632,14 @@ const objectHeadTexts = new Map<string, string>();
  */
 export function objectJsonText(def: ResourceDefinition, o: KubeObject, gv = groupVersion(def)): string | Uint8Array<ArrayBuffer> {
   if (itemJsonCache.get(o)?.has(itemCacheKey(def, gv))) return objectJsonBytes(def, o, gv);
-  const item = JSON.stringify(listItem(def, o, gv));
+  const item = goJsonText(JSON.stringify(listItem(def, o, gv)));
   handOver.object = o;
   handOver.key = itemCacheKey(def, gv);
   handOver.item = item;
   if (isCustom(def)) return item + '\n';
   const key = `${def.kind} ${gv}`;
   let head = objectHeadTexts.get(key);
-  if (head === undefined) objectHeadTexts.set(key, (head = `{"kind":${JSON.stringify(def.kind)},"apiVersion":${JSON.stringify(gv)}`));
+  if (head === undefined) objectHeadTexts.set(key, (head = goJsonText(`{"kind":${JSON.stringify(def.kind)},"apiVersion":${JSON.stringify(gv)}`)));
   return item.length <= 2 ? head + '}\n' : head + ',' + item.slice(1) + '\n';
 }
 
@@ -656,7 +657,7 @@ export function listJsonStream(def: ResourceDefinition, res: ListResult): Readab
   if (items.length < STREAM_MIN_ITEMS) return listJson(def, res);
   const gv = groupVersion(def);
   let head: Uint8Array | undefined = utf8.encode(
-    `{"kind":${JSON.stringify(listKindOf(def))},"apiVersion":${JSON.stringify(gv)},"metadata":${JSON.stringify(res.meta)},"items":[`,
+    goJsonText(`{"kind":${JSON.stringify(listKindOf(def))},"apiVersion":${JSON.stringify(gv)},"metadata":${JSON.stringify(res.meta)},"items":[`),
   );
   let i = 0;
   return new ReadableStream<Uint8Array>({
@@ -790,7 +791,7 @@ const PRETTY_TAIL = utf8.encode('\n  ]\n}\n');
 export function listJsonPretty(def: ResourceDefinition, res: ListResult): ReadableStream<Uint8Array> | Uint8Array<ArrayBuffer> {
   const gv = groupVersion(def);
   const items = res.items;
-  const shell = JSON.stringify({ kind: listKindOf(def), apiVersion: gv, metadata: res.meta, items: [] }, null, 2);
+  const shell = goJsonText(JSON.stringify({ kind: listKindOf(def), apiVersion: gv, metadata: res.meta, items: [] }, null, 2));
   if (items.length === 0) return utf8.encode(`${shell}\n`) as Uint8Array<ArrayBuffer>;
   let head: Uint8Array | undefined = utf8.encode(shell.slice(0, -'[]\n}'.length) + '[');
   let i = 0;
@@ -839,7 +840,7 @@ export function listJsonPretty(def: ResourceDefinition, res: ListResult): Readab
 /** Writes the list JSON item by item into one buffer, without copying the cached objects. */
 export function listJson(def: ResourceDefinition, res: ListResult): Uint8Array<ArrayBuffer> {
   const gv = groupVersion(def);
-  const head = utf8.encode(`{"kind":${JSON.stringify(listKindOf(def))},"apiVersion":${JSON.stringify(gv)},"metadata":${JSON.stringify(res.meta)},"items":[`);
+  const head = utf8.encode(goJsonText(`{"kind":${JSON.stringify(listKindOf(def))},"apiVersion":${JSON.stringify(gv)},"metadata":${JSON.stringify(res.meta)},"items":[`));
   const tail = utf8.encode(']}\n');
   const parts: Uint8Array[] = new Array(res.items.length);
   let size = head.length + tail.length + Math.max(0, res.items.length - 1);
