@@ -91,6 +91,15 @@ export class Checker {
    * check() leaves the finalizing walk out.
    */
   private params = false;
+  /**
+   * The ids of the nodes typed once `params` was set, but for those typed by a direct-table hit (hitType)
+   * or as bool: the finalizing walk visits these only. A type set before `params` holds no parameter (every
+   * type that holds one comes from newParam, a declaration that holds one, or a hit answering a parameter,
+   * and each sets `params` first), so it is its own final type.
+   */
+  private late: number[] = [];
+  /** The result of the last direct-table hit without a parameter (a type without parameters, see SimpleCall). */
+  private hitType: CelType | undefined;
   private issues: CelIssue[] = [];
   private types: (CelType | undefined)[];
   private overloads: (string[] | undefined)[];
@@ -116,11 +125,19 @@ export class Checker {
     }
     // final types in place (a type without parameters stays as it is)
     const types = this.types;
-    if (this.params) for (let id = 0; id < types.length; id++) {
-      const ty = types[id];
-      if (ty === undefined) continue;
-      const f = this.finalize(ty);
-      if (f !== ty) types[id] = f;
+    if (this.params) {
+      // (nodes often share one type object, a macro's accumulator type: finalized once for a run of them)
+      const late = this.late;
+      let last: CelType | undefined, lastFinal: CelType | undefined;
+      for (let i = 0; i < late.length; i++) {
+        const id = late[i];
+        const ty = types[id]!;
+        if (ty !== last) {
+          last = ty;
+          lastFinal = this.finalize(ty);
+        }
+        if (lastFinal !== ty) types[id] = lastFinal;
+      }
     }
     // cel-go reports issues ordered by source location
     this.issues.sort((a, b) => a.position.offset - b.position.offset);
@@ -353,6 +370,7 @@ export class Checker {
 
   private set(e: Expr, t: CelType): CelType {
     this.types[e.id] = t;
+    if (this.params && t !== this.hitType && t !== T.bool) this.late.push(e.id);
     return t;
   }
 
@@ -367,7 +385,8 @@ export class Checker {
   private expr(e: Expr): CelType {
     switch (e.kind) {
       case 'literal':
-        return this.set(e, literalType(e.value));
+        // (a literal's type holds no parameter: never finalized)
+        return (this.types[e.id] = literalType(e.value));
       case 'ident':
         return this.set(e, this.ident(e.name, e));
       case 'select':
@@ -781,7 +800,7 @@ export class Checker {
           return p;
         }
         this.fresh += hit.fresh;
-        return hit.result;
+        return (this.hitType = hit.result);
       }
     }
     if (table === undefined && !member && n === 2) {
