@@ -106,7 +106,12 @@ export class Checker {
   /** The matched overloads per call node id, and the overload list they were chosen from. */
   private chosen: (CelOverload[] | undefined)[];
   private chosenFrom: (CelOverload[] | undefined)[];
-  private scopes: Map<string, CelType>[] = [];
+  /**
+   * The comprehension variables in scope, innermost last: names and types side by side (a comprehension
+   * pushes its accumulator, then its one or two iteration variables, and pops them as it leaves them).
+   */
+  private localNames: string[] = [];
+  private localTypes: CelType[] = [];
 
   constructor(private readonly opts: CheckerOptions) {
     const n = opts.nodes ?? 0;
@@ -375,10 +380,8 @@ export class Checker {
   }
 
   private local(name: string): CelType | undefined {
-    for (let i = this.scopes.length - 1; i >= 0; i--) {
-      const t = this.scopes[i].get(name);
-      if (t) return t;
-    }
+    const names = this.localNames;
+    for (let i = names.length - 1; i >= 0; i--) if (names[i] === name) return this.localTypes[i];
     return undefined;
   }
 
@@ -531,19 +534,29 @@ export class Checker {
         this.error(e.iterRange, `expression of type '${this.show(rt)}' cannot be range of a comprehension (must be list, map, or dynamic)`);
     }
     const accuType = this.expr(e.accuInit);
-    // (a Map filled by set(): the constructor from an array of entries goes through the iteration protocol)
-    const accuScope = new Map<string, CelType>().set(e.accuVar, accuType);
-    this.scopes.push(accuScope);
-    const iterScope = new Map<string, CelType>().set(e.iterVar, it1);
-    if (e.iterVar2) iterScope.set(e.iterVar2, it2);
-    this.scopes.push(iterScope);
+    const names = this.localNames, types = this.localTypes;
+    names.push(e.accuVar);
+    types.push(accuType);
+    names.push(e.iterVar);
+    types.push(it1);
+    if (e.iterVar2) {
+      names.push(e.iterVar2);
+      types.push(it2);
+    }
     const cond = this.expr(e.loopCond);
     if (!this.assignable(T.bool, cond)) this.error(e.loopCond, `expected type 'bool' but found '${this.show(cond)}'`);
     const step = this.expr(e.loopStep);
     if (!this.assignable(accuType, step)) this.error(e.loopStep, `expected type '${this.show(accuType)}' but found '${this.show(step)}'`);
-    this.scopes.pop();
+    // the iteration variables leave scope for the result, then the accumulator
+    if (e.iterVar2) {
+      names.pop();
+      types.pop();
+    }
+    names.pop();
+    types.pop();
     const res = this.expr(e.result);
-    this.scopes.pop();
+    names.pop();
+    types.pop();
     return res;
   }
 
