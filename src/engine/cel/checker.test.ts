@@ -232,8 +232,9 @@ describe('a call answered from the table keeps the types of its own arguments', 
 });
 
 describe('the finalizing walk reaches every node whose type holds a type parameter', () => {
-  // check() finalizes only the nodes typed once a type parameter exists (Checker.late), and not those typed
-  // by a direct-table hit or as bool: no node's type may keep a parameter (each comes out as dyn or bound)
+  // check() finalizes only the nodes typed once a type parameter exists (Checker.late), and not those of a
+  // type known to hold none (a direct-table hit, a declared type, a field of a schema object, a comprehension
+  // variable over a range typed before any parameter) or bool: no node's type may keep a parameter
   const holdsParam = (t: CelType | undefined, depth = 0): boolean => {
     if (!t || depth > 64) return false;
     switch (t.kind) {
@@ -272,6 +273,11 @@ describe('the finalizing walk reaches every node whose type holds a type paramet
     const envs = [
       [createCelEnv({ version: '1.34', homogeneousAggregateLiterals: false, validateLiterals: false }), exprs],
       [createCelEnv({ variables: { self: schemaToCelType(schema as never)! } }), schemaExprs],
+      // ranges whose type holds a parameter (the comprehension variable is then not known to hold none)
+      [createCelEnv({ variables: { x: T.list(T.param('A')), m: T.map(T.string, T.param('B')) } }), [
+        'x.map(v, v).size() == 1', 'x.filter(v, v == 1).size() == 1', "m.all(k, m[k] == 1)", 'm.map(k, m[k])[0] == 1',
+        '[[]].map(l, l).size() == 1', '[[], [1]].exists(l, l == [])', 'x.exists(v, [v, 1].size() == 2)',
+      ]],
     ] as const;
     let withParams = 0;
     for (const [env, list] of envs) {

@@ -92,14 +92,18 @@ export class Checker {
    */
   private params = false;
   /**
-   * The ids of the nodes typed once `params` was set, but for those typed by a direct-table hit (hitType)
-   * or as bool: the finalizing walk visits these only. A type set before `params` holds no parameter (every
+   * The ids of the nodes typed once `params` was set, but for those of a type known to hold no parameter
+   * (`known`) or bool: the finalizing walk visits these only. A type set before `params` holds no parameter (every
    * type that holds one comes from newParam, a declaration that holds one, or a hit answering a parameter,
    * and each sets `params` first), so it is its own final type.
    */
   private late: number[] = [];
-  /** The result of the last direct-table hit without a parameter (a type without parameters, see SimpleCall). */
-  private hitType: CelType | undefined;
+  /**
+   * The last type found to hold no type parameter, as it was found (a direct-table hit without a parameter,
+   * see SimpleCall; a declared type without one; a field of an object of plainFields; a comprehension
+   * variable of a plain range): a node typed with it is left out of `late`.
+   */
+  private known: CelType | undefined;
   private issues: CelIssue[] = [];
   private types: (CelType | undefined)[];
   private overloads: (string[] | undefined)[];
@@ -112,6 +116,8 @@ export class Checker {
    */
   private localNames: string[] = [];
   private localTypes: CelType[] = [];
+  /** Whether each local's type holds no type parameter (an iteration variable over a range typed before any). */
+  private localPlain: boolean[] = [];
 
   constructor(private readonly opts: CheckerOptions) {
     const n = opts.nodes ?? 0;
@@ -133,15 +139,22 @@ export class Checker {
     if (this.params) {
       // (nodes often share one type object, a macro's accumulator type: finalized once for a run of them)
       const late = this.late;
-      let last: CelType | undefined, lastFinal: CelType | undefined;
+      // (the last two types finalized kept: a macro's accumulator type comes back after its step's)
+      let a: CelType | undefined, aFinal: CelType | undefined, b: CelType | undefined, bFinal: CelType | undefined;
       for (let i = 0; i < late.length; i++) {
         const id = late[i];
         const ty = types[id]!;
-        if (ty !== last) {
-          last = ty;
-          lastFinal = this.finalize(ty);
+        let f: CelType;
+        if (ty === a) f = aFinal!;
+        else if (ty === b) f = bFinal!;
+        else {
+          f = this.finalize(ty);
+          b = a;
+          bFinal = aFinal;
+          a = ty;
+          aFinal = f;
         }
-        if (lastFinal !== ty) types[id] = lastFinal;
+        if (f !== ty) types[id] = f;
       }
     }
     // cel-go reports issues ordered by source location
@@ -369,19 +382,26 @@ export class Checker {
 
   /** A type from the declarations (see params). */
   private declared(t: CelType): CelType {
-    if (!this.params && hasParam(t, 0)) this.params = true;
+    if (hasParam(t, 0)) this.params = true;
+    else this.known = t;
     return t;
   }
 
   private set(e: Expr, t: CelType): CelType {
     this.types[e.id] = t;
-    if (this.params && t !== this.hitType && t !== T.bool) this.late.push(e.id);
+    if (this.params && t !== this.known && t !== T.bool) this.late.push(e.id);
     return t;
   }
 
   private local(name: string): CelType | undefined {
     const names = this.localNames;
-    for (let i = names.length - 1; i >= 0; i--) if (names[i] === name) return this.localTypes[i];
+    for (let i = names.length - 1; i >= 0; i--) {
+      if (names[i] === name) {
+        const t = this.localTypes[i];
+        if (this.localPlain[i]) this.known = t;
+        return t;
+      }
+    }
     return undefined;
   }
 
@@ -503,6 +523,7 @@ export class Checker {
       case 'object': {
         const f = r.field(field);
         if (!f) return this.error(node, `undefined field '${field}'`);
+        if (r.plainFields === true) return (this.known = f);
         return this.declared(f);
       }
       case 'optional':
@@ -533,15 +554,20 @@ export class Checker {
       default:
         this.error(e.iterRange, `expression of type '${this.show(rt)}' cannot be range of a comprehension (must be list, map, or dynamic)`);
     }
+    // without any type parameter yet, the range's type and its parts hold none (see late)
+    const iterPlain = !this.params;
     const accuType = this.expr(e.accuInit);
-    const names = this.localNames, types = this.localTypes;
+    const names = this.localNames, types = this.localTypes, plain = this.localPlain;
     names.push(e.accuVar);
     types.push(accuType);
+    plain.push(!this.params);
     names.push(e.iterVar);
     types.push(it1);
+    plain.push(iterPlain);
     if (e.iterVar2) {
       names.push(e.iterVar2);
       types.push(it2);
+      plain.push(iterPlain);
     }
     const cond = this.expr(e.loopCond);
     if (!this.assignable(T.bool, cond)) this.error(e.loopCond, `expected type 'bool' but found '${this.show(cond)}'`);
@@ -551,12 +577,15 @@ export class Checker {
     if (e.iterVar2) {
       names.pop();
       types.pop();
+      plain.pop();
     }
     names.pop();
     types.pop();
+    plain.pop();
     const res = this.expr(e.result);
     names.pop();
     types.pop();
+    plain.pop();
     return res;
   }
 
@@ -813,7 +842,7 @@ export class Checker {
           return p;
         }
         this.fresh += hit.fresh;
-        return (this.hitType = hit.result);
+        return (this.known = hit.result);
       }
     }
     if (table === undefined && !member && n === 2) {
