@@ -210,6 +210,17 @@ describe('declared types with type parameters are finalized', () => {
       expect([expr, ts[0]]).toEqual([expr, want]);
       expect(ts.some((t) => /[A-C]\b|_var/.test(t))).toBe(false);
     }
+  });  it('keeps the optional properties of a list type it copies', () => {
+    // finalize copies a list whose element type changed: by the factory only when it has none of them
+    const bounded: import('./types.js').CelType = { kind: 'list', elem: T.param('A'), maxSize: 5, listType: 'set' };
+    const env = createCelEnv({ variables: { x: bounded } });
+    for (const expr of ['x', 'x.map(v, v)']) {
+      const r = env.check(expr);
+      if (isCompileError(r)) throw new Error(r.formatted);
+      const ids = [...r.types.keys()].filter((id) => r.types[id]?.kind === 'list');
+      const x = r.types[ids.find((id) => (r.types[id] as { maxSize?: number }).maxSize !== undefined) ?? -1];
+      expect([expr, x]).toEqual([expr, { kind: 'list', elem: T.dyn, maxSize: 5, listType: 'set' }]);
+    }
   });
 });
 

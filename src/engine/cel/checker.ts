@@ -226,7 +226,7 @@ export class Checker {
       // a type without parameters is its own final type (no copy)
       case 'list': {
         const elem = this.finalize(r.elem, depth + 1);
-        return elem === r.elem ? r : { ...r, elem };
+        return elem === r.elem ? r : withElem(r, elem);
       }
       case 'map': {
         const key = this.finalize(r.key, depth + 1);
@@ -794,7 +794,7 @@ export class Checker {
     this.overloads[e.id] = [o.id];
     this.chosen[e.id] = [o];
     this.chosenFrom[e.id] = all;
-    return { ...(o.result as ListType), elem: q };
+    return withElem(o.result as ListType, q);
   }
 
   private resolveCall(e: CallExpr, name: string, all: CelOverload[], args: Expr[], member: boolean, firstType?: CelType): CelType {
@@ -929,6 +929,15 @@ const FRESH_PARAMS: TypeParam[] = [];
 function freshParam(n: number): TypeParam {
   if (n >= 256) return T.param(`_var${n}`);
   return (FRESH_PARAMS[n] ??= T.param(`_var${n}`));
+}
+
+/**
+ * `{ ...l, elem }`, made by the factory when `l` has none of the optional properties of a list type (the
+ * lists the checker makes, the libraries' declared ones): the same object, where an object spread over the
+ * many shapes of types met here takes V8's generic copy.
+ */
+function withElem(l: ListType, elem: CelType): ListType {
+  return l.maxSize === undefined && l.listType === undefined && l.mapKeys === undefined ? T.list(elem) : { ...l, elem };
 }
 
 /** Identity keys of object and opaque types (see typeKey). */
