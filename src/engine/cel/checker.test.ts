@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { tests } from '@bufbuild/cel-spec/testdata/checking.js';
 import { createCelEnv, isCompileError } from './env.js';
-import { T, typeName } from './types.js';
+import { T, typeName, type CelType } from './types.js';
 import { schemaToCelType } from './schema-types.js';
 
 interface C { original: { expr: string }; type?: string }
@@ -210,6 +210,17 @@ describe('declared types with type parameters are finalized', () => {
       expect([expr, ts[0]]).toEqual([expr, want]);
       expect(ts.some((t) => /[A-C]\b|_var/.test(t))).toBe(false);
     }
+  });  it('keeps the optional properties of a list type it copies', () => {
+    // finalize copies a list whose element type changed: by the factory only when it has none of them
+    const bounded: import('./types.js').CelType = { kind: 'list', elem: T.param('A'), maxSize: 5, listType: 'set' };
+    const env = createCelEnv({ variables: { x: bounded } });
+    for (const expr of ['x', 'x.map(v, v)']) {
+      const r = env.check(expr);
+      if (isCompileError(r)) throw new Error(r.formatted);
+      const ids = [...r.types.keys()].filter((id) => r.types[id]?.kind === 'list');
+      const x = r.types[ids.find((id) => (r.types[id] as { maxSize?: number }).maxSize !== undefined) ?? -1];
+      expect([expr, x]).toEqual([expr, { kind: 'list', elem: T.dyn, maxSize: 5, listType: 'set' }]);
+    }
   });
 });
 
@@ -228,5 +239,69 @@ describe('a call answered from the table keeps the types of its own arguments', 
       expect(ids.length).toBe(1);
       expect(r.types[ids[0]] === value).toBe(true);
     }
+  });
+});
+
+describe('the finalizing walk reaches every node whose type holds a type parameter', () => {
+  // check() finalizes only the nodes typed once a type parameter exists (Checker.late), and not those of a
+  // type known to hold none (a direct-table hit, a declared type, a field of a schema object, a comprehension
+  // variable over a range typed before any parameter) or bool: no node's type may keep a parameter
+  const holdsParam = (t: CelType | undefined, depth = 0): boolean => {
+    if (!t || depth > 64) return false;
+    switch (t.kind) {
+      case 'param': return true;
+      case 'list': return holdsParam(t.elem, depth + 1);
+      case 'map': return holdsParam(t.key, depth + 1) || holdsParam(t.value, depth + 1);
+      case 'optional': return holdsParam(t.param, depth + 1);
+      case 'type': return holdsParam(t.param, depth + 1);
+      case 'opaque': return (t.params ?? []).some((p) => holdsParam(p, depth + 1));
+      default: return false;
+    }
+  };
+  it('over the conformance expressions and macros over schema types, checked twice each', async () => {
+    const conf = await import('@bufbuild/cel-spec/testdata/conformance.js');
+    const exprs: string[] = [];
+    const walk = (o: unknown): void => {
+      if (!o || typeof o !== 'object') return;
+      const x = o as { expr?: unknown };
+      if (typeof x.expr === 'string') exprs.push(x.expr);
+      for (const v of Object.values(o)) walk(v);
+    };
+    walk(conf.tests);
+    const schema = {
+      type: 'object',
+      properties: {
+        labels: { type: 'object', additionalProperties: { type: 'string' } },
+        items: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, n: { type: 'integer' } } } },
+      },
+    };
+    const schemaExprs = [
+      "self.items.map(c, c.name).size() == size(self.items)", "self.items.filter(c, c.name.startsWith('a')).size() <= 2",
+      "'app' in self.labels && self.labels['app'].matches('^a')", "self.items.map(c, c.n).exists(n, n > 1)",
+      "[self.labels['a'], dyn(1)].size() == 2", "self.items.map(c, [c.name]).map(l, l + [self.labels['x']])[0].size() == 2",
+      "self.items.all(c, self.items.exists_one(d, d.name == c.name))", "size(self.items.filter(c, true).map(c, c.n)) > 0",
+    ];
+    const envs = [
+      [createCelEnv({ version: '1.34', homogeneousAggregateLiterals: false, validateLiterals: false }), exprs],
+      [createCelEnv({ variables: { self: schemaToCelType(schema as never)! } }), schemaExprs],
+      // ranges whose type holds a parameter (the comprehension variable is then not known to hold none)
+      [createCelEnv({ variables: { x: T.list(T.param('A')), m: T.map(T.string, T.param('B')) } }), [
+        'x.map(v, v).size() == 1', 'x.filter(v, v == 1).size() == 1', "m.all(k, m[k] == 1)", 'm.map(k, m[k])[0] == 1',
+        '[[]].map(l, l).size() == 1', '[[], [1]].exists(l, l == [])', 'x.exists(v, [v, 1].size() == 2)',
+      ]],
+    ] as const;
+    let withParams = 0;
+    for (const [env, list] of envs) {
+      for (let round = 0; round < 2; round++) {
+        for (const expr of list) {
+          const r = env.check(expr);
+          if (isCompileError(r)) continue;
+          if (/\.(map|filter)\(|\[\]|\{\}/.test(expr)) withParams++;
+          const left = r.types.findIndex((t) => holdsParam(t));
+          expect([expr, left, holdsParam(r.type)]).toEqual([expr, -1, false]);
+        }
+      }
+    }
+    expect(withParams).toBeGreaterThanOrEqual(50);
   });
 });

@@ -91,13 +91,33 @@ export class Checker {
    * check() leaves the finalizing walk out.
    */
   private params = false;
+  /**
+   * The ids of the nodes typed once `params` was set, but for those of a type known to hold no parameter
+   * (`known`) or bool: the finalizing walk visits these only. A type set before `params` holds no parameter (every
+   * type that holds one comes from newParam, a declaration that holds one, or a hit answering a parameter,
+   * and each sets `params` first), so it is its own final type.
+   */
+  private late: number[] = [];
+  /**
+   * The last type found to hold no type parameter, as it was found (a direct-table hit without a parameter,
+   * see SimpleCall; a declared type without one; a field of an object of plainFields; a comprehension
+   * variable of a plain range): a node typed with it is left out of `late`.
+   */
+  private known: CelType | undefined;
   private issues: CelIssue[] = [];
   private types: (CelType | undefined)[];
   private overloads: (string[] | undefined)[];
   /** The matched overloads per call node id, and the overload list they were chosen from. */
   private chosen: (CelOverload[] | undefined)[];
   private chosenFrom: (CelOverload[] | undefined)[];
-  private scopes: Map<string, CelType>[] = [];
+  /**
+   * The comprehension variables in scope, innermost last: names and types side by side (a comprehension
+   * pushes its accumulator, then its one or two iteration variables, and pops them as it leaves them).
+   */
+  private localNames: string[] = [];
+  private localTypes: CelType[] = [];
+  /** Whether each local's type holds no type parameter (an iteration variable over a range typed before any). */
+  private localPlain: boolean[] = [];
 
   constructor(private readonly opts: CheckerOptions) {
     const n = opts.nodes ?? 0;
@@ -116,11 +136,26 @@ export class Checker {
     }
     // final types in place (a type without parameters stays as it is)
     const types = this.types;
-    if (this.params) for (let id = 0; id < types.length; id++) {
-      const ty = types[id];
-      if (ty === undefined) continue;
-      const f = this.finalize(ty);
-      if (f !== ty) types[id] = f;
+    if (this.params) {
+      // (nodes often share one type object, a macro's accumulator type: finalized once for a run of them)
+      const late = this.late;
+      // (the last two types finalized kept: a macro's accumulator type comes back after its step's)
+      let a: CelType | undefined, aFinal: CelType | undefined, b: CelType | undefined, bFinal: CelType | undefined;
+      for (let i = 0; i < late.length; i++) {
+        const id = late[i];
+        const ty = types[id]!;
+        let f: CelType;
+        if (ty === a) f = aFinal!;
+        else if (ty === b) f = bFinal!;
+        else {
+          f = this.finalize(ty);
+          b = a;
+          bFinal = aFinal;
+          a = ty;
+          aFinal = f;
+        }
+        if (f !== ty) types[id] = f;
+      }
     }
     // cel-go reports issues ordered by source location
     this.issues.sort((a, b) => a.position.offset - b.position.offset);
@@ -191,7 +226,7 @@ export class Checker {
       // a type without parameters is its own final type (no copy)
       case 'list': {
         const elem = this.finalize(r.elem, depth + 1);
-        return elem === r.elem ? r : { ...r, elem };
+        return elem === r.elem ? r : withElem(r, elem);
       }
       case 'map': {
         const key = this.finalize(r.key, depth + 1);
@@ -347,19 +382,25 @@ export class Checker {
 
   /** A type from the declarations (see params). */
   private declared(t: CelType): CelType {
-    if (!this.params && hasParam(t, 0)) this.params = true;
+    if (hasParam(t, 0)) this.params = true;
+    else this.known = t;
     return t;
   }
 
   private set(e: Expr, t: CelType): CelType {
     this.types[e.id] = t;
+    if (this.params && t !== this.known && t !== T.bool) this.late.push(e.id);
     return t;
   }
 
   private local(name: string): CelType | undefined {
-    for (let i = this.scopes.length - 1; i >= 0; i--) {
-      const t = this.scopes[i].get(name);
-      if (t) return t;
+    const names = this.localNames;
+    for (let i = names.length - 1; i >= 0; i--) {
+      if (names[i] === name) {
+        const t = this.localTypes[i];
+        if (this.localPlain[i]) this.known = t;
+        return t;
+      }
     }
     return undefined;
   }
@@ -367,7 +408,8 @@ export class Checker {
   private expr(e: Expr): CelType {
     switch (e.kind) {
       case 'literal':
-        return this.set(e, literalType(e.value));
+        // (a literal's type holds no parameter: never finalized)
+        return (this.types[e.id] = literalType(e.value));
       case 'ident':
         return this.set(e, this.ident(e.name, e));
       case 'select':
@@ -481,6 +523,7 @@ export class Checker {
       case 'object': {
         const f = r.field(field);
         if (!f) return this.error(node, `undefined field '${field}'`);
+        if (r.plainFields === true) return (this.known = f);
         return this.declared(f);
       }
       case 'optional':
@@ -511,20 +554,38 @@ export class Checker {
       default:
         this.error(e.iterRange, `expression of type '${this.show(rt)}' cannot be range of a comprehension (must be list, map, or dynamic)`);
     }
+    // without any type parameter yet, the range's type and its parts hold none (see late)
+    const iterPlain = !this.params;
     const accuType = this.expr(e.accuInit);
-    // (a Map filled by set(): the constructor from an array of entries goes through the iteration protocol)
-    const accuScope = new Map<string, CelType>().set(e.accuVar, accuType);
-    this.scopes.push(accuScope);
-    const iterScope = new Map<string, CelType>().set(e.iterVar, it1);
-    if (e.iterVar2) iterScope.set(e.iterVar2, it2);
-    this.scopes.push(iterScope);
+    const names = this.localNames, types = this.localTypes, plain = this.localPlain;
+    names.push(e.accuVar);
+    types.push(accuType);
+    plain.push(!this.params);
+    names.push(e.iterVar);
+    types.push(it1);
+    plain.push(iterPlain);
+    if (e.iterVar2) {
+      names.push(e.iterVar2);
+      types.push(it2);
+      plain.push(iterPlain);
+    }
     const cond = this.expr(e.loopCond);
     if (!this.assignable(T.bool, cond)) this.error(e.loopCond, `expected type 'bool' but found '${this.show(cond)}'`);
     const step = this.expr(e.loopStep);
     if (!this.assignable(accuType, step)) this.error(e.loopStep, `expected type '${this.show(accuType)}' but found '${this.show(step)}'`);
-    this.scopes.pop();
+    // the iteration variables leave scope for the result, then the accumulator
+    if (e.iterVar2) {
+      names.pop();
+      types.pop();
+      plain.pop();
+    }
+    names.pop();
+    types.pop();
+    plain.pop();
     const res = this.expr(e.result);
-    this.scopes.pop();
+    names.pop();
+    types.pop();
+    plain.pop();
     return res;
   }
 
@@ -733,7 +794,7 @@ export class Checker {
     this.overloads[e.id] = [o.id];
     this.chosen[e.id] = [o];
     this.chosenFrom[e.id] = all;
-    return { ...(o.result as ListType), elem: q };
+    return withElem(o.result as ListType, q);
   }
 
   private resolveCall(e: CallExpr, name: string, all: CelOverload[], args: Expr[], member: boolean, firstType?: CelType): CelType {
@@ -781,7 +842,7 @@ export class Checker {
           return p;
         }
         this.fresh += hit.fresh;
-        return hit.result;
+        return (this.known = hit.result);
       }
     }
     if (table === undefined && !member && n === 2) {
@@ -868,6 +929,15 @@ const FRESH_PARAMS: TypeParam[] = [];
 function freshParam(n: number): TypeParam {
   if (n >= 256) return T.param(`_var${n}`);
   return (FRESH_PARAMS[n] ??= T.param(`_var${n}`));
+}
+
+/**
+ * `{ ...l, elem }`, made by the factory when `l` has none of the optional properties of a list type (the
+ * lists the checker makes, the libraries' declared ones): the same object, where an object spread over the
+ * many shapes of types met here takes V8's generic copy.
+ */
+function withElem(l: ListType, elem: CelType): ListType {
+  return l.maxSize === undefined && l.listType === undefined && l.mapKeys === undefined ? T.list(elem) : { ...l, elem };
 }
 
 /** Identity keys of object and opaque types (see typeKey). */

@@ -133,6 +133,8 @@ function decl(s0: Schema | undefined, defs: SchemaRegistry, resourceRoot: boolea
         },
         fieldNames: () => [...escapedToProp.keys()].filter((e) => fieldDecl(e) !== undefined),
         maxSize: 0,
+        // a schema's types hold no type parameter (see ObjectType.plainFields)
+        plainFields: true,
       };
       return { type: t, minSize };
     }

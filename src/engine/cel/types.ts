@@ -54,6 +54,8 @@ export interface ObjectType {
   field(name: string): CelType | undefined;
   fieldNames(): string[];
   maxSize?: number;
+  /** Set when no field type holds a type parameter, at any depth (schema types): the checker looks no further. */
+  plainFields?: boolean;
 }
 /** Type parameter inside overload signatures (`A`, `K`, `V`). */
 export interface TypeParam {
