@@ -92,6 +92,30 @@ async function timeRequests(page: Page, kind: 'create' | 'get' | 'list', count: 
 }
 
 /**
+ * Serves `worker` as /sw.js on an origin of its own, opens a page it controls in a fresh context, and runs
+ * `run` there (the floor rows: a worker of a few lines, no engine).
+ */
+async function withFloorWorker<T>(browser: Awaited<ReturnType<typeof chromium.launch>>, worker: string, run: (page: Page) => Promise<T>): Promise<T> {
+  const server = createServer((req, res) => {
+    const js = req.url === '/sw.js';
+    res.writeHead(200, { 'Content-Type': js ? 'text/javascript' : 'text/html' });
+    res.end(js ? worker : '<!doctype html><title>floor</title>');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+    await page.evaluate(`navigator.serviceWorker.register('/sw.js').then(() => navigator.serviceWorker.ready)`);
+    await page.waitForFunction('navigator.serviceWorker.controller !== null');
+    return await run(page);
+  } finally {
+    await context.close();
+    server.close();
+  }
+}
+
+/**
  * Chromium's own floor for a request a service worker answers: a worker of a few lines, on an origin of its
  * own, that answers every `/api/` fetch at once with a ConfigMap-sized JSON body as a stream of one chunk
  * (no engine, no storage; a stream is Chromium's fastest body for a worker, src/hosts/sw/worker-response.ts),
@@ -106,18 +130,7 @@ self.addEventListener('fetch', (e) => {
   const bytes = new TextEncoder().encode(${JSON.stringify(body)});
   e.respondWith(new Response(new ReadableStream({ start(c) { c.enqueue(bytes); c.close(); } }), { headers: { 'Content-Type': 'application/json' } }));
 });`;
-  const server = createServer((req, res) => {
-    const js = req.url === '/sw.js';
-    res.writeHead(200, { 'Content-Type': js ? 'text/javascript' : 'text/html' });
-    res.end(js ? worker : '<!doctype html><title>floor</title>');
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const context = await browser.newContext();
-  try {
-    const page = await context.newPage();
-    await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
-    await page.evaluate(`navigator.serviceWorker.register('/sw.js').then(() => navigator.serviceWorker.ready)`);
-    await page.waitForFunction('navigator.serviceWorker.controller !== null');
+  return withFloorWorker(browser, worker, async (page) => {
     // a string, not a function: the page must not see the runner's transpiled helpers
     const durations = (await page.evaluate(`(async () => {
       const d = [];
@@ -130,10 +143,7 @@ self.addEventListener('fetch', (e) => {
       return d;
     })()`)) as number[];
     return summarize(durations, []);
-  } finally {
-    await context.close();
-    server.close();
-  }
+  });
 }
 
 /**
@@ -181,18 +191,7 @@ self.addEventListener('fetch', (e) => {
     })());
   }
 });`;
-  const server = createServer((req, res) => {
-    const js = req.url === '/sw.js';
-    res.writeHead(200, { 'Content-Type': js ? 'text/javascript' : 'text/html' });
-    res.end(js ? worker : '<!doctype html><title>floor</title>');
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const context = await browser.newContext();
-  try {
-    const page = await context.newPage();
-    await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
-    await page.evaluate(`navigator.serviceWorker.register('/sw.js').then(() => navigator.serviceWorker.ready)`);
-    await page.waitForFunction('navigator.serviceWorker.controller !== null');
+  return withFloorWorker(browser, worker, async (page) => {
     // a string, not a function: the page must not see the runner's transpiled helpers
     const durations = (await page.evaluate(`(async () => {
       const res = await fetch('/watch');
@@ -209,10 +208,7 @@ self.addEventListener('fetch', (e) => {
       return d;
     })()`)) as number[];
     return summarize(durations, []);
-  } finally {
-    await context.close();
-    server.close();
-  }
+  });
 }
 
 export async function createNamespace(page: Page, base: string, name: string): Promise<void> {
