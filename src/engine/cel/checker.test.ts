@@ -6,6 +6,20 @@ import { createCelEnv, isCompileError } from './env.js';
 import { T, typeName, type CelType } from './types.js';
 import { schemaToCelType } from './schema-types.js';
 
+/** Every expression of the CEL conformance suite (loaded when a test asks: the file is large). */
+async function conformanceExpressions(): Promise<string[]> {
+  const conf = await import('@bufbuild/cel-spec/testdata/conformance.js');
+  const out: string[] = [];
+  const walk = (o: unknown): void => {
+    if (!o || typeof o !== 'object') return;
+    const x = o as { expr?: unknown };
+    if (typeof x.expr === 'string') out.push(x.expr);
+    for (const v of Object.values(o)) walk(v);
+  };
+  walk(conf.tests);
+  return out;
+}
+
 interface C { original: { expr: string }; type?: string }
 interface S { tests?: C[]; suites?: S[] }
 
@@ -137,7 +151,6 @@ describe('the parser tells when the AST validators have something to look at', (
     const { parse } = await import('./parser.js');
     const { Checker } = await import('./checker.js');
     const { validateAst } = await import('./validators.js');
-    const conf = await import('@bufbuild/cel-spec/testdata/conformance.js');
     const exprs = [
       'duration("1d")', 'timestamp("1000-00-00T00:00:00Z")', 'timestamp(-62135596801)', '"a".matches(")")', 'matches("a", ")")',
       '"%d".format([1.5])', '"%d".format([1, 2])', '[1, "a"]', '{"a": 1, "b": "x"}', '{1: 1, "b": 1}', '[[1], ["a"]]',
@@ -150,13 +163,7 @@ describe('the parser tells when the AST validators have something to look at', (
       'duration("1s") == duration("2s") && "a".matches(")")', 'duration("1s") == duration("2s") && matches("a", ")")',
       'duration("1s") == duration("2s") && [[1], ["a"]].size() == 1', '"a".matches("b") && [1].map(x, [x, "a"]).size() == 1',
     ];
-    const walk = (o: unknown): void => {
-      if (!o || typeof o !== 'object') return;
-      const x = o as { expr?: unknown };
-      if (typeof x.expr === 'string') exprs.push(x.expr);
-      for (const v of Object.values(o)) walk(v);
-    };
-    walk(conf.tests);
+    exprs.push(...(await conformanceExpressions()));
     const env = createCelEnv({ version: '1.34' });
     let reported = 0, marked = 0;
     for (const expr of exprs) {
@@ -259,15 +266,7 @@ describe('the finalizing walk reaches every node whose type holds a type paramet
     }
   };
   it('over the conformance expressions and macros over schema types, checked twice each', async () => {
-    const conf = await import('@bufbuild/cel-spec/testdata/conformance.js');
-    const exprs: string[] = [];
-    const walk = (o: unknown): void => {
-      if (!o || typeof o !== 'object') return;
-      const x = o as { expr?: unknown };
-      if (typeof x.expr === 'string') exprs.push(x.expr);
-      for (const v of Object.values(o)) walk(v);
-    };
-    walk(conf.tests);
+    const exprs = await conformanceExpressions();
     const schema = {
       type: 'object',
       properties: {
