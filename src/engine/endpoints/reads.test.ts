@@ -681,6 +681,39 @@ describe('representations', () => {
     }
   });
 
+  it('a first pretty list writes runs of never-serialized items in batches: the same bytes as the indented compact list, across pieces, beside kept items', async () => {
+    const big = 'y'.repeat(2000);
+    // values that could fool a batch's cutting or encoding: non-ASCII text, Go's HTML escapes, and escaped
+    // newlines followed by what an item's closing line looks like
+    const odd = (i: number): Record<string, string> => (i % 5 === 0 ? { u: 'é ✓ 😀 \u2028' } : i % 7 === 0 ? { h: '<a&b>', s: '\n    }\n    },\n    {' } : {});
+    for (let i = 0; i < 600; i++) {
+      expect((await c.req('POST', CM, cm(`b${String(i).padStart(3, '0')}`, i % 3 ? {} : { 'x.io/k': 'v' }, { big, i: String(i), ...odd(i) }))).status).toBe(201);
+    }
+    const read = async (q: string) => {
+      const res = await c.raw('GET', `${CM}${q}`);
+      const reader = res.body!.getReader();
+      const chunks: Uint8Array[] = [];
+      for (let r = await reader.read(); !r.done; r = await reader.read()) chunks.push(r.value!);
+      const all = new Uint8Array(chunks.reduce((n, b) => n + b.length, 0));
+      chunks.reduce((at, b) => (all.set(b, at), at + b.length), 0);
+      return { chunks: chunks.length, text: new TextDecoder().decode(all) };
+    };
+    const expected = async () => `${goJsonText(JSON.stringify(JSON.parse((await read('')).text), null, 2))}\n`;
+    // every item serialized for the first time (runs of up to a batch, cut at the pieces' ends)
+    const first = await read('?pretty=true');
+    expect(first.chunks).toBeGreaterThan(3);
+    expect(first.text).toBe(await expected());
+    // every fourth object replaced: short runs of new objects between items whose pretty bytes are kept
+    for (let i = 0; i < 600; i += 4) {
+      expect((await c.req('PUT', `${CM}/b${String(i).padStart(3, '0')}`, cm(`b${String(i).padStart(3, '0')}`, {}, { big, i: `${i}'`, ...odd(i + 1) }))).status).toBe(200);
+    }
+    const mixed = await read('?pretty=true');
+    expect(mixed.chunks).toBeGreaterThan(3);
+    expect(mixed.text).toBe(await expected());
+    // and the kept bytes again
+    expect((await read('?pretty=true')).text).toBe(mixed.text);
+  });
+
   it('Table for list, get and watch: v1, v1beta1, svc spelling, includeObject', async () => {
     await create('a', { app: 'x' });
     await create('b');

@@ -583,6 +583,51 @@ function prettyItemBytes(def: ResourceDefinition, o: KubeObject, gv: string): Ui
   return bytes;
 }
 
+/** The text before a batch's first item: `JSON.stringify({ items: [...] }, null, 2)` starts so. */
+const BATCH_HEAD = '{\n  "items": [\n    ';
+/** Where an item of a batch ends: its lines inside are indented further, and no JSON string holds a raw newline. */
+const BATCH_ITEM_END = '\n    }';
+/** Items serialized by one JSON.stringify call on a list's first pass (about 200 KiB of text for 2 KiB items). */
+const BATCH_MAX = 64;
+
+/**
+ * The pretty bytes of `count` items from `from` on, none of which has pretty or compact bytes kept, pushed to
+ * `parts` and kept with their objects as prettyItemBytes keeps them. One JSON.stringify of
+ * `{ items: [...] }` with the indent writes every item at the list items' depth (no per-item line shift), and
+ * one goJsonText pass escapes the batch; each item's text is then cut out at its closing line and encoded
+ * into a buffer of its exact size. The bytes equal prettyItemBytes' (reads.test.ts holds it).
+ */
+function prettyItemBatch(def: ResourceDefinition, items: readonly KubeObject[], from: number, count: number, gv: string, key: string, parts: Uint8Array[]): number {
+  const batch = new Array<unknown>(count);
+  for (let k = 0; k < count; k++) batch[k] = listItem(def, items[from + k], gv);
+  const text = goJsonText(JSON.stringify({ items: batch }, null, 2));
+  let at = BATCH_HEAD.length;
+  let size = 0;
+  for (let k = 0; k < count; k++) {
+    const end = text.charCodeAt(at + 1) === 0x7d ? at + 2 : text.indexOf(BATCH_ITEM_END, at) + BATCH_ITEM_END.length;
+    const item = text.substring(at, end);
+    // ASCII text (the usual case) is one byte per character; otherwise the buffer is too short and the
+    // item is encoded on its own
+    let bytes: Uint8Array = new Uint8Array(item.length);
+    const { read, written } = utf8.encodeInto(item, bytes);
+    if (read !== item.length || written !== item.length) bytes = utf8.encode(item);
+    const o = items[from + k];
+    let m = itemJsonCache.get(o);
+    if (!m) itemJsonCache.set(o, (m = new Map()));
+    m.set(key, bytes);
+    parts.push(bytes);
+    size += bytes.length;
+    at = end + 6; // ',\n    '
+  }
+  return size;
+}
+
+/** Whether the object has neither pretty nor compact bytes kept under these keys: the batch path writes it. */
+function prettyMiss(o: KubeObject, compactKey: string, prettyKey: string): boolean {
+  const m = itemJsonCache.get(o);
+  return !m || (!m.has(compactKey) && !m.has(prettyKey));
+}
+
 const OBJECT_END = utf8.encode('}\n');
 
 /** `{"kind":...,"apiVersion":...` of a get body, encoded once per kind and group/version. */
@@ -798,10 +843,33 @@ export function listJsonPretty(def: ResourceDefinition, res: ListResult): Readab
   // a piece's items are gathered first, then copied into one buffer of the piece's exact size (a growing
   // buffer would allocate and copy about three times the body per list)
   const parts: Uint8Array[] = [];
+  const compactKey = itemCacheKey(def, gv);
+  const prettyKey = `${compactKey}|pretty`;
+  // the average size of the last batch's items, with their separator: how many of the next run fit a piece
+  let itemSize = 0;
   const piece = (limit: number): { bytes: Uint8Array<ArrayBuffer>; last: boolean } => {
     const first = i;
     let n = head ? head.length : 0;
     while (i < items.length && n < limit) {
+      const kept = itemJsonCache.get(items[i]);
+      const hit = kept?.get(prettyKey);
+      if (hit) {
+        parts.push(hit);
+        n += PRETTY_ITEM_NEXT.length + hit.length;
+        i++;
+        continue;
+      }
+      if (!kept?.has(compactKey)) {
+        // a run of items never serialized: written in one batch, sized to what is left of the piece
+        let count = 1;
+        const most = Math.min(BATCH_MAX, items.length - i, limit === Infinity ? BATCH_MAX : Math.ceil((limit - n) / (itemSize || 1)));
+        while (count < most && prettyMiss(items[i + count], compactKey, prettyKey)) count++;
+        const size = prettyItemBatch(def, items, i, count, gv, prettyKey, parts);
+        itemSize = Math.ceil(size / count) + PRETTY_ITEM_NEXT.length;
+        n += count * PRETTY_ITEM_NEXT.length + size;
+        i += count;
+        continue;
+      }
       const b = prettyItemBytes(def, items[i++], gv);
       parts.push(b);
       n += PRETTY_ITEM_NEXT.length + b.length;
