@@ -13,6 +13,17 @@ beforeEach(async () => {
 });
 
 const CM = '/api/v1/namespaces/default/configmaps';
+
+/** A GET read to the end piece by piece: how many pieces the body came in, and its text. */
+async function readChunks(client: TestClient, path: string): Promise<{ chunks: number; text: string }> {
+  const res = await client.raw('GET', path);
+  const reader = res.body!.getReader();
+  const chunks: Uint8Array[] = [];
+  for (let r = await reader.read(); !r.done; r = await reader.read()) chunks.push(r.value!);
+  const all = new Uint8Array(chunks.reduce((n, b) => n + b.length, 0));
+  chunks.reduce((at, b) => (all.set(b, at), at + b.length), 0);
+  return { chunks: chunks.length, text: new TextDecoder().decode(all) };
+}
 const cm = (name: string, labels: Record<string, string> = {}, data: Record<string, string> = { a: '1' }) => ({
   apiVersion: 'v1',
   kind: 'ConfigMap',
@@ -660,15 +671,7 @@ describe('representations', () => {
     for (let i = 0; i < 400; i++) {
       expect((await c.req('POST', CM, cm(`p${String(i).padStart(3, '0')}`, {}, i % 7 ? { big, i: String(i) } : { big, q: 'a "}],{[" \\' }))).status).toBe(201);
     }
-    const read = async (pretty: boolean) => {
-      const res = await c.raw('GET', `${CM}${pretty ? '?pretty=true' : ''}`);
-      const reader = res.body!.getReader();
-      const chunks: Uint8Array[] = [];
-      for (let r = await reader.read(); !r.done; r = await reader.read()) chunks.push(r.value!);
-      const all = new Uint8Array(chunks.reduce((n, b) => n + b.length, 0));
-      chunks.reduce((at, b) => (all.set(b, at), at + b.length), 0);
-      return { chunks: chunks.length, text: new TextDecoder().decode(all) };
-    };
+    const read = (pretty: boolean) => readChunks(c, `${CM}${pretty ? '?pretty=true' : ''}`);
     // a third of the items read by name first (their compact bytes are kept: the pretty form is indented from
     // them), the others serialized pretty at once; then both again from the kept bytes
     for (let i = 0; i < 400; i += 3) expect((await c.req('GET', `${CM}/p${String(i).padStart(3, '0')}`)).status).toBe(200);
@@ -689,15 +692,7 @@ describe('representations', () => {
     for (let i = 0; i < 600; i++) {
       expect((await c.req('POST', CM, cm(`b${String(i).padStart(3, '0')}`, i % 3 ? {} : { 'x.io/k': 'v' }, { big, i: String(i), ...odd(i) }))).status).toBe(201);
     }
-    const read = async (q: string) => {
-      const res = await c.raw('GET', `${CM}${q}`);
-      const reader = res.body!.getReader();
-      const chunks: Uint8Array[] = [];
-      for (let r = await reader.read(); !r.done; r = await reader.read()) chunks.push(r.value!);
-      const all = new Uint8Array(chunks.reduce((n, b) => n + b.length, 0));
-      chunks.reduce((at, b) => (all.set(b, at), at + b.length), 0);
-      return { chunks: chunks.length, text: new TextDecoder().decode(all) };
-    };
+    const read = (q: string) => readChunks(c, `${CM}${q}`);
     const expected = async () => `${goJsonText(JSON.stringify(JSON.parse((await read('')).text), null, 2))}\n`;
     // every item serialized for the first time (runs of up to a batch, cut at the pieces' ends)
     const first = await read('?pretty=true');
