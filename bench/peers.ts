@@ -517,7 +517,15 @@ function perOpUs(fn: () => void, batch: number): number {
   return ((performance.now() - t) / batch) * 1000;
 }
 
-async function celTable(): Promise<PeerTable> {
+/** How the CEL table is taken; the defaults are the table's (the smoke test in npm test takes it small). */
+export interface CelTableOptions {
+  rounds?: number;
+  warmUp?: number;
+  /** Operations per timed batch: evaluate, compile + evaluate. */
+  batches?: { evaluate: number; compile: number };
+}
+
+export async function celTable({ rounds = CEL_ROUNDS, warmUp = CEL_WARM_UP, batches: sizes = { evaluate: 1000, compile: 100 } }: CelTableOptions = {}): Promise<PeerTable> {
   const impls: Record<string, CelImpl> = { ours: await ourCel() };
   const notes: string[] = [];
   for (const [name, load] of [['@marcbachmann/cel-js', marcbachmannCel], ['@marcbachmann/cel-js checked', marcbachmannCheckedCel], ['@bufbuild/cel', bufbuildCel]] as const) {
@@ -535,7 +543,7 @@ async function celTable(): Promise<PeerTable> {
   // deoptimized code optimized on the rules before it, and the first rows were measured while the compile
   // paths of both sides were still being optimized again (BENCHMARKS.md, perf-cel11)
   const failed = new Set<string>();
-  for (let i = 0; i < CEL_WARM_UP; i++) {
+  for (let i = 0; i < warmUp; i++) {
     for (const impl of names) {
       for (const rule of RULES) {
         const key = `${impl}\0${rule.name}`;
@@ -568,9 +576,9 @@ async function celTable(): Promise<PeerTable> {
           why[impl] = (e as Error).message.split('\n')[0].slice(0, 120);
         }
       }
-      const batch = phase === 'evaluate' ? 1000 : 100;
+      const batch = phase === 'evaluate' ? sizes.evaluate : sizes.compile;
       const batches: Record<string, number[]> = {};
-      for (let r = 0; r <= CEL_ROUNDS; r++) {
+      for (let r = 0; r <= rounds; r++) {
         for (const impl of Object.keys(work)) {
           // each timed batch follows an untimed one of its own: no side is timed right after another
           // library's batch (its garbage, its code and data in the caches), which is what the order of the
@@ -591,7 +599,7 @@ async function celTable(): Promise<PeerTable> {
     }
   }
   notes.push(
-    `Each rule evaluated over the same 10-container object (true for every rule); ours type-checks against the object schema at compile, as the API server does. µs per operation, median of ${CEL_ROUNDS} batches taken in turn with the peers (after ${CEL_WARM_UP} compilations of every rule by every implementation, the rules in turn, and one warm-up batch each); each timed batch follows an untimed batch of the same implementation, so that none is timed right after another library's; each ratio is the median of the ${CEL_ROUNDS} per-round ratios, not the ratio of the medians.`,
+    `Each rule evaluated over the same 10-container object (true for every rule); ours type-checks against the object schema at compile, as the API server does. µs per operation, median of ${rounds} batches taken in turn with the peers (after ${warmUp} compilations of every rule by every implementation, the rules in turn, and one warm-up batch each); each timed batch follows an untimed batch of the same implementation, so that none is timed right after another library's; each ratio is the median of the ${rounds} per-round ratios, not the ratio of the medians.`,
     "The peers get the object with integer fields as bigint (CEL ints), ours reads JSON numbers with the schema's types.",
     "'@marcbachmann/cel-js checked': the same library through its Environment, type-checking each expression at compile (`parse` then `check`, variables declared as `map`), the like-for-like peer of our compile (parse, type check against the schema, AST validators, closures); the plain column parses only (it checks dynamically at the first evaluation). Environments are made once, outside the timing, for every implementation.",
   );

@@ -6,6 +6,7 @@ import { alternate } from '../bench/alternate.js';
 import { abSuite, formatRow, type Entry } from '../bench/ab.js';
 import { growthRows, growthSeries, series } from '../bench/growth.js';
 import { scale, scaleRows } from '../bench/scale.js';
+import { celTable, peerMarkdown, RULES } from '../bench/peers.js';
 
 describe('bench smoke runs', () => {
   it('growth: every series doubles its work and reports a factor per doubling', async () => {
@@ -84,5 +85,21 @@ describe('bench smoke runs', () => {
       expect(r.ratio).toBeCloseTo(r.afterUs / r.beforeUs, 6);
       expect(formatRow(r)).toMatch(/^(requests|writes|cel): .+: before [\d.]+ µs, after [\d.]+ µs, after\/before \d+\.\d\dx \((per round \d+\.\d\dx-\d+\.\d\dx|p25 \d+\.\d\dx)\)$/);
     }
+  });
+
+  it('peers, CEL: every rule evaluated and compiled by ours and every peer, each with a ratio, printed as a table', async () => {
+    const table = await celTable({ rounds: 1, warmUp: 1, batches: { evaluate: 2, compile: 1 } });
+    expect(table.peerNames).toEqual(['@marcbachmann/cel-js', '@marcbachmann/cel-js checked', '@bufbuild/cel']);
+    expect(table.rows.map((r) => r.work)).toEqual(RULES.flatMap((r) => [`evaluate: ${r.name}`, `compile + evaluate: ${r.name}`]));
+    for (const row of table.rows) {
+      expect(row.ours).toBeGreaterThan(0);
+      for (const p of table.peerNames) {
+        expect(row.peers[p]).toBeGreaterThan(0);
+        expect(row.ratios?.[p]).toBeGreaterThan(0);
+      }
+    }
+    const md = peerMarkdown([table]);
+    expect(md).toContain('### CEL (rules of CRD and policy shape) (µs, p50)');
+    expect(md.split('\n').filter((l) => l.startsWith('| evaluate: ') || l.startsWith('| compile + evaluate: '))).toHaveLength(RULES.length * 2);
   });
 });
