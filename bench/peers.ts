@@ -205,7 +205,7 @@ type SideMessage = { round: number } | { close: true };
 type SideReply = { ready: true } | { round: number; p50: Partial<Record<ApiWork, number>> } | { error: string };
 
 /** The child process of one side: warm up, open the measured instance, then one round per message. */
-async function serveApiSide(id: string): Promise<void> {
+async function serveApiSide(id: string, { warm, per }: { warm: number; per: number }): Promise<void> {
   const send = (m: SideReply) => new Promise<void>((r) => process.send!(m, () => r()));
   const side = API_SIDES.find((s) => s.id === id);
   try {
@@ -213,7 +213,7 @@ async function serveApiSide(id: string): Promise<void> {
     // V8 keeps optimizing our write path for thousands of requests (BENCHMARKS.md, perf-create6), and a figure
     // taken while one side is still cold compares compilers, not work; every side keeps its warm-up objects
     const api = await openSide(side);
-    for (let i = 0; i < API_WARM; i++) {
+    for (let i = 0; i < warm; i++) {
       const nm = `warm-${i}`;
       await api.create(nm);
       await api.get(nm);
@@ -230,11 +230,11 @@ async function serveApiSide(id: string): Promise<void> {
         const nm = (i: number) => `bench-${m.round}-${i}`;
         const p50: Partial<Record<ApiWork, number>> = {};
         for (const work of side.work) {
-          if (work === 'create') p50.create = await timeEach(API_PER, (i) => api.create(nm(i)));
-          else if (work === 'get') p50.get = await timeEach(API_PER, (i) => api.get(nm(i)));
-          else if (work === 'update') p50.update = await timeEach(API_PER, (i) => api.update(nm(i), m.round));
-          else if (work === 'patch') p50.patch = await timeEach(API_PER, (i) => api.patch(nm(i), m.round));
-          else if (work === 'apply' && api.apply) p50.apply = await timeEach(API_PER, (i) => api.apply!(nm(i), m.round));
+          if (work === 'create') p50.create = await timeEach(per, (i) => api.create(nm(i)));
+          else if (work === 'get') p50.get = await timeEach(per, (i) => api.get(nm(i)));
+          else if (work === 'update') p50.update = await timeEach(per, (i) => api.update(nm(i), m.round));
+          else if (work === 'patch') p50.patch = await timeEach(per, (i) => api.patch(nm(i), m.round));
+          else if (work === 'apply' && api.apply) p50.apply = await timeEach(per, (i) => api.apply!(nm(i), m.round));
           else if (work === 'list') p50.list = await timeEach(3, () => api.list());
         }
         await send({ round: m.round, p50 });
@@ -260,9 +260,11 @@ class SideProcess {
   }
 
   /** Starts the side's process and waits until it has warmed up and opened its measured instance. */
-  static async start(side: ApiSide): Promise<SideProcess> {
-    // the same loader flags as this process (tsx), no stdin, its output on ours
-    const p = new SideProcess(fork(fileURLToPath(import.meta.url), ['--api-side', side.id], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
+  static async start(side: ApiSide, sizes: { warm: number; per: number }): Promise<SideProcess> {
+    // the same loader flags as this process when it runs under tsx; tsx's loader otherwise (under vitest), no
+    // stdin, its output on ours
+    const execArgv = process.execArgv.some((a) => a.includes('tsx')) ? process.execArgv : ['--import', 'tsx'];
+    const p = new SideProcess(fork(fileURLToPath(import.meta.url), ['--api-side', side.id, JSON.stringify(sizes)], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
     const r = await p.reply();
     if ('error' in r) throw new Error(r.error);
     return p;
@@ -290,13 +292,21 @@ class SideProcess {
   }
 }
 
-async function apiTable(): Promise<PeerTable> {
+export interface ApiTableOptions {
+  /** Warm-up objects per side (default API_WARM). */
+  warm?: number;
+  rounds?: number;
+  /** Objects per round and side. */
+  per?: number;
+}
+
+export async function apiTable({ warm = API_WARM, rounds = API_ROUNDS, per = API_PER }: ApiTableOptions = {}): Promise<PeerTable> {
   const notes: string[] = [];
   const procs = new Map<string, SideProcess>();
   // one process after the other: a side warms up alone on the machine (the others, already warm, wait)
   for (const side of API_SIDES) {
     try {
-      procs.set(side.id, await SideProcess.start(side));
+      procs.set(side.id, await SideProcess.start(side, { warm, per }));
     } catch (e) {
       if (side.impl === 'ours') throw new Error(`${side.id}: ${(e as Error).message}`);
       notes.push(`${side.id} not measured: ${(e as Error).message}`);
@@ -306,7 +316,7 @@ async function apiTable(): Promise<PeerTable> {
   const samples: Partial<Record<ApiWork, Record<string, number[]>>> = {};
   const ids = [...procs.keys()];
   try {
-    for (let round = 0; round < API_ROUNDS; round++) {
+    for (let round = 0; round < rounds; round++) {
       // sides in turn, the order reversed every other round
       for (const id of round % 2 ? [...ids].reverse() : ids) {
         const p50 = await procs.get(id)!.round(round);
@@ -339,9 +349,9 @@ async function apiTable(): Promise<PeerTable> {
   ];
   // lists grow round by round (the warm-up's objects and every round's so far), the same size on both sides in
   // a round: figure and ratio over the rounds, as on the other rows (one list of the last round swung 3-5x)
-  rows.push(row(`list all Namespaces, ${API_WARM + API_PER} to ${API_WARM + API_ROUNDS * API_PER} (one request)`, 'list', 'ours', 'webernetes'));
+  rows.push(row(`list all Namespaces, ${warm + per} to ${warm + rounds * per} (one request)`, 'list', 'ours', 'webernetes'));
   notes.push(
-    `How it is measured: each instance in a process of its own (ours through serve() with its controllers; webernetes with its control-plane pods; ours through handle(); both API servers without their controllers), so that no side's garbage is collected in another's time; each process first warms its code up with ${API_WARM} objects (each created, read, updated and patched) on the instance it then measures, which keeps them. Then the processes take ${API_ROUNDS} rounds in turn, one at a time, the order reversed every other round, ${API_PER} objects per round and side. A figure is the median of the per-round p50s, a ratio the median of the per-round ratios; on the list row (3 lists per round and side) the list grows round by round, the same size on both sides in each round.`,
+    `How it is measured: each instance in a process of its own (ours through serve() with its controllers; webernetes with its control-plane pods; ours through handle(); both API servers without their controllers), so that no side's garbage is collected in another's time; each process first warms its code up with ${warm} objects (each created, read, updated and patched) on the instance it then measures, which keeps them. Then the processes take ${rounds} rounds in turn, one at a time, the order reversed every other round, ${per} objects per round and side. A figure is the median of the per-round p50s, a ratio the median of the per-round ratios; on the list row (3 lists per round and side) the list grows round by round, the same size on both sides in each round.`,
     `webernetes' control-plane pods (scheduler, namespace controller, deployment, replica-set and endpoint-slice controllers, garbage collector, kube-proxy, coredns) start on timers after its init: its measured instance is timed only once every one is Running (a harness that never lets the event loop turn measures it without them, and its create then reads 16-18 µs instead of 23-25: BENCHMARKS.md, bench-peers). In the rows of both API servers alone, its nodes' kubelets are not booted, so those pods never run: its etcd, stores and typed client only, set against our engine without its controllers.`,
     `Ours goes through the engine's entry serve() (the request body given as JSON text and parsed, the response body serialized and read as text: serialization is counted, Node's fetch Request/Response objects are not); the rows marked 'through handle()' go through the public fetch entry (a Request parsed, a Response built and read) to keep that cost visible; webernetes is called through its in-process typed client (no serialization). On the list row most of ours is the client's JSON.parse of the answer, which the peer's objects need not; the server's own part of a list of 1,000 objects is the row 'node memory: list 1001 small ConfigMaps' of the main table. Both run as bundled JavaScript (ours bundled by esbuild for the run).`,
     `Not the same work on every row: our Namespace create also writes the namespace's kube-root-ca.crt ConfigMap (one more write, as a real cluster's root-CA publisher does); webernetes serves no ConfigMaps. As the engine ships, its controllers (namespace controller, garbage collector, quota and policy-status controllers) read every write's watch event on the same thread; of webernetes' control-plane pods, its namespace controller's informer reads each Namespace event. Every write of ours also records managedFields (server-side apply's field ownership), which webernetes' objects do not carry, and runs admission, validation of the whole ObjectMeta and the request's decode and type checks, which its typed client and stores do not (BENCHMARKS.md, perf-api8: without the root-CA write and managedFields our create and update take about 0.54x and 0.67x of their time).`,
@@ -612,7 +622,7 @@ export async function peerTables(): Promise<PeerTable[]> {
 
 /** One table alone: `npx tsx bench/peers.ts cel` or `npx tsx bench/peers.ts api`. */
 if (process.argv[1]?.endsWith('peers.ts') && process.argv[2] === '--api-side') {
-  await serveApiSide(process.argv[3]);
+  await serveApiSide(process.argv[3], JSON.parse(process.argv[4]) as { warm: number; per: number });
 } else if (process.argv[1]?.endsWith('peers.ts') && (process.argv[2] === 'cel' || process.argv[2] === 'api')) {
   process.stdout.write(peerMarkdown([process.argv[2] === 'cel' ? await celTable() : await apiTable()]));
   process.exit(0);

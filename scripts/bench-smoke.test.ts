@@ -6,7 +6,7 @@ import { alternate } from '../bench/alternate.js';
 import { abSuite, formatRow, type Entry } from '../bench/ab.js';
 import { growthRows, growthSeries, series } from '../bench/growth.js';
 import { scale, scaleRows } from '../bench/scale.js';
-import { celTable, peerMarkdown, RULES } from '../bench/peers.js';
+import { apiTable, celTable, peerMarkdown, RULES } from '../bench/peers.js';
 
 describe('bench smoke runs', () => {
   it('growth: every series doubles its work and reports a factor per doubling', async () => {
@@ -102,4 +102,39 @@ describe('bench smoke runs', () => {
     expect(md).toContain('### CEL (rules of CRD and policy shape) (µs, p50)');
     expect(md.split('\n').filter((l) => l.startsWith('| evaluate: ') || l.startsWith('| compile + evaluate: '))).toHaveLength(RULES.length * 2);
   });
+
+  it('peers, API: every side in a process of its own, webernetes booted with and without its control plane', async () => {
+    // the same table as `npm run bench`, tiny: a few objects per side, two rounds (webernetes waits for its
+    // control-plane pods to run, a few seconds)
+    const table = await apiTable({ warm: 3, rounds: 2, per: 2 });
+    expect(table.notes.filter((n) => n.includes('not measured'))).toEqual([]);
+    const apply = 'server-side apply Namespace (label change)';
+    expect(table.rows.map((r) => r.work)).toEqual([
+      'create Namespace',
+      'get Namespace',
+      'update Namespace (get + put, label change)',
+      'merge patch Namespace (label change)',
+      apply,
+      'create Namespace (ours through handle())',
+      'get Namespace (ours through handle())',
+      'create Namespace (both API servers alone: ours without controllers, webernetes without its control-plane pods)',
+      'update Namespace (get + put, label change) (both API servers alone: ours without controllers, webernetes without its control-plane pods)',
+      'merge patch Namespace (label change) (both API servers alone: ours without controllers, webernetes without its control-plane pods)',
+      'list all Namespaces, 5 to 7 (one request)',
+    ]);
+    for (const row of table.rows) {
+      expect(row.ours).toBeGreaterThan(0);
+      if (row.work === apply) {
+        // the peer answers 415 to an apply patch: no figure, and the table says why
+        expect(row.peers.webernetes).toBeUndefined();
+        expect(row.why?.webernetes).toMatch(/415/);
+        continue;
+      }
+      expect(row.peers.webernetes).toBeGreaterThan(0);
+      expect(row.ratios?.webernetes).toBeGreaterThan(0);
+    }
+    const md = peerMarkdown([table]);
+    expect(md).toContain('### API (Namespaces, in-process, memory storage) (ms, p50)');
+    expect(md.split('\n').filter((l) => /^\| (create|get|update|merge patch|list) /.test(l) && /\d\.\d\dx/.test(l))).toHaveLength(10);
+  }, 120_000);
 });
