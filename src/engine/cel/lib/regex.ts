@@ -646,83 +646,7 @@ function repeatIsValid(node: Node, n: number): boolean {
   }
 }
 
-// ---- emitter ----
-
-function cpEscape(cp: number): string {
-  if (isAlnum(cp)) return String.fromCodePoint(cp);
-  return `\\u{${cp.toString(16)}}`;
-}
-
-function rangesSource(r: Ranges): string {
-  let out = '';
-  for (let i = 0; i < r.length; i += 2) {
-    out += r[i] === r[i + 1] ? cpEscape(r[i]!) : `${cpEscape(r[i]!)}-${cpEscape(r[i + 1]!)}`;
-  }
-  return out;
-}
-
-interface EmitOptions {
-  manualFold: boolean;
-}
-
-function emit(node: Node, o: EmitOptions): string {
-  switch (node.t) {
-    case 'lit':
-      if (o.manualFold && node.fold) {
-        const r = foldRanges([node.cp, node.cp]);
-        if (r.length > 2 || r[0] !== r[1]) return `[${rangesSource(r)}]`;
-      }
-      return cpEscape(node.cp);
-    case 'class': {
-      let ranges = node.ranges;
-      if (node.props.length === 0) {
-        if (node.negated) ranges = negate(ranges);
-        return `[${rangesSource(ranges)}]`;
-      }
-      return `[${node.negated ? '^' : ''}${rangesSource(ranges)}${node.props.join('')}]`;
-    }
-    case 'any':
-      return node.nl ? '[\\u{0}-\\u{10ffff}]' : '[^\\n]';
-    case 'bol':
-      return '(?<![^\\n])';
-    case 'eol':
-      return '(?![^\\n])';
-    case 'bot':
-      return '(?<![\\u{0}-\\u{10ffff}])';
-    case 'eot':
-      return '(?![\\u{0}-\\u{10ffff}])';
-    case 'wb':
-      return '\\b';
-    case 'nwb':
-      return '\\B';
-    case 'group':
-      return `(${node.cap ? '' : '?:'}${emit(node.sub, o)})`;
-    case 'concat':
-      return node.subs.map((s) => emitConcatItem(s, o)).join('');
-    case 'alt':
-      return node.subs.map((s) => emit(s, o)).join('|');
-    case 'repeat': {
-      const sub = emit(node.sub, o);
-      const atom = isAtomic(node.sub) ? sub : `(?:${sub})`;
-      let q: string;
-      if (node.min === 0 && node.max === -1) q = '*';
-      else if (node.min === 1 && node.max === -1) q = '+';
-      else if (node.min === 0 && node.max === 1) q = '?';
-      else if (node.max === -1) q = `{${node.min},}`;
-      else if (node.min === node.max) q = `{${node.min}}`;
-      else q = `{${node.min},${node.max}}`;
-      return atom + q + (node.greedy ? '' : '?');
-    }
-  }
-}
-
-function emitConcatItem(node: Node, o: EmitOptions): string {
-  return node.t === 'alt' ? `(?:${emit(node, o)})` : emit(node, o);
-}
-
-function isAtomic(node: Node): boolean {
-  return node.t === 'lit' || node.t === 'class' || node.t === 'any' || node.t === 'group';
-}
+// ---- flags ----
 
 function collectFold(node: Node, acc: { on: boolean; off: boolean }) {
   switch (node.t) {
@@ -744,22 +668,20 @@ function collectFold(node: Node, acc: { on: boolean; off: boolean }) {
 
 // ---- public API ----
 
-/** Translates an RE2 pattern to a JS RegExp (flags 'u' plus 'i' when the whole pattern folds case). */
-export function translateRE2(pattern: string): { source: string; flags: string } {
-  const node = new Parser(pattern).parse();
+/**
+ * The flags of compileRE2's RegExp: 'u' (RE2 matches code points), plus 'i' when every literal and class of
+ * the pattern folds case. Informational only: all matching runs on the RE2 program.
+ */
+function flagsOf(node: Node): string {
   const acc = { on: false, off: false };
   collectFold(node, acc);
-  const uniform = acc.on && !acc.off;
-  const source = emit(node, { manualFold: acc.on && acc.off });
-  // When every literal and class folds, folding is already in the ranges; the JS 'i' flag also folds
-  // \p{...} classes and single characters the same way RE2 does.
-  return { source, flags: uniform ? 'iu' : 'u' };
+  return acc.on && !acc.off ? 'iu' : 'u';
 }
 
 // ---- linear-time matcher (Pike VM, as RE2) ----
 // JS RegExp backtracks and can take exponential time on patterns like `(a+)+$`; RE2 guarantees time
 // linear in the input. Matching therefore runs on a Thompson NFA simulation with thread priorities,
-// which yields RE2's leftmost-first match. The RegExp translation above is kept for `.source` and tools.
+// which yields RE2's leftmost-first match.
 
 type CharTest = (cp: number) => boolean;
 type Inst =
@@ -1170,15 +1092,18 @@ function codePoints(s: string): { cps: number[]; offs: number[] } {
 
 /**
  * A RegExp whose exec()/test() run the linear-time RE2 program (RegExp.prototype.test and the String
- * methods call exec). Not global: every exec searches from the start of the input.
+ * methods call exec). Not global: every exec searches from the start of the input. Its `source` is the RE2
+ * pattern as written (no JavaScript translation of it is made).
  */
 export class RE2RegExp extends RegExp {
+  readonly #pattern: string;
   constructor(
-    source: string,
+    pattern: string,
     flags: string,
     readonly program: RE2Program,
   ) {
-    super(source, flags);
+    super('(?:)', flags);
+    this.#pattern = pattern;
   }
   override test(s: string): boolean {
     return this.program.test(String(s));
@@ -1190,6 +1115,14 @@ export class RE2RegExp extends RegExp {
     const text = String(s).slice(offs[m[0]], offs[m[1]]);
     return Object.assign([text], { index: offs[m[0]]!, input: String(s), groups: undefined }) as RegExpExecArray;
   }
+  static {
+    // RegExp.prototype.source is an accessor; TypeScript types it as a field, so it is redefined here
+    Object.defineProperty(this.prototype, 'source', {
+      get(this: RE2RegExp) {
+        return this.#pattern;
+      },
+    });
+  }
 }
 
 const CACHE_LIMIT = 512;
@@ -1200,8 +1133,7 @@ function compiled(pattern: string): RE2RegExp {
   if (entry === undefined) {
     try {
       const node = new Parser(pattern).parse();
-      const { source, flags } = translateRE2(pattern);
-      entry = new RE2RegExp(source, flags, new RE2Program(node));
+      entry = new RE2RegExp(pattern, flagsOf(node), new RE2Program(node));
     } catch (e) {
       if (!(e instanceof RegexSyntaxError)) throw e;
       entry = e;
