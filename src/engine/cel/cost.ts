@@ -28,7 +28,6 @@ function sat(n: number): number {
 function mul(size: SizeEstimate, c: CostEstimate): CostEstimate {
   return { min: sat(size.min * c.min), max: sat(size.max * c.max) };
 }
-const ceil10 = (n: number) => Math.ceil(n * 0.1);
 
 class Estimator {
   #sizes = new Map<number, SizeEstimate>();
