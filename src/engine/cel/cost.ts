@@ -32,10 +32,15 @@ function mul(size: SizeEstimate, c: CostEstimate): CostEstimate {
 class Estimator {
   #sizes = new Map<number, SizeEstimate>();
   #iterSizes = new Map<string, SizeEstimate[]>();
-  constructor(private readonly check: CheckResult | undefined, private readonly fns: FunctionTable) {}
+  readonly #check: CheckResult | undefined;
+  readonly #fns: FunctionTable;
+  constructor(check: CheckResult | undefined, fns: FunctionTable) {
+    this.#check = check;
+    this.#fns = fns;
+  }
 
   #typeOf(e: Expr): CelType | undefined {
-    return this.check?.types[e.id];
+    return this.#check?.types[e.id];
   }
 
   size(e: Expr): SizeEstimate {
@@ -80,7 +85,7 @@ class Estimator {
         if (e.testOnly) return op;
         // cel-go charges a select only on map, object and type-parameter operands (not on dyn)
         const ot = this.#typeOf(e.operand);
-        if (!this.check || (ot && (ot.kind === 'map' || ot.kind === 'object' || ot.kind === 'param'))) return add(op, { min: 1, max: 1 });
+        if (!this.#check || (ot && (ot.kind === 'map' || ot.kind === 'object' || ot.kind === 'param'))) return add(op, { min: 1, max: 1 });
         return op;
       }
       case 'list':
@@ -155,12 +160,12 @@ class Estimator {
   }
 
   #overloadsOf(e: CallExpr): CelOverload[] {
-    const ids = this.check?.overloads[e.id];
-    const all = [...(this.fns.global.get(e.fn) ?? []), ...(this.fns.member.get(e.fn) ?? [])];
+    const ids = this.#check?.overloads[e.id];
+    const all = [...(this.#fns.global.get(e.fn) ?? []), ...(this.#fns.member.get(e.fn) ?? [])];
     if (e.target) {
       // qualified global names (optional.of)
       const q = qualified(e.target);
-      if (q) all.push(...(this.fns.global.get(`${q}.${e.fn}`) ?? []));
+      if (q) all.push(...(this.#fns.global.get(`${q}.${e.fn}`) ?? []));
     }
     return ids ? all.filter((o) => ids.includes(o.id)) : [];
   }

@@ -144,7 +144,10 @@ export class Compiler {
   #rawSlot = 0;
   #rawFields: string[] | undefined;
   #rawCost = 0;
-  constructor(private readonly info: CompileInfo) {}
+  readonly #info: CompileInfo;
+  constructor(info: CompileInfo) {
+    this.#info = info;
+  }
 
   #setIntReader(ev: Ev, read: (c: Ctx) => number | undefined): void {
     this.#intEv = ev;
@@ -166,7 +169,7 @@ export class Compiler {
 
   /** First segments of the dotted variable and type names (checker.ts dottedRoots). */
   #dotted(): Set<string> {
-    return this.info.roots ?? dottedRoots(this.info.variables, this.info.typeValues);
+    return this.#info.roots ?? dottedRoots(this.#info.variables, this.#info.typeValues);
   }
 
   #local(name: string): number | undefined {
@@ -256,10 +259,10 @@ export class Compiler {
     // the root of an attribute used as a ternary branch is resolved without a charge (see conditional)
     const free = this.#freeRoots?.has(node) === true;
     if (l !== undefined) return this.#loadSlot(l, name, free);
-    if (this.info.variables.has(name)) return this.#loadSlot(this.#globalSlot(name), name, free);
-    const tv = this.info.typeValues.get(name);
+    if (this.#info.variables.has(name)) return this.#loadSlot(this.#globalSlot(name), name, free);
+    const tv = this.#info.typeValues.get(name);
     if (tv) return () => tv;
-    const k = this.info.constants?.get(name);
+    const k = this.#info.constants?.get(name);
     if (k !== undefined) return () => k;
     // undeclared: resolved from the activation at runtime (unchecked expressions)
     return this.#loadSlot(this.#globalSlot(name), name, free);
@@ -290,12 +293,12 @@ export class Compiler {
       const rootOnly = !this.#dotted().has(parts[0]);
       for (let n = rootOnly ? 1 : parts.length, end = rootOnly ? parts[0].length : qn.length; n >= 1; n--, end = qn.lastIndexOf('.', end - 1)) {
         const name = n === parts.length ? qn : qn.slice(0, end);
-        const isVar = this.info.variables.has(name) || (!absolute && n === 1 && this.#local(name) !== undefined);
-        const tv = n === parts.length ? this.info.typeValues.get(name) : undefined;
+        const isVar = this.#info.variables.has(name) || (!absolute && n === 1 && this.#local(name) !== undefined);
+        const tv = n === parts.length ? this.#info.typeValues.get(name) : undefined;
         if (isVar) {
           let ev = this.#ident(absolute ? `.${name}` : name, rootIdent(e) ?? e);
           for (const f of parts.slice(n)) ev = this.#fieldSel(ev, f, e, false);
-          if (n < parts.length && this.#local(name) === undefined && this.info.variables.has(name)) {
+          if (n < parts.length && this.#local(name) === undefined && this.#info.variables.has(name)) {
             const direct = this.#jsonChain(name, parts.slice(n), rootIdent(e) ?? e, ev);
             if (direct) return direct;
           }
@@ -319,7 +322,7 @@ export class Compiler {
   #chain(e: SelectExpr): Ev | undefined {
     // a first walk to the root: the chain's length, and whether the checker typed every operand on the way
     // as a schema object (the direct path's condition) and no field name has '__' (an escaped property name)
-    const types = this.info.types;
+    const types = this.#info.types;
     let n = 0;
     let objects = types !== undefined;
     let r: Expr = e;
@@ -343,11 +346,11 @@ export class Compiler {
       // (the root of the chain before, most often the same variable, is known to qualify)
       if (name === this.#chainRoot) slot = this.#chainSlot;
       else {
-        if (dotsAndUnderscores(name) & 1 || this.#dotted().has(name) || !this.info.variables.has(name)) return undefined;
+        if (dotsAndUnderscores(name) & 1 || this.#dotted().has(name) || !this.#info.variables.has(name)) return undefined;
         slot = this.#chainSlot = this.#globalSlot(name);
         this.#chainRoot = name;
       }
-      json = this.info.variableTypes !== undefined;
+      json = this.#info.variableTypes !== undefined;
     }
     // the field names root first; for a local, the select of each (its errors' positions)
     const fields = new Array<string>(n);
@@ -397,11 +400,11 @@ export class Compiler {
     const absolute = r.name.charCodeAt(0) === 46;
     const name = absolute ? r.name.slice(1) : r.name;
     if (name.includes('.') || this.#dotted().has(name)) return undefined;
-    if (!(this.info.variables.has(name) || (!absolute && this.#local(name) !== undefined))) return undefined;
+    if (!(this.#info.variables.has(name) || (!absolute && this.#local(name) !== undefined))) return undefined;
     fields.reverse();
     let ev = this.#ident(r.name, r);
     for (const f of fields) ev = this.#fieldSel(ev, f, e, false);
-    if (this.#local(name) === undefined && this.info.variables.has(name)) {
+    if (this.#local(name) === undefined && this.#info.variables.has(name)) {
       const direct = this.#jsonChain(name, fields, r, ev);
       if (direct) return direct;
     }
@@ -432,8 +435,8 @@ export class Compiler {
   #rawRoot(name: string): { slot: number; type: CelType | undefined } | undefined {
     const l = this.#local(name);
     if (l !== undefined) return this.#localTypes?.has(l) === true ? { slot: l, type: this.#localTypes.get(l) } : undefined;
-    if (!this.info.variables.has(name)) return undefined;
-    return { slot: this.#globalSlot(name), type: this.info.variableTypes?.[name] };
+    if (!this.#info.variables.has(name)) return undefined;
+    return { slot: this.#globalSlot(name), type: this.#info.variableTypes?.[name] };
   }
 
   /**
@@ -452,7 +455,7 @@ export class Compiler {
   #rawAt(e: Expr, want: 'list' | 'map'): { read: (c: Ctx) => unknown | undefined; type: CelType } | undefined {
     if (e === this.#rawE) {
       // chain() built this node and found it a list or map over JSON, every step a schema object
-      const t = this.info.types![e.id]!;
+      const t = this.#info.types![e.id]!;
       return t.kind === want ? rawRead(this.#rawSlot, this.#rawFields!, this.#rawCost, want === 'list', t) : undefined;
     }
     const fields: string[] = [];
@@ -467,7 +470,7 @@ export class Compiler {
     fields.reverse();
     // a dotted variable name (`a.b`) resolves differently: leave it to the general path
     if (dotsAndUnderscores(r.name) & 1 || this.#dotted().has(r.name)) {
-      for (let n = 1; n <= fields.length; n++) if (this.info.variables.has([r.name, ...fields.slice(0, n)].join('.'))) return undefined;
+      for (let n = 1; n <= fields.length; n++) if (this.#info.variables.has([r.name, ...fields.slice(0, n)].join('.'))) return undefined;
     }
     const root = this.#rawRoot(r.name);
     if (!root) return undefined;
@@ -561,15 +564,15 @@ export class Compiler {
     }
     if (r.kind !== 'ident') return undefined;
     if (plain && !r.name.startsWith('.') && !this.#dotted().has(r.name)) {
-      if (!this.info.variables.has(r.name) || this.#local(r.name) !== undefined) return undefined;
+      if (!this.#info.variables.has(r.name) || this.#local(r.name) !== undefined) return undefined;
       return this.#jsonHasAt(e, r.name, fields.reverse());
     }
     const q = this.#qualifiedName(e.operand);
     if (q === undefined || q.startsWith('.') || e.field.includes('__')) return undefined;
     const parts = q.split('.');
     const name = parts[0];
-    if (!this.info.variables.has(name) || this.#local(name) !== undefined) return undefined;
-    for (let n = 2; n <= parts.length; n++) if (this.info.variables.has(parts.slice(0, n).join('.'))) return undefined;
+    if (!this.#info.variables.has(name) || this.#local(name) !== undefined) return undefined;
+    for (let n = 2; n <= parts.length; n++) if (this.#info.variables.has(parts.slice(0, n).join('.'))) return undefined;
     return this.#jsonHasAt(e, name, parts.slice(1));
   }
 
@@ -893,7 +896,7 @@ export class Compiler {
       const t = this.#expr(e.target);
       const a = this.#expr(e.args[0]);
       const isOr = e.fn === 'or';
-      const userOverloads = this.info.functions.member.get(e.fn) ?? [];
+      const userOverloads = this.#info.functions.member.get(e.fn) ?? [];
       return (c) => {
         const v = t(c);
         if (v instanceof CelOptional) {
@@ -908,7 +911,7 @@ export class Compiler {
     }
     // qualified global function names written as member calls (optional.of, math.greatest, base64.encode)
     if (e.target) {
-      const q = qualifiedFnSuffixes(this.info.functions.global).has(e.fn) ? this.#qualifiedName(e.target) : undefined;
+      const q = qualifiedFnSuffixes(this.#info.functions.global).has(e.fn) ? this.#qualifiedName(e.target) : undefined;
       if (q !== undefined) {
         // a leading dot names the global function (`.optional.of(1)`), as the checker resolves it: unless a
         // comprehension variable has the root's name (the checker then takes the member call as well)
@@ -916,17 +919,17 @@ export class Compiler {
         const qn = dot ? q.slice(1) : q;
         const root = qn.split('.')[0];
         const fn = `${qn}.${e.fn}`;
-        if (!this.info.variables.has(root) && (!dot || this.#local(root) === undefined) && this.info.functions.global.has(fn)) {
-          return this.#invoke(fn, this.info.functions.global.get(fn)!, e, e.args);
+        if (!this.#info.variables.has(root) && (!dot || this.#local(root) === undefined) && this.#info.functions.global.has(fn)) {
+          return this.#invoke(fn, this.#info.functions.global.get(fn)!, e, e.args);
         }
       }
-      const ovs = this.info.functions.member.get(e.fn);
+      const ovs = this.#info.functions.member.get(e.fn);
       if (!ovs) return this.#unknownFunction(e);
       return this.#invoke(e.fn, ovs, e, [e.target, ...e.args]);
     }
     const name = e.fn.startsWith('.') ? e.fn.slice(1) : e.fn;
     // the list the checker resolved this call from is the global table's entry for `name` (checker.ts call)
-    const ovs = this.info.chosenFrom?.[e.id] ?? this.info.functions.global.get(name);
+    const ovs = this.#info.chosenFrom?.[e.id] ?? this.#info.functions.global.get(name);
     if (!ovs) return this.#unknownFunction(e);
     return this.#invoke(name, ovs, e, e.args);
   }
@@ -940,13 +943,13 @@ export class Compiler {
   #invoke(name: string, all: CelOverload[], e: CallExpr, argExprs: Expr[]): Ev {
     const member = !!e.target && argExprs.length === e.args.length + 1;
     // the checker's choice, taken as it made it when it chose from this same list (else filtered by id)
-    const chosen = this.info.chosenFrom?.[e.id] === all ? this.info.chosen?.[e.id] : undefined;
+    const chosen = this.#info.chosenFrom?.[e.id] === all ? this.#info.chosen?.[e.id] : undefined;
     let ovs: CelOverload[];
     if (chosen !== undefined && chosen.length > 0) {
       // (the checker chose among the overloads of this call's form, member or not, as below)
       ovs = chosen;
     } else {
-      const ids = this.info.overloadsByNode?.[e.id];
+      const ids = this.#info.overloadsByNode?.[e.id];
       ovs = ids ? all.filter((o) => ids.includes(o.id)) : all;
       if (ovs.length === 0) ovs = all;
       ovs = ovs.filter((o) => !!o.member === member);

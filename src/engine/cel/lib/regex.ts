@@ -197,30 +197,33 @@ class Parser {
   #flags: Flags = { fold: false, multiLine: false, dotNL: false, nonGreedy: false };
   #depth = 0;
 
-  constructor(private readonly src: string) {}
+  readonly #src: string;
+  constructor(src: string) {
+    this.#src = src;
+  }
 
   parse(): Node {
     const node = this.#parseAlternation();
-    if (this.#pos < this.src.length) {
+    if (this.#pos < this.#src.length) {
       // Only a ')' can stop the top-level alternation early.
-      throw new RegexSyntaxError(ERR_UNEXPECTED_PAREN, this.src);
+      throw new RegexSyntaxError(ERR_UNEXPECTED_PAREN, this.#src);
     }
     return node;
   }
 
   #rest(): string {
-    return this.src.slice(this.#pos);
+    return this.#src.slice(this.#pos);
   }
 
   #nextRune(): number {
-    const cp = this.src.codePointAt(this.#pos)!;
+    const cp = this.#src.codePointAt(this.#pos)!;
     this.#pos += cp > 0xffff ? 2 : 1;
     return cp;
   }
 
   #parseAlternation(): Node {
     const alts: Node[] = [this.#parseConcat()];
-    while (this.src[this.#pos] === '|') {
+    while (this.#src[this.#pos] === '|') {
       this.#pos++;
       alts.push(this.#parseConcat());
     }
@@ -230,7 +233,7 @@ class Parser {
   #parseConcat(): Node {
     const items: Node[] = [];
     let lastRepeatStart = -1; // start of the previous token when it was a repetition operator
-    const src = this.src;
+    const src = this.#src;
     while (this.#pos < src.length) {
       const ch = src[this.#pos]!;
       if (ch === '|' || ch === ')') break;
@@ -304,25 +307,25 @@ class Parser {
 
   #applyRepeat(items: Node[], min: number, max: number, start: number, lastRepeatStart: number) {
     let greedy = !this.#flags.nonGreedy;
-    if (this.src[this.#pos] === '?') {
+    if (this.#src[this.#pos] === '?') {
       this.#pos++;
       greedy = !greedy;
     }
     if (lastRepeatStart >= 0) {
-      throw new RegexSyntaxError(ERR_INVALID_REPEAT_OP, this.src.slice(lastRepeatStart, this.#pos));
+      throw new RegexSyntaxError(ERR_INVALID_REPEAT_OP, this.#src.slice(lastRepeatStart, this.#pos));
     }
     const sub = items.pop();
-    if (!sub) throw new RegexSyntaxError(ERR_MISSING_REPEAT_ARGUMENT, this.src.slice(start, this.#pos));
+    if (!sub) throw new RegexSyntaxError(ERR_MISSING_REPEAT_ARGUMENT, this.#src.slice(start, this.#pos));
     const node: Node = { t: 'repeat', min, max, greedy, sub };
     if ((min >= 2 || max >= 2) && !repeatIsValid(node, 1000)) {
-      throw new RegexSyntaxError(ERR_INVALID_REPEAT_SIZE, this.src.slice(start, this.#pos));
+      throw new RegexSyntaxError(ERR_INVALID_REPEAT_SIZE, this.#src.slice(start, this.#pos));
     }
     items.push(node);
   }
 
   /** `{n}`, `{n,}`, `{n,m}`; returns [min, max, endIndex] or undefined when it is a literal `{`. */
   #parseRepeatBraces(): [number, number, number] | undefined {
-    const s = this.src;
+    const s = this.#src;
     let i = this.#pos + 1;
     const parseInt = (): number | undefined => {
       if (i >= s.length || s[i]! < '0' || s[i]! > '9') return undefined;
@@ -356,10 +359,10 @@ class Parser {
   }
 
   #parseGroupBody(cap: boolean): Node {
-    if (++this.#depth > MAX_HEIGHT) throw new RegexSyntaxError(ERR_NESTING_DEPTH, this.src);
+    if (++this.#depth > MAX_HEIGHT) throw new RegexSyntaxError(ERR_NESTING_DEPTH, this.#src);
     const saved = { ...this.#flags };
     const sub = this.#parseAlternation();
-    if (this.src[this.#pos] !== ')') throw new RegexSyntaxError(ERR_MISSING_PAREN, this.src);
+    if (this.#src[this.#pos] !== ')') throw new RegexSyntaxError(ERR_MISSING_PAREN, this.#src);
     this.#pos++;
     this.#flags = saved;
     this.#depth--;
@@ -495,7 +498,7 @@ class Parser {
   }
 
   #parsePerlClass(cls: { ranges: Ranges; props: string[] }): boolean {
-    const g = PERL_GROUPS[this.src.slice(this.#pos, this.#pos + 2)];
+    const g = PERL_GROUPS[this.#src.slice(this.#pos, this.#pos + 2)];
     if (!g) return false;
     this.#pos += 2;
     this.#appendGroup(cls, g.sign, g.r);
@@ -509,7 +512,7 @@ class Parser {
 
   /** A single-character escape at pos (which holds the backslash). */
   #parseEscape(): number {
-    const s = this.src;
+    const s = this.#src;
     const start = this.#pos;
     this.#pos++;
     if (this.#pos >= s.length) throw new RegexSyntaxError(ERR_TRAILING_BACKSLASH, '');
@@ -567,7 +570,7 @@ class Parser {
   }
 
   #parseClass(): Node {
-    const s = this.src;
+    const s = this.#src;
     const classStart = this.#pos;
     const whole = s.slice(classStart);
     this.#pos++;
@@ -609,8 +612,8 @@ class Parser {
   }
 
   #parseClassChar(whole: string): number {
-    if (this.#pos >= this.src.length) throw new RegexSyntaxError(ERR_MISSING_BRACKET, whole);
-    if (this.src[this.#pos] === '\\') return this.#parseEscape();
+    if (this.#pos >= this.#src.length) throw new RegexSyntaxError(ERR_MISSING_BRACKET, whole);
+    if (this.#src[this.#pos] === '\\') return this.#parseEscape();
     return this.#nextRune();
   }
 }
