@@ -83,24 +83,24 @@ export const ACCU_VAR = '__result__';
 
 /** Source text with a line index for offset -> line/column. */
 export class Source {
-  private starts?: number[];
+  #starts?: number[];
   constructor(readonly text: string, readonly description = '<input>') {}
-  private get lineStarts(): number[] {
-    if (!this.starts) {
-      this.starts = [0];
-      for (let i = 0; i < this.text.length; i++) if (this.text[i] === '\n') this.starts.push(i + 1);
+  get #lineStarts(): number[] {
+    if (!this.#starts) {
+      this.#starts = [0];
+      for (let i = 0; i < this.text.length; i++) if (this.text[i] === '\n') this.#starts.push(i + 1);
     }
-    return this.starts;
+    return this.#starts;
   }
   /** 1-based line, 1-based column (in code points, as cel-go counts). */
   location(offset: number): { line: number; column: number } {
-    let lo = 0, hi = this.lineStarts.length - 1;
+    let lo = 0, hi = this.#lineStarts.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      if (this.lineStarts[mid] <= offset) lo = mid;
+      if (this.#lineStarts[mid] <= offset) lo = mid;
       else hi = mid - 1;
     }
-    const start = this.lineStarts[lo];
+    const start = this.#lineStarts[lo];
     let col = 0;
     for (let i = start; i < offset && i < this.text.length; i++) {
       const c = this.text.charCodeAt(i);
@@ -109,8 +109,8 @@ export class Source {
     return { line: lo + 1, column: col + 1 };
   }
   lineText(line: number): string {
-    const s = this.lineStarts[line - 1] ?? 0;
-    const e = this.lineStarts[line] ?? this.text.length + 1;
+    const s = this.#lineStarts[line - 1] ?? 0;
+    const e = this.#lineStarts[line] ?? this.text.length + 1;
     return this.text.slice(s, e - 1 >= s ? e - 1 : s).replace(/\n$/, '');
   }
 }

@@ -76,96 +76,96 @@ export function fromJson(v: unknown, t?: CelType): CelValue {
  * booleans are returned as they are, without a cache entry.
  */
 class JsonMap extends CelMap {
-  private done = false;
+  #done = false;
   /** The declared object type, when the JSON is an object of a schema type. */
-  private readonly obj: ObjectType | undefined;
+  readonly #obj: ObjectType | undefined;
   /** Converted containers by key (the last one, then a map once there are more). */
-  private lastKey: string | undefined = undefined;
-  private lastValue: CelValue = null;
-  private cache: Map<string, CelValue> | undefined = undefined;
+  #lastKey: string | undefined = undefined;
+  #lastValue: CelValue = null;
+  #cache: Map<string, CelValue> | undefined = undefined;
   constructor(private readonly rec: Record<string, unknown>, private readonly t: CelType | undefined) {
     super(CelMap.LAZY);
     if (t && t.kind === 'object') {
-      this.obj = t;
+      this.#obj = t;
       this.typeName = t.name;
-    } else this.obj = undefined;
+    } else this.#obj = undefined;
   }
   override has(k: CelValue): boolean {
-    return typeof k === 'string' ? this.getStr(k) !== undefined : (this.materialize(), super.has(k));
+    return typeof k === 'string' ? this.getStr(k) !== undefined : (this.#materialize(), super.has(k));
   }
-  private childType(k: string): CelType | undefined {
-    if (this.obj) return this.obj.field(k);
+  #childType(k: string): CelType | undefined {
+    if (this.#obj) return this.#obj.field(k);
     const t = this.t;
     return t && t.kind === 'map' ? t.value : undefined;
   }
-  private cached(k: string): CelValue | undefined {
-    if (this.lastKey === k) return this.lastValue;
-    return this.cache?.get(k);
+  #cached(k: string): CelValue | undefined {
+    if (this.#lastKey === k) return this.#lastValue;
+    return this.#cache?.get(k);
   }
-  private materialize(): void {
-    if (this.done) return;
-    this.done = true;
-    const obj = !!this.obj;
+  #materialize(): void {
+    if (this.#done) return;
+    this.#done = true;
+    const obj = !!this.#obj;
     this.m = new Map();
     for (const k of Object.keys(this.rec)) {
       // object fields set to null are absent (Kubernetes treats them like unset fields)
       if (obj && this.rec[k] === null) continue;
       const ek = obj ? escapeProperty(k) ?? k : k;
-      this.m.set(ek, [ek, this.cached(ek) ?? fromJson(this.rec[k], this.childType(ek))]);
+      this.m.set(ek, [ek, this.#cached(ek) ?? fromJson(this.rec[k], this.#childType(ek))]);
     }
-    this.cache = undefined;
+    this.#cache = undefined;
   }
   override getStr(k: string): CelValue | undefined {
-    if (this.done) {
+    if (this.#done) {
       const v = super.getStr(k);
       // reserved words are recognized as field names of their escaped properties
-      return v === undefined && this.obj ? super.getStr(`__${k}__`) : v;
+      return v === undefined && this.#obj ? super.getStr(`__${k}__`) : v;
     }
-    const c = this.cached(k);
+    const c = this.#cached(k);
     if (c !== undefined) return c;
     const rec = this.rec;
-    const raw = this.obj && k.includes('__') ? unescapeProperty(k) : k;
+    const raw = this.#obj && k.includes('__') ? unescapeProperty(k) : k;
     const x = rec[raw];
     // JSON never holds functions: a function is a property of Object.prototype, not of the data
     if (x === undefined || typeof x === 'function' || raw === '__proto__') {
       if (!Object.prototype.hasOwnProperty.call(rec, raw)) return undefined;
     }
-    if (x === null && this.obj) return undefined;
-    const ct = this.childType(k);
+    if (x === null && this.#obj) return undefined;
+    const ct = this.#childType(k);
     if (typeof x === 'string') {
       if (ct === undefined || ct.kind === 'string' || ct.kind === 'dyn') return x;
     } else if (typeof x === 'boolean') return ct && ct.kind === 'optional' ? fromJson(x, ct) : x;
     const v = fromJson(x, ct);
     if (typeof v === 'object' && v !== null) {
-      if (this.lastKey !== undefined) (this.cache ??= new Map()).set(this.lastKey, this.lastValue);
-      this.lastKey = k;
-      this.lastValue = v;
+      if (this.#lastKey !== undefined) (this.#cache ??= new Map()).set(this.#lastKey, this.#lastValue);
+      this.#lastKey = k;
+      this.#lastValue = v;
     }
     return v;
   }
   override get(k: CelValue): CelValue | undefined {
     if (typeof k === 'string') return this.getStr(k);
-    this.materialize();
+    this.#materialize();
     return super.get(k);
   }
   override get size(): number {
-    this.materialize();
+    this.#materialize();
     return super.size;
   }
   override set(k: CelValue, v: CelValue): boolean {
-    this.materialize();
+    this.#materialize();
     return super.set(k, v);
   }
   override *keys(): IterableIterator<CelValue> {
-    this.materialize();
+    this.#materialize();
     yield* super.keys();
   }
   override keyArray(): CelValue[] {
-    this.materialize();
+    this.#materialize();
     return super.keyArray();
   }
   override *entries(): IterableIterator<[CelValue, CelValue]> {
-    this.materialize();
+    this.#materialize();
     yield* super.entries();
   }
 }

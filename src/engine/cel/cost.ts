@@ -28,19 +28,23 @@ function sat(n: number): number {
 function mul(size: SizeEstimate, c: CostEstimate): CostEstimate {
   return { min: sat(size.min * c.min), max: sat(size.max * c.max) };
 }
-const ceil10 = (n: number) => Math.ceil(n * 0.1);
 
 class Estimator {
-  private sizes = new Map<number, SizeEstimate>();
-  private iterSizes = new Map<string, SizeEstimate[]>();
-  constructor(private readonly check: CheckResult | undefined, private readonly fns: FunctionTable) {}
+  #sizes = new Map<number, SizeEstimate>();
+  #iterSizes = new Map<string, SizeEstimate[]>();
+  readonly #check: CheckResult | undefined;
+  readonly #fns: FunctionTable;
+  constructor(check: CheckResult | undefined, fns: FunctionTable) {
+    this.#check = check;
+    this.#fns = fns;
+  }
 
-  private typeOf(e: Expr): CelType | undefined {
-    return this.check?.types[e.id];
+  #typeOf(e: Expr): CelType | undefined {
+    return this.#check?.types[e.id];
   }
 
   size(e: Expr): SizeEstimate {
-    const s = this.sizes.get(e.id);
+    const s = this.#sizes.get(e.id);
     if (s) return s;
     if (e.kind === 'literal') {
       const v = e.value;
@@ -54,15 +58,15 @@ class Estimator {
     if (e.kind === 'list') return { min: e.elems.length, max: e.elems.length };
     if (e.kind === 'map') return { min: e.entries.length, max: e.entries.length };
     if (e.kind === 'ident') {
-      const st = this.iterSizes.get(e.name);
+      const st = this.#iterSizes.get(e.name);
       if (st && st.length) return st[st.length - 1];
     }
     if (e.kind === 'select') {
       // Kubernetes resolves sizes by field path; a field-style selection on a map has no declared path
-      const ot = this.typeOf(e.operand);
+      const ot = this.#typeOf(e.operand);
       if (ot && ot.kind === 'map') return UNKNOWN_SIZE;
     }
-    const t = this.typeOf(e);
+    const t = this.#typeOf(e);
     if (t && 'maxSize' in t && t.maxSize !== undefined) return { min: 0, max: t.maxSize };
     if (t && (t.kind === 'int' || t.kind === 'uint' || t.kind === 'double' || t.kind === 'bool' || t.kind === 'null_type' || t.kind === 'timestamp' || t.kind === 'duration')) {
       return { min: 1, max: 1 };
@@ -80,8 +84,8 @@ class Estimator {
         const op = this.cost(e.operand);
         if (e.testOnly) return op;
         // cel-go charges a select only on map, object and type-parameter operands (not on dyn)
-        const ot = this.typeOf(e.operand);
-        if (!this.check || (ot && (ot.kind === 'map' || ot.kind === 'object' || ot.kind === 'param'))) return add(op, { min: 1, max: 1 });
+        const ot = this.#typeOf(e.operand);
+        if (!this.#check || (ot && (ot.kind === 'map' || ot.kind === 'object' || ot.kind === 'param'))) return add(op, { min: 1, max: 1 });
         return op;
       }
       case 'list':
@@ -91,36 +95,36 @@ class Estimator {
       case 'struct':
         return e.fields.reduce((acc, f) => add(acc, this.cost(f.value)), { min: 40, max: 40 });
       case 'comprehension':
-        return this.comprehension(e);
+        return this.#comprehension(e);
       case 'call':
-        return this.call(e);
+        return this.#call(e);
     }
   }
 
-  private comprehension(e: ComprehensionExpr): CostEstimate {
+  #comprehension(e: ComprehensionExpr): CostEstimate {
     let sum = add(this.cost(e.iterRange), this.cost(e.accuInit));
     const range = this.size(e.iterRange);
     // iteration variables take the element size of the range's type
-    const rt = this.typeOf(e.iterRange);
+    const rt = this.#typeOf(e.iterRange);
     let elemSize: SizeEstimate = UNKNOWN_SIZE;
     if (rt && rt.kind === 'list') elemSize = sizeOfType(rt.elem);
     else if (rt && rt.kind === 'map') elemSize = sizeOfType(rt.key);
     const push = (n: string, s: SizeEstimate) => {
-      if (!this.iterSizes.has(n)) this.iterSizes.set(n, []);
-      this.iterSizes.get(n)!.push(s);
+      if (!this.#iterSizes.has(n)) this.#iterSizes.set(n, []);
+      this.#iterSizes.get(n)!.push(s);
     };
     push(e.iterVar, e.iterVar2 && rt?.kind === 'list' ? { min: 1, max: 1 } : elemSize);
     if (e.iterVar2) push(e.iterVar2, rt && rt.kind === 'list' ? sizeOfType(rt.elem) : rt && rt.kind === 'map' ? sizeOfType(rt.value) : UNKNOWN_SIZE);
     const loop = this.cost(e.loopCond);
     const step = this.cost(e.loopStep);
-    this.iterSizes.get(e.iterVar)!.pop();
-    if (e.iterVar2) this.iterSizes.get(e.iterVar2)!.pop();
+    this.#iterSizes.get(e.iterVar)!.pop();
+    if (e.iterVar2) this.#iterSizes.get(e.iterVar2)!.pop();
     sum = add(sum, this.cost(e.result));
-    this.sizes.set(e.id, range);
+    this.#sizes.set(e.id, range);
     return add(sum, mul(range, add(step, loop)));
   }
 
-  private call(e: CallExpr): CostEstimate {
+  #call(e: CallExpr): CostEstimate {
     const args = e.target ? [e.target, ...e.args] : e.args;
     switch (e.fn) {
       case '_&&_':
@@ -139,7 +143,7 @@ class Estimator {
     let sum: CostEstimate = { min: 0, max: 0 };
     for (const a of args) sum = add(sum, this.cost(a));
     const sizes = args.map((a) => this.size(a));
-    const ovs = this.overloadsOf(e);
+    const ovs = this.#overloadsOf(e);
     let call: CostEstimate | undefined;
     let resultSize: SizeEstimate | undefined;
     for (const o of ovs) {
@@ -150,18 +154,18 @@ class Estimator {
         resultSize = resultSize ? { min: Math.min(resultSize.min, rs.min), max: Math.max(resultSize.max, rs.max) } : rs;
       }
     }
-    if (resultSize) this.sizes.set(e.id, { min: sat(resultSize.min), max: sat(resultSize.max) });
+    if (resultSize) this.#sizes.set(e.id, { min: sat(resultSize.min), max: sat(resultSize.max) });
     if (e.fn === '@in' && ovs.length === 0) call = { min: sizes[1].min, max: sizes[1].max };
     return add(sum, call ?? { min: 1, max: 1 });
   }
 
-  private overloadsOf(e: CallExpr): CelOverload[] {
-    const ids = this.check?.overloads[e.id];
-    const all = [...(this.fns.global.get(e.fn) ?? []), ...(this.fns.member.get(e.fn) ?? [])];
+  #overloadsOf(e: CallExpr): CelOverload[] {
+    const ids = this.#check?.overloads[e.id];
+    const all = [...(this.#fns.global.get(e.fn) ?? []), ...(this.#fns.member.get(e.fn) ?? [])];
     if (e.target) {
       // qualified global names (optional.of)
       const q = qualified(e.target);
-      if (q) all.push(...(this.fns.global.get(`${q}.${e.fn}`) ?? []));
+      if (q) all.push(...(this.#fns.global.get(`${q}.${e.fn}`) ?? []));
     }
     return ids ? all.filter((o) => ids.includes(o.id)) : [];
   }

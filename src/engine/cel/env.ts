@@ -239,7 +239,7 @@ export function createCelEnv(opts: CelEnvOptions = {}): CelEnv {
  * compile); evaluation reads its fields.
  */
 class Program implements CelProgram {
-  private estimate: CostEstimate | undefined;
+  #estimate: CostEstimate | undefined;
   constructor(
     readonly expression: string,
     readonly ast: Expr,
@@ -257,17 +257,17 @@ class Program implements CelProgram {
   ) {}
 
   evaluate(activation: Record<string, CelValue> = {}, o?: { costLimit?: number }): CelResult | CelRuntimeError {
-    return this.run(activation, o?.costLimit ?? this.limit, false);
+    return this.#run(activation, o?.costLimit ?? this.limit, false);
   }
   evaluateJson(activation: Record<string, unknown> = {}, o?: { costLimit?: number }): CelResult | CelRuntimeError {
-    return this.run(activation, o?.costLimit ?? this.limit, true);
+    return this.#run(activation, o?.costLimit ?? this.limit, true);
   }
   estimateCost(): CostEstimate {
-    this.estimate ??= estimateCost(this.ast, this.check, this.functions);
-    return this.estimate;
+    this.#estimate ??= estimateCost(this.ast, this.check, this.functions);
+    return this.#estimate;
   }
 
-  private run(activation: Record<string, unknown>, costLimit: number, json: boolean): CelResult | CelRuntimeError {
+  #run(activation: Record<string, unknown>, costLimit: number, json: boolean): CelResult | CelRuntimeError {
     const slotCount = this.slotCount, slotVars = this.slotVars, slotIdx = this.slotIdx;
     const ctx: Ctx = { slots: new Array(slotCount), raw: undefined, rawTypes: this.slotTypes, cost: 0, limit: costLimit };
     for (let i = 0; i < slotVars.length; i++) {

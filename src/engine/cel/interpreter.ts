@@ -110,11 +110,11 @@ function setPos(e: unknown, node: Expr): void {
 }
 
 export class Compiler {
-  private slotOf = new Map<string, number>();
-  private slots = 0;
-  private scopes: Map<string, number>[] = [];
+  #slotOf = new Map<string, number>();
+  #slots = 0;
+  #scopes: Map<string, number>[] = [];
   /** Root identifiers of attribute chains used as ternary branches (cel-go resolves them uncharged). */
-  private freeRoots: Set<Expr> | undefined;
+  #freeRoots: Set<Expr> | undefined;
   /**
    * Int-typed operands that can answer as a plain JavaScript safe integer without making a bigint: field
    * chains over JSON ending at an int field, int literals (`intConst`, a reader made on demand) and size() of
@@ -123,70 +123,73 @@ export class Compiler {
    * returned, and a call takes its arguments' readers as it builds each (invoke): one pair of fields instead
    * of a map keyed by closures (a closure used as a key is hashed, the largest cost of compiling `x == 1`).
    */
-  private intEv: Ev | undefined;
-  private intRead: ((c: Ctx) => number | undefined) | undefined;
-  private intConst = 0;
+  #intEv: Ev | undefined;
+  #intRead: ((c: Ctx) => number | undefined) | undefined;
+  #intConst = 0;
   /**
    * Comprehension variables iterating a list read as plain JSON: their element type by slot. In such a loop
    * the variable's slot is empty and Ctx.raw holds the element; field chains over it read the JSON directly
    * and loading it whole converts it (fromRaw), as for variables given as JSON.
    */
-  private localTypes: Map<number, CelType> | undefined;
+  #localTypes: Map<number, CelType> | undefined;
   /**
    * The chain built last that reads a list or map over JSON (chain()): its node, slot, field names and
    * charge, so that rawAt on the same node (built just before: a comprehension's range, the argument of
    * size(), `in` or an index) takes them instead of walking the chain and its declared types again.
    */
-  private rawE: Expr | undefined;
+  #rawE: Expr | undefined;
   /** The last variable (not a local) that chain() took as a root, and its slot. */
-  private chainRoot: string | undefined;
-  private chainSlot = 0;
-  private rawSlot = 0;
-  private rawFields: string[] | undefined;
-  private rawCost = 0;
-  constructor(private readonly info: CompileInfo) {}
+  #chainRoot: string | undefined;
+  #chainSlot = 0;
+  #rawSlot = 0;
+  #rawFields: string[] | undefined;
+  #rawCost = 0;
+  readonly #info: CompileInfo;
+  constructor(info: CompileInfo) {
+    this.#info = info;
+  }
 
-  private setIntReader(ev: Ev, read: (c: Ctx) => number | undefined): void {
-    this.intEv = ev;
-    this.intRead = read;
+  #setIntReader(ev: Ev, read: (c: Ctx) => number | undefined): void {
+    this.#intEv = ev;
+    this.#intRead = read;
   }
 
   /** The int reader of `ev` when it is the Ev built last (see intEv). */
-  private intReader(ev: Ev): ((c: Ctx) => number | undefined) | undefined {
-    if (ev !== this.intEv) return undefined;
-    if (this.intRead !== undefined) return this.intRead;
-    const n = this.intConst;
-    return (this.intRead = () => n);
+  #intReader(ev: Ev): ((c: Ctx) => number | undefined) | undefined {
+    if (ev !== this.#intEv) return undefined;
+    if (this.#intRead !== undefined) return this.#intRead;
+    const n = this.#intConst;
+    return (this.#intRead = () => n);
   }
 
   compile(e: Expr): Compiled {
-    const ev = this.expr(e);
-    return { ev, slotOf: this.slotOf, slotCount: this.slots, localTypes: this.localTypes };
+    const ev = this.#expr(e);
+    return { ev, slotOf: this.#slotOf, slotCount: this.#slots, localTypes: this.#localTypes };
   }
 
   /** First segments of the dotted variable and type names (checker.ts dottedRoots). */
-  private dotted(): Set<string> {
-    return this.info.roots ?? dottedRoots(this.info.variables, this.info.typeValues);
+  #dotted(): Set<string> {
+    return this.#info.roots ?? dottedRoots(this.#info.variables, this.#info.typeValues);
   }
 
-  private local(name: string): number | undefined {
-    for (let i = this.scopes.length - 1; i >= 0; i--) {
-      const s = this.scopes[i].get(name);
+  #local(name: string): number | undefined {
+    for (let i = this.#scopes.length - 1; i >= 0; i--) {
+      const s = this.#scopes[i].get(name);
       if (s !== undefined) return s;
     }
     return undefined;
   }
 
-  private globalSlot(name: string): number {
-    let s = this.slotOf.get(name);
+  #globalSlot(name: string): number {
+    let s = this.#slotOf.get(name);
     if (s === undefined) {
-      s = this.slots++;
-      this.slotOf.set(name, s);
+      s = this.#slots++;
+      this.#slotOf.set(name, s);
     }
     return s;
   }
 
-  private loadSlot(s: number, name: string, free = false): Ev {
+  #loadSlot(s: number, name: string, free = false): Ev {
     if (free) {
       return (c) => {
         const v = c.slots[s];
@@ -206,16 +209,16 @@ export class Compiler {
   }
 
   /** Qualified name of an ident/select chain, when no part is a local variable. */
-  private qualifiedName(e: Expr): string | undefined {
-    if (e.kind === 'ident') return this.local(e.name) === undefined ? e.name : undefined;
+  #qualifiedName(e: Expr): string | undefined {
+    if (e.kind === 'ident') return this.#local(e.name) === undefined ? e.name : undefined;
     if (e.kind === 'select' && !e.testOnly && !e.optional) {
-      const p = this.qualifiedName(e.operand);
+      const p = this.#qualifiedName(e.operand);
       return p === undefined ? undefined : `${p}.${e.field}`;
     }
     return undefined;
   }
 
-  private expr(e: Expr): Ev {
+  #expr(e: Expr): Ev {
     switch (e.kind) {
       case 'literal': {
         const v = e.value;
@@ -224,62 +227,62 @@ export class Compiler {
           // a safe integer (|v| <= 2^53 - 1): its reader answers the number
           const n = Number(v);
           if (Number.isSafeInteger(n)) {
-            this.intEv = ev;
-            this.intRead = undefined;
-            this.intConst = n;
+            this.#intEv = ev;
+            this.#intRead = undefined;
+            this.#intConst = n;
           }
         }
         return ev;
       }
       case 'ident':
-        return this.ident(e.name, e);
+        return this.#ident(e.name, e);
       case 'select':
-        return this.select(e);
+        return this.#select(e);
       case 'call':
-        return this.call(e);
+        return this.#call(e);
       case 'list':
-        return this.list(e);
+        return this.#list(e);
       case 'map':
-        return this.map(e);
+        return this.#map(e);
       case 'struct':
         return () => {
           throw Object.assign(new CelError(`unknown type: ${e.typeName}`), { offset: e.offset, length: e.length });
         };
       case 'comprehension':
-        return this.comprehension(e);
+        return this.#comprehension(e);
     }
   }
 
-  private ident(rawName: string, node: Expr): Ev {
+  #ident(rawName: string, node: Expr): Ev {
     const name = rawName.startsWith('.') ? rawName.slice(1) : rawName;
-    const l = rawName.startsWith('.') ? undefined : this.local(name);
+    const l = rawName.startsWith('.') ? undefined : this.#local(name);
     // the root of an attribute used as a ternary branch is resolved without a charge (see conditional)
-    const free = this.freeRoots?.has(node) === true;
-    if (l !== undefined) return this.loadSlot(l, name, free);
-    if (this.info.variables.has(name)) return this.loadSlot(this.globalSlot(name), name, free);
-    const tv = this.info.typeValues.get(name);
+    const free = this.#freeRoots?.has(node) === true;
+    if (l !== undefined) return this.#loadSlot(l, name, free);
+    if (this.#info.variables.has(name)) return this.#loadSlot(this.#globalSlot(name), name, free);
+    const tv = this.#info.typeValues.get(name);
     if (tv) return () => tv;
-    const k = this.info.constants?.get(name);
+    const k = this.#info.constants?.get(name);
     if (k !== undefined) return () => k;
     // undeclared: resolved from the activation at runtime (unchecked expressions)
-    return this.loadSlot(this.globalSlot(name), name, free);
+    return this.#loadSlot(this.#globalSlot(name), name, free);
   }
 
-  private select(e: Extract<Expr, { kind: 'select' }>): Ev {
+  #select(e: Extract<Expr, { kind: 'select' }>): Ev {
     if (e.testOnly && !e.optional) {
-      const fast = this.jsonHas(e) ?? this.localJsonHas(e);
+      const fast = this.#jsonHas(e) ?? this.#localJsonHas(e);
       if (fast) return fast;
     }
     if (!e.testOnly && !e.optional) {
-      const chain = this.chain(e);
+      const chain = this.#chain(e);
       if (chain) return chain;
-      const fast = this.localJsonChain(e);
+      const fast = this.#localJsonChain(e);
       if (fast) return fast;
     }
-    const direct = this.plainChain(e);
+    const direct = this.#plainChain(e);
     if (direct) return direct;
     // qualified identifiers: the longest declared variable prefix wins (a.b.c with variable `a.b`)
-    const q = this.qualifiedName(e);
+    const q = this.#qualifiedName(e);
     if (q !== undefined) {
       // a leading dot names a global: a comprehension variable of the same name does not shadow it
       const absolute = q.charCodeAt(0) === 46;
@@ -287,16 +290,16 @@ export class Compiler {
       const parts = qn.split('.');
       // the prefixes of n parts, longest first: qn up to its n-th dot; only the root itself when no dotted
       // variable or type name starts with it
-      const rootOnly = !this.dotted().has(parts[0]);
+      const rootOnly = !this.#dotted().has(parts[0]);
       for (let n = rootOnly ? 1 : parts.length, end = rootOnly ? parts[0].length : qn.length; n >= 1; n--, end = qn.lastIndexOf('.', end - 1)) {
         const name = n === parts.length ? qn : qn.slice(0, end);
-        const isVar = this.info.variables.has(name) || (!absolute && n === 1 && this.local(name) !== undefined);
-        const tv = n === parts.length ? this.info.typeValues.get(name) : undefined;
+        const isVar = this.#info.variables.has(name) || (!absolute && n === 1 && this.#local(name) !== undefined);
+        const tv = n === parts.length ? this.#info.typeValues.get(name) : undefined;
         if (isVar) {
-          let ev = this.ident(absolute ? `.${name}` : name, rootIdent(e) ?? e);
-          for (const f of parts.slice(n)) ev = this.fieldSel(ev, f, e, false);
-          if (n < parts.length && this.local(name) === undefined && this.info.variables.has(name)) {
-            const direct = this.jsonChain(name, parts.slice(n), rootIdent(e) ?? e, ev);
+          let ev = this.#ident(absolute ? `.${name}` : name, rootIdent(e) ?? e);
+          for (const f of parts.slice(n)) ev = this.#fieldSel(ev, f, e, false);
+          if (n < parts.length && this.#local(name) === undefined && this.#info.variables.has(name)) {
+            const direct = this.#jsonChain(name, parts.slice(n), rootIdent(e) ?? e, ev);
             if (direct) return direct;
           }
           return ev;
@@ -304,8 +307,8 @@ export class Compiler {
         if (tv) return () => tv;
       }
     }
-    const operand = this.expr(e.operand);
-    return this.fieldSel(operand, e.field, e, !!e.testOnly);
+    const operand = this.#expr(e.operand);
+    return this.#fieldSel(operand, e.field, e, !!e.testOnly);
   }
 
   /**
@@ -316,10 +319,10 @@ export class Compiler {
    * local bound to JSON elements), the direct JSON path is taken with the general one as its fallback.
    * Undefined for any other chain (the paths below then answer as before).
    */
-  private chain(e: SelectExpr): Ev | undefined {
+  #chain(e: SelectExpr): Ev | undefined {
     // a first walk to the root: the chain's length, and whether the checker typed every operand on the way
     // as a schema object (the direct path's condition) and no field name has '__' (an escaped property name)
-    const types = this.info.types;
+    const types = this.#info.types;
     let n = 0;
     let objects = types !== undefined;
     let r: Expr = e;
@@ -333,21 +336,21 @@ export class Compiler {
     }
     if (r.kind !== 'ident' || r.name.charCodeAt(0) === 46) return undefined;
     const name = r.name;
-    const l = this.local(name);
+    const l = this.#local(name);
     let slot: number;
     let json: boolean;
     if (l !== undefined) {
       slot = l;
-      json = this.localTypes?.has(l) === true;
+      json = this.#localTypes?.has(l) === true;
     } else {
       // (the root of the chain before, most often the same variable, is known to qualify)
-      if (name === this.chainRoot) slot = this.chainSlot;
+      if (name === this.#chainRoot) slot = this.#chainSlot;
       else {
-        if (dotsAndUnderscores(name) & 1 || this.dotted().has(name) || !this.info.variables.has(name)) return undefined;
-        slot = this.chainSlot = this.globalSlot(name);
-        this.chainRoot = name;
+        if (dotsAndUnderscores(name) & 1 || this.#dotted().has(name) || !this.#info.variables.has(name)) return undefined;
+        slot = this.#chainSlot = this.#globalSlot(name);
+        this.#chainRoot = name;
       }
-      json = this.info.variableTypes !== undefined;
+      json = this.#info.variableTypes !== undefined;
     }
     // the field names root first; for a local, the select of each (its errors' positions)
     const fields = new Array<string>(n);
@@ -359,7 +362,7 @@ export class Compiler {
       if (nodes !== undefined) nodes[i] = sel;
       x = sel.operand;
     }
-    const free = this.freeRoots?.has(r) === true;
+    const free = this.#freeRoots?.has(r) === true;
     // positions of the general path's errors: the whole chain for a variable, each select for a local (as the
     // qualified-name path and the step-by-step path below report them)
     const t = json && objects ? types![e.id] : undefined;
@@ -367,15 +370,15 @@ export class Compiler {
     if (k !== 'string' && k !== 'int' && k !== 'bool' && k !== 'double') {
       if (k === 'list' || k === 'map') {
         // what rawAt would find for this node (a range, size(), `in` or an index built next reads it)
-        this.rawE = e;
-        this.rawSlot = slot;
-        this.rawFields = fields;
-        this.rawCost = (free ? 0 : 1) + n;
+        this.#rawE = e;
+        this.#rawSlot = slot;
+        this.#rawFields = fields;
+        this.#rawCost = (free ? 0 : 1) + n;
       }
       return chainEv(slot, name, free, fields, nodes, e);
     }
     // the direct path, whose fallback runs the general one (runChain) without a closure of its own
-    return this.scalarChain(slot, fields, (free ? 0 : 1) + n, t!, undefined, name, free, nodes, e);
+    return this.#scalarChain(slot, fields, (free ? 0 : 1) + n, t!, undefined, name, free, nodes, e);
   }
 
   /**
@@ -384,7 +387,7 @@ export class Compiler {
    * no dot in a field name. Its only candidate is the root itself; undefined when the case does not apply
    * or the root is not a variable (the general resolution then answers as before).
    */
-  private plainChain(e: Extract<Expr, { kind: 'select' }>): Ev | undefined {
+  #plainChain(e: Extract<Expr, { kind: 'select' }>): Ev | undefined {
     const fields: string[] = [];
     let r: Expr = e;
     while (r.kind === 'select' && !r.testOnly && !r.optional) {
@@ -392,17 +395,17 @@ export class Compiler {
       fields.push(r.field);
       r = r.operand;
     }
-    if (r.kind !== 'ident' || fields.length === 0 || this.local(r.name) !== undefined) return undefined;
+    if (r.kind !== 'ident' || fields.length === 0 || this.#local(r.name) !== undefined) return undefined;
     // a leading dot names the global, never a comprehension variable of the same name
     const absolute = r.name.charCodeAt(0) === 46;
     const name = absolute ? r.name.slice(1) : r.name;
-    if (name.includes('.') || this.dotted().has(name)) return undefined;
-    if (!(this.info.variables.has(name) || (!absolute && this.local(name) !== undefined))) return undefined;
+    if (name.includes('.') || this.#dotted().has(name)) return undefined;
+    if (!(this.#info.variables.has(name) || (!absolute && this.#local(name) !== undefined))) return undefined;
     fields.reverse();
-    let ev = this.ident(r.name, r);
-    for (const f of fields) ev = this.fieldSel(ev, f, e, false);
-    if (this.local(name) === undefined && this.info.variables.has(name)) {
-      const direct = this.jsonChain(name, fields, r, ev);
+    let ev = this.#ident(r.name, r);
+    for (const f of fields) ev = this.#fieldSel(ev, f, e, false);
+    if (this.#local(name) === undefined && this.#info.variables.has(name)) {
+      const direct = this.#jsonChain(name, fields, r, ev);
       if (direct) return direct;
     }
     return ev;
@@ -416,32 +419,32 @@ export class Compiler {
    * which produces the same value or the same error.
    */
   /** A field chain rooted at a comprehension variable bound to JSON elements (see localTypes). */
-  private localJsonChain(e: Extract<Expr, { kind: 'select' }>): Ev | undefined {
+  #localJsonChain(e: Extract<Expr, { kind: 'select' }>): Ev | undefined {
     let r: Expr = e;
     while (r.kind === 'select' && !r.testOnly && !r.optional) r = r.operand;
     if (r.kind !== 'ident' || r.name.startsWith('.')) return undefined;
-    const slot = this.local(r.name);
-    if (slot === undefined || this.localTypes?.has(slot) !== true) return undefined;
+    const slot = this.#local(r.name);
+    if (slot === undefined || this.#localTypes?.has(slot) !== true) return undefined;
     const fields: string[] = [];
     for (let x: Expr = e; x !== r; x = (x as Extract<Expr, { kind: 'select' }>).operand) fields.unshift((x as Extract<Expr, { kind: 'select' }>).field);
-    const general = this.fieldSel(this.expr(e.operand), e.field, e, false);
-    return this.jsonChain(r.name, fields, r, general);
+    const general = this.#fieldSel(this.#expr(e.operand), e.field, e, false);
+    return this.#jsonChain(r.name, fields, r, general);
   }
 
   /** The slot and declared type of a chain's root: a global variable, or a local bound to JSON elements. */
-  private rawRoot(name: string): { slot: number; type: CelType | undefined } | undefined {
-    const l = this.local(name);
-    if (l !== undefined) return this.localTypes?.has(l) === true ? { slot: l, type: this.localTypes.get(l) } : undefined;
-    if (!this.info.variables.has(name)) return undefined;
-    return { slot: this.globalSlot(name), type: this.info.variableTypes?.[name] };
+  #rawRoot(name: string): { slot: number; type: CelType | undefined } | undefined {
+    const l = this.#local(name);
+    if (l !== undefined) return this.#localTypes?.has(l) === true ? { slot: l, type: this.#localTypes.get(l) } : undefined;
+    if (!this.#info.variables.has(name)) return undefined;
+    return { slot: this.#globalSlot(name), type: this.#info.variableTypes?.[name] };
   }
 
   /**
    * A range `v.f1...fn` whose declared type is a list, over JSON: the plain array (charging what the
    * chain charges), or undefined (nothing charged) when the data is not of that shape.
    */
-  private rawList(e: Expr): { read: (c: Ctx) => unknown[] | undefined; elem: CelType } | undefined {
-    const r = this.rawAt(e, 'list');
+  #rawList(e: Expr): { read: (c: Ctx) => unknown[] | undefined; elem: CelType } | undefined {
+    const r = this.#rawAt(e, 'list');
     return r && r.type.kind === 'list' ? { read: r.read as (c: Ctx) => unknown[] | undefined, elem: r.type.elem } : undefined;
   }
 
@@ -449,11 +452,11 @@ export class Compiler {
    * A chain `v.f1...fn` whose declared type is a list (or a map), over JSON: the plain array (or object),
    * charging what the chain charges, or undefined (nothing charged) when the data is not of that shape.
    */
-  private rawAt(e: Expr, want: 'list' | 'map'): { read: (c: Ctx) => unknown | undefined; type: CelType } | undefined {
-    if (e === this.rawE) {
+  #rawAt(e: Expr, want: 'list' | 'map'): { read: (c: Ctx) => unknown | undefined; type: CelType } | undefined {
+    if (e === this.#rawE) {
       // chain() built this node and found it a list or map over JSON, every step a schema object
-      const t = this.info.types![e.id]!;
-      return t.kind === want ? rawRead(this.rawSlot, this.rawFields!, this.rawCost, want === 'list', t) : undefined;
+      const t = this.#info.types![e.id]!;
+      return t.kind === want ? rawRead(this.#rawSlot, this.#rawFields!, this.#rawCost, want === 'list', t) : undefined;
     }
     const fields: string[] = [];
     let r: Expr = e;
@@ -466,10 +469,10 @@ export class Compiler {
     if (r.kind !== 'ident' || r.name.charCodeAt(0) === 46 || fields.length === 0) return undefined;
     fields.reverse();
     // a dotted variable name (`a.b`) resolves differently: leave it to the general path
-    if (dotsAndUnderscores(r.name) & 1 || this.dotted().has(r.name)) {
-      for (let n = 1; n <= fields.length; n++) if (this.info.variables.has([r.name, ...fields.slice(0, n)].join('.'))) return undefined;
+    if (dotsAndUnderscores(r.name) & 1 || this.#dotted().has(r.name)) {
+      for (let n = 1; n <= fields.length; n++) if (this.#info.variables.has([r.name, ...fields.slice(0, n)].join('.'))) return undefined;
     }
-    const root = this.rawRoot(r.name);
+    const root = this.#rawRoot(r.name);
     if (!root) return undefined;
     let t = root.type;
     for (const f of fields) {
@@ -477,11 +480,11 @@ export class Compiler {
       t = t.field(f);
     }
     if (!t || t.kind !== want) return undefined;
-    return rawRead(root.slot, fields, (this.freeRoots?.has(r) === true ? 0 : 1) + fields.length, want === 'list', t);
+    return rawRead(root.slot, fields, (this.#freeRoots?.has(r) === true ? 0 : 1) + fields.length, want === 'list', t);
   }
 
-  private jsonChain(name: string, fields: string[], root: Expr, general: Ev): Ev | undefined {
-    const rr = this.rawRoot(name);
+  #jsonChain(name: string, fields: string[], root: Expr, general: Ev): Ev | undefined {
+    const rr = this.#rawRoot(name);
     if (!rr) return undefined;
     let t = rr.type;
     const raws: string[] = [];
@@ -495,7 +498,7 @@ export class Compiler {
     if (!t) return undefined;
     const k = t.kind;
     if (k !== 'string' && k !== 'int' && k !== 'bool' && k !== 'double') return undefined;
-    return this.scalarChain(rr.slot, raws, (this.freeRoots?.has(root) === true ? 0 : 1) + fields.length, t, general);
+    return this.#scalarChain(rr.slot, raws, (this.#freeRoots?.has(root) === true ? 0 : 1) + fields.length, t, general);
   }
 
   /**
@@ -503,7 +506,7 @@ export class Compiler {
    * it the general path of chain() (runChain over the same fields from `name`'s slot, errors at `nodes` or
    * `at`), run from this closure. An int chain also registers its reader (intEv).
    */
-  private scalarChain(slot: number, raws: string[], cost: number, leaf: CelType, general: Ev | undefined, name = '', free = false, nodes?: Expr[], at?: Expr): Ev {
+  #scalarChain(slot: number, raws: string[], cost: number, leaf: CelType, general: Ev | undefined, name = '', free = false, nodes?: Expr[], at?: Expr): Ev {
     const k = leaf.kind;
     const n = raws.length;
     const ev: Ev = (c) => {
@@ -525,7 +528,7 @@ export class Compiler {
       return general !== undefined ? general(c) : runChain(c, slot, name, free, raws, nodes, at!);
     };
     if (k === 'int') {
-      this.setIntReader(ev, (c) => {
+      this.#setIntReader(ev, (c) => {
         // the walk of rawWalk, inline: this reader is the hottest (int comparisons in comprehensions)
         const raw = c.raw;
         let x = raw === undefined ? undefined : raw[slot];
@@ -547,7 +550,7 @@ export class Compiler {
    * data the test reads the plain objects; anything unusual takes the general path (same answer, charges
    * and errors).
    */
-  private jsonHas(e: Extract<Expr, { kind: 'select' }>): Ev | undefined {
+  #jsonHas(e: Extract<Expr, { kind: 'select' }>): Ev | undefined {
     if (e.field.includes('__')) return undefined;
     // the common case without building the qualified name: a chain of plain selects (no dot in a field
     // name) from a root that is a declared variable, not a local, and starts no dotted name
@@ -560,21 +563,21 @@ export class Compiler {
       r = r.operand;
     }
     if (r.kind !== 'ident') return undefined;
-    if (plain && !r.name.startsWith('.') && !this.dotted().has(r.name)) {
-      if (!this.info.variables.has(r.name) || this.local(r.name) !== undefined) return undefined;
-      return this.jsonHasAt(e, r.name, fields.reverse());
+    if (plain && !r.name.startsWith('.') && !this.#dotted().has(r.name)) {
+      if (!this.#info.variables.has(r.name) || this.#local(r.name) !== undefined) return undefined;
+      return this.#jsonHasAt(e, r.name, fields.reverse());
     }
-    const q = this.qualifiedName(e.operand);
+    const q = this.#qualifiedName(e.operand);
     if (q === undefined || q.startsWith('.') || e.field.includes('__')) return undefined;
     const parts = q.split('.');
     const name = parts[0];
-    if (!this.info.variables.has(name) || this.local(name) !== undefined) return undefined;
-    for (let n = 2; n <= parts.length; n++) if (this.info.variables.has(parts.slice(0, n).join('.'))) return undefined;
-    return this.jsonHasAt(e, name, parts.slice(1));
+    if (!this.#info.variables.has(name) || this.#local(name) !== undefined) return undefined;
+    for (let n = 2; n <= parts.length; n++) if (this.#info.variables.has(parts.slice(0, n).join('.'))) return undefined;
+    return this.#jsonHasAt(e, name, parts.slice(1));
   }
 
   /** has() over a chain rooted at a comprehension variable bound to JSON elements. */
-  private localJsonHas(e: Extract<Expr, { kind: 'select' }>): Ev | undefined {
+  #localJsonHas(e: Extract<Expr, { kind: 'select' }>): Ev | undefined {
     const fields: string[] = [];
     let r: Expr = e.operand;
     while (r.kind === 'select' && !r.testOnly && !r.optional) {
@@ -582,13 +585,13 @@ export class Compiler {
       r = r.operand;
     }
     if (r.kind !== 'ident' || r.name.startsWith('.') || e.field.includes('__')) return undefined;
-    const slot = this.local(r.name);
-    if (slot === undefined || this.localTypes?.has(slot) !== true) return undefined;
-    return this.jsonHasAt(e, r.name, fields);
+    const slot = this.#local(r.name);
+    if (slot === undefined || this.#localTypes?.has(slot) !== true) return undefined;
+    return this.#jsonHasAt(e, r.name, fields);
   }
 
-  private jsonHasAt(e: Extract<Expr, { kind: 'select' }>, name: string, raws: string[]): Ev | undefined {
-    const rr = this.rawRoot(name);
+  #jsonHasAt(e: Extract<Expr, { kind: 'select' }>, name: string, raws: string[]): Ev | undefined {
+    const rr = this.#rawRoot(name);
     if (!rr) return undefined;
     let t = rr.type;
     for (const f of raws) {
@@ -597,9 +600,9 @@ export class Compiler {
     }
     if (!t || t.kind !== 'object') return undefined;
     const root = rootIdent(e);
-    const general = this.fieldSel(this.expr(e.operand), e.field, e, true);
+    const general = this.#fieldSel(this.#expr(e.operand), e.field, e, true);
     const slot = rr.slot;
-    const cost = (root && this.freeRoots?.has(root) === true ? 0 : 1) + raws.length;
+    const cost = (root && this.#freeRoots?.has(root) === true ? 0 : 1) + raws.length;
     const field = e.field;
     return (c) => {
       const x = rawWalk(c, slot, raws, cost);
@@ -612,7 +615,7 @@ export class Compiler {
     };
   }
 
-  private fieldSel(operand: Ev, field: string, node: Expr, testOnly: boolean): Ev {
+  #fieldSel(operand: Ev, field: string, node: Expr, testOnly: boolean): Ev {
     if (testOnly) {
       return (c) => {
         const v = operand(c);
@@ -633,8 +636,8 @@ export class Compiler {
     };
   }
 
-  private list(e: Extract<Expr, { kind: 'list' }>): Ev {
-    const elems = e.elems.map((x) => this.expr(x));
+  #list(e: Extract<Expr, { kind: 'list' }>): Ev {
+    const elems = e.elems.map((x) => this.#expr(x));
     if (e.optionalIndices.length === 0) {
       return (c) => {
         const out = new Array<CelValue>(elems.length);
@@ -658,8 +661,8 @@ export class Compiler {
     };
   }
 
-  private map(e: Extract<Expr, { kind: 'map' }>): Ev {
-    const entries = e.entries.map((en) => ({ k: this.expr(en.key), v: this.expr(en.value), opt: en.optional, node: en }));
+  #map(e: Extract<Expr, { kind: 'map' }>): Ev {
+    const entries = e.entries.map((en) => ({ k: this.#expr(en.key), v: this.#expr(en.value), opt: en.optional, node: en }));
     return (c) => {
       const m = new CelMap();
       for (const en of entries) {
@@ -680,26 +683,26 @@ export class Compiler {
     };
   }
 
-  private comprehension(e: ComprehensionExpr): Ev {
-    const range = this.expr(e.iterRange);
-    const rawRange = e.iterVar2 ? undefined : this.rawList(e.iterRange);
-    const init = this.expr(e.accuInit);
-    const accuSlot = this.slots++;
+  #comprehension(e: ComprehensionExpr): Ev {
+    const range = this.#expr(e.iterRange);
+    const rawRange = e.iterVar2 ? undefined : this.#rawList(e.iterRange);
+    const init = this.#expr(e.accuInit);
+    const accuSlot = this.#slots++;
     const scope = new Map<string, number>().set(e.accuVar, accuSlot);
-    this.scopes.push(scope);
-    const iterSlot = this.slots++;
+    this.#scopes.push(scope);
+    const iterSlot = this.#slots++;
     scope.set(e.iterVar, iterSlot);
-    if (rawRange) (this.localTypes ??= new Map()).set(iterSlot, rawRange.elem);
+    if (rawRange) (this.#localTypes ??= new Map()).set(iterSlot, rawRange.elem);
     const readRaw = rawRange?.read;
     let iter2Slot = -1;
     if (e.iterVar2) {
-      iter2Slot = this.slots++;
+      iter2Slot = this.#slots++;
       scope.set(e.iterVar2, iter2Slot);
     }
-    const cond = this.expr(e.loopCond);
-    const step = this.expr(e.loopStep);
-    const result = this.expr(e.result);
-    this.scopes.pop();
+    const cond = this.#expr(e.loopCond);
+    const step = this.#expr(e.loopStep);
+    const result = this.#expr(e.result);
+    this.#scopes.pop();
     // the accumulator is visible to the result only (and to the step/cond above)
     const two = !!e.iterVar2;
     const runStep = (c: Ctx) => {
@@ -767,16 +770,16 @@ export class Compiler {
     };
   }
 
-  private call(e: CallExpr): Ev {
+  #call(e: CallExpr): Ev {
     switch (e.fn) {
       case '_&&_':
-        return this.logical(e, false);
+        return this.#logical(e, false);
       case '_||_':
-        return this.logical(e, true);
+        return this.#logical(e, true);
       case '_?_:_':
-        return this.conditional(e);
+        return this.#conditional(e);
       case '@not_strictly_false': {
-        const a = this.expr(e.args[0]);
+        const a = this.#expr(e.args[0]);
         return (c) => {
           let v: CelValue;
           try {
@@ -790,7 +793,7 @@ export class Compiler {
         };
       }
       case '_?._': {
-        const t = this.expr(e.args[0]);
+        const t = this.#expr(e.args[0]);
         const field = (e.args[1] as Extract<Expr, { kind: 'literal' }>).value as string;
         return (c) => {
           const v = t(c);
@@ -803,8 +806,8 @@ export class Compiler {
         };
       }
       case '_[?_]': {
-        const t = this.expr(e.args[0]);
-        const k = this.expr(e.args[1]);
+        const t = this.#expr(e.args[0]);
+        const k = this.#expr(e.args[1]);
         return (c) => {
           const v = t(c);
           const key = k(c);
@@ -817,10 +820,10 @@ export class Compiler {
         };
       }
       case '_[_]': {
-        const t = this.expr(e.args[0]);
-        const k = this.expr(e.args[1]);
+        const t = this.#expr(e.args[0]);
+        const k = this.#expr(e.args[1]);
         const key = e.args[1].kind === 'literal' ? e.args[1].value : undefined;
-        const rm = typeof key === 'string' && key !== '__proto__' && !e.target ? this.rawAt(e.args[0], 'map') : undefined;
+        const rm = typeof key === 'string' && key !== '__proto__' && !e.target ? this.#rawAt(e.args[0], 'map') : undefined;
         if (rm && rm.type.kind === 'map' && typeof key === 'string') {
           // m['key'] over a map read as JSON: a scalar value is read directly; anything else is converted
           // and indexed as the general path does (same charges)
@@ -867,7 +870,7 @@ export class Compiler {
         };
       }
       case 'cel.@mapInsert': {
-        const args = e.args.map((a) => this.expr(a));
+        const args = e.args.map((a) => this.#expr(a));
         return (c) => {
           const m = args[0](c) as CelMap;
           const out = new CelMap(m.entries());
@@ -890,10 +893,10 @@ export class Compiler {
     }
     if (e.target && (e.fn === 'or' || e.fn === 'orValue') && e.args.length === 1) {
       // optional.or / orValue short-circuit (cel-go plans them specially)
-      const t = this.expr(e.target);
-      const a = this.expr(e.args[0]);
+      const t = this.#expr(e.target);
+      const a = this.#expr(e.args[0]);
       const isOr = e.fn === 'or';
-      const userOverloads = this.info.functions.member.get(e.fn) ?? [];
+      const userOverloads = this.#info.functions.member.get(e.fn) ?? [];
       return (c) => {
         const v = t(c);
         if (v instanceof CelOptional) {
@@ -903,12 +906,12 @@ export class Compiler {
           if (isOr && !(alt instanceof CelOptional)) throw Object.assign(noOverload(e.fn, [v, alt]), { offset: e.offset, length: e.length });
           return alt;
         }
-        return this.dispatch(userOverloads, e, [v, a(c)], c);
+        return this.#dispatch(userOverloads, e, [v, a(c)], c);
       };
     }
     // qualified global function names written as member calls (optional.of, math.greatest, base64.encode)
     if (e.target) {
-      const q = qualifiedFnSuffixes(this.info.functions.global).has(e.fn) ? this.qualifiedName(e.target) : undefined;
+      const q = qualifiedFnSuffixes(this.#info.functions.global).has(e.fn) ? this.#qualifiedName(e.target) : undefined;
       if (q !== undefined) {
         // a leading dot names the global function (`.optional.of(1)`), as the checker resolves it: unless a
         // comprehension variable has the root's name (the checker then takes the member call as well)
@@ -916,37 +919,37 @@ export class Compiler {
         const qn = dot ? q.slice(1) : q;
         const root = qn.split('.')[0];
         const fn = `${qn}.${e.fn}`;
-        if (!this.info.variables.has(root) && (!dot || this.local(root) === undefined) && this.info.functions.global.has(fn)) {
-          return this.invoke(fn, this.info.functions.global.get(fn)!, e, e.args);
+        if (!this.#info.variables.has(root) && (!dot || this.#local(root) === undefined) && this.#info.functions.global.has(fn)) {
+          return this.#invoke(fn, this.#info.functions.global.get(fn)!, e, e.args);
         }
       }
-      const ovs = this.info.functions.member.get(e.fn);
-      if (!ovs) return this.unknownFunction(e);
-      return this.invoke(e.fn, ovs, e, [e.target, ...e.args]);
+      const ovs = this.#info.functions.member.get(e.fn);
+      if (!ovs) return this.#unknownFunction(e);
+      return this.#invoke(e.fn, ovs, e, [e.target, ...e.args]);
     }
     const name = e.fn.startsWith('.') ? e.fn.slice(1) : e.fn;
     // the list the checker resolved this call from is the global table's entry for `name` (checker.ts call)
-    const ovs = this.info.chosenFrom?.[e.id] ?? this.info.functions.global.get(name);
-    if (!ovs) return this.unknownFunction(e);
-    return this.invoke(name, ovs, e, e.args);
+    const ovs = this.#info.chosenFrom?.[e.id] ?? this.#info.functions.global.get(name);
+    if (!ovs) return this.#unknownFunction(e);
+    return this.#invoke(name, ovs, e, e.args);
   }
 
-  private unknownFunction(e: CallExpr): Ev {
+  #unknownFunction(e: CallExpr): Ev {
     return () => {
       throw Object.assign(new CelError(`no such overload: ${e.fn}`), { offset: e.offset, length: e.length });
     };
   }
 
-  private invoke(name: string, all: CelOverload[], e: CallExpr, argExprs: Expr[]): Ev {
+  #invoke(name: string, all: CelOverload[], e: CallExpr, argExprs: Expr[]): Ev {
     const member = !!e.target && argExprs.length === e.args.length + 1;
     // the checker's choice, taken as it made it when it chose from this same list (else filtered by id)
-    const chosen = this.info.chosenFrom?.[e.id] === all ? this.info.chosen?.[e.id] : undefined;
+    const chosen = this.#info.chosenFrom?.[e.id] === all ? this.#info.chosen?.[e.id] : undefined;
     let ovs: CelOverload[];
     if (chosen !== undefined && chosen.length > 0) {
       // (the checker chose among the overloads of this call's form, member or not, as below)
       ovs = chosen;
     } else {
-      const ids = this.info.overloadsByNode?.[e.id];
+      const ids = this.#info.overloadsByNode?.[e.id];
       ovs = ids ? all.filter((o) => ids.includes(o.id)) : all;
       if (ovs.length === 0) ovs = all;
       ovs = ovs.filter((o) => !!o.member === member);
@@ -955,27 +958,27 @@ export class Compiler {
     const args = new Array<Ev>(n);
     let readers: (((c: Ctx) => number | undefined) | undefined)[] | undefined;
     for (let i = 0; i < n; i++) {
-      const ev = (args[i] = this.expr(argExprs[i]));
-      const r = this.intReader(ev);
+      const ev = (args[i] = this.#expr(argExprs[i]));
+      const r = this.#intReader(ev);
       if (r !== undefined) (readers ??= new Array(n))[i] = r;
     }
-    return this.invokeWith(name, ovs, e, argExprs, args, false, readers);
+    return this.#invokeWith(name, ovs, e, argExprs, args, false, readers);
   }
 
   /**
    * The call's closure over the argument closures `args` (built once: a direct path's general fallback
    * shares them); `general` leaves out the direct JSON paths.
    */
-  private invokeWith(name: string, ovs: CelOverload[], e: CallExpr, argExprs: Expr[], args: Ev[], general: boolean, readers?: (((c: Ctx) => number | undefined) | undefined)[]): Ev {
+  #invokeWith(name: string, ovs: CelOverload[], e: CallExpr, argExprs: Expr[], args: Ev[], general: boolean, readers?: (((c: Ctx) => number | undefined) | undefined)[]): Ev {
     const n = args.length;
     // the one overload left (the common case of checked expressions), its id read once
     const single = ovs.length === 1 ? ovs[0] : undefined;
     const id = single?.id;
     if (!general && n === 1 && (id === 'size_list' || id === 'list_size') && !single!.cost) {
       // the size of a list read as JSON: its length, without converting its elements
-      const rl = this.rawList(argExprs[0]);
+      const rl = this.#rawList(argExprs[0]);
       if (rl) {
-        const slow = this.invokeWith(name, ovs, e, argExprs, args, true, readers);
+        const slow = this.#invokeWith(name, ovs, e, argExprs, args, true, readers);
         const read = rl.read;
         const ev: Ev = (c) => {
           const rr = read(c);
@@ -983,7 +986,7 @@ export class Compiler {
           charge(c, 1);
           return BigInt(rr.length);
         };
-        this.setIntReader(ev, (c) => {
+        this.#setIntReader(ev, (c) => {
           const rr = read(c);
           if (rr === undefined) return undefined;
           charge(c, 1);
@@ -1019,9 +1022,9 @@ export class Compiler {
       // 'key' in m, m a map read as JSON: an own property of the plain object
       const a = argExprs[0];
       const key = a.kind === 'literal' ? a.value : undefined;
-      const rm = typeof key === 'string' && key !== '__proto__' ? this.rawAt(argExprs[1], 'map') : undefined;
+      const rm = typeof key === 'string' && key !== '__proto__' ? this.#rawAt(argExprs[1], 'map') : undefined;
       if (rm && typeof key === 'string') {
-        const slow = this.invokeWith(name, ovs, e, argExprs, args, true, readers);
+        const slow = this.#invokeWith(name, ovs, e, argExprs, args, true, readers);
         const read = rm.read;
         return (c) => {
           const m = read(c);
@@ -1034,7 +1037,7 @@ export class Compiler {
     if (n === 2 && readers !== undefined && id !== undefined) {
       const rx = readers[0], ry = readers[1];
       const op = INT_COMPARE[id];
-      if (rx && ry && op !== undefined) return this.intCompare(op, rx, ry, args[0], args[1], single!, e, name);
+      if (rx && ry && op !== undefined) return this.#intCompare(op, rx, ry, args[0], args[1], single!, e, name);
     }
     if (n === 2 && single !== undefined && single.args.length === 2) {
       // one overload left after the checker's choice: no arrays, no spread, no search
@@ -1068,13 +1071,13 @@ export class Compiler {
       return (c) => {
         const x = a0(c);
         const y = a1(c);
-        return this.dispatch2(ovs, e, x, y, c, name);
+        return this.#dispatch2(ovs, e, x, y, c, name);
       };
     }
     return (c) => {
       const vals = new Array<CelValue>(n);
       for (let i = 0; i < n; i++) vals[i] = args[i](c);
-      return this.dispatch(ovs, e, vals, c, name);
+      return this.#dispatch(ovs, e, vals, c, name);
     };
   }
 
@@ -1082,7 +1085,7 @@ export class Compiler {
    * An int comparison of two operands that can read plain safe integers (see intEv): compared as
    * JavaScript numbers, no bigint made; the same value, cost (1) and errors as the general call.
    */
-  private intCompare(op: number, rx: (c: Ctx) => number | undefined, ry: (c: Ctx) => number | undefined, a0: Ev, a1: Ev, o: CelOverload, e: CallExpr, name: string): Ev {
+  #intCompare(op: number, rx: (c: Ctx) => number | undefined, ry: (c: Ctx) => number | undefined, a0: Ev, a1: Ev, o: CelOverload, e: CallExpr, name: string): Ev {
     return (c) => {
       const x = rx(c);
       if (x === undefined) return intCompareSlow(c, a0(c), ry, a1, o, e, name);
@@ -1100,7 +1103,7 @@ export class Compiler {
     };
   }
 
-  private dispatch(ovs: CelOverload[], e: CallExpr, vals: CelValue[], c: Ctx, name = e.fn): CelValue {
+  #dispatch(ovs: CelOverload[], e: CallExpr, vals: CelValue[], c: Ctx, name = e.fn): CelValue {
     outer: for (let i = 0; i < ovs.length; i++) {
       const o = ovs[i];
       if (o.args.length !== vals.length) continue;
@@ -1120,7 +1123,7 @@ export class Compiler {
     throw Object.assign(noOverload(name, vals), { offset: e.offset, length: e.length });
   }
 
-  private dispatch2(ovs: CelOverload[], e: CallExpr, x: CelValue, y: CelValue, c: Ctx, name: string): CelValue {
+  #dispatch2(ovs: CelOverload[], e: CallExpr, x: CelValue, y: CelValue, c: Ctx, name: string): CelValue {
     for (let i = 0; i < ovs.length; i++) {
       const o = ovs[i];
       if (o.args.length !== 2 || !matchesType(x, o.args[0]) || !matchesType(y, o.args[1])) continue;
@@ -1138,9 +1141,9 @@ export class Compiler {
     throw Object.assign(noOverload(name, [x, y]), { offset: e.offset, length: e.length });
   }
 
-  private logical(e: CallExpr, isOr: boolean): Ev {
-    const l = this.expr(e.args[0]);
-    const r = this.expr(e.args[1]);
+  #logical(e: CallExpr, isOr: boolean): Ev {
+    const l = this.#expr(e.args[0]);
+    const r = this.#expr(e.args[1]);
     const short = isOr; // value that decides the result
     return (c) => {
       let lerr: CelError | undefined;
@@ -1169,14 +1172,14 @@ export class Compiler {
 
   // cel-go plans c ? t : f as a conditional attribute: a branch that is itself an attribute (identifier
   // with selections/indexes) is resolved directly, so its identifier costs nothing (its qualifiers do).
-  private conditional(e: CallExpr): Ev {
-    const cond = this.expr(e.args[0]);
+  #conditional(e: CallExpr): Ev {
+    const cond = this.#expr(e.args[0]);
     for (const br of [e.args[1], e.args[2]]) {
       const r = attributeRoot(br);
-      if (r) (this.freeRoots ??= new Set()).add(r);
+      if (r) (this.#freeRoots ??= new Set()).add(r);
     }
-    const a = this.expr(e.args[1]);
-    const b = this.expr(e.args[2]);
+    const a = this.#expr(e.args[1]);
+    const b = this.#expr(e.args[2]);
     return (c) => {
       const v = cond(c);
       if (v === true) return a(c);

@@ -33,7 +33,7 @@
 
 import type { CelType, CelVersion } from './types.js';
 import type { CelValue } from './values.js';
-import { CelMap, CelOpaque } from './values.js';
+import { CelMap } from './values.js';
 
 export type { CelType, CelVersion } from './types.js';
 export { T, typeName } from './types.js';
@@ -127,13 +127,4 @@ export function actualSize(v: CelValue): number {
   if (Array.isArray(v)) return v.length;
   if (v instanceof CelMap) return v.size;
   return 1;
-}
-
-/** Helper for libraries: declare an opaque type. */
-export function opaqueType(name: string): CelType {
-  return { kind: 'opaque', name };
-}
-
-export function isOpaque(v: CelValue, name: string): boolean {
-  return v instanceof CelOpaque && v.celType.kind === 'opaque' && v.celType.name === name;
 }

@@ -2,40 +2,40 @@
 // compiled CEL environments and programs, so distinct expressions or schemas cannot grow memory without end.
 
 export class LruCache<K, V> {
-  private readonly map = new Map<K, V>();
+  readonly #map = new Map<K, V>();
   constructor(readonly capacity: number) {
     if (!(capacity >= 1)) throw new Error('LruCache capacity must be at least 1');
   }
 
   get size(): number {
-    return this.map.size;
+    return this.#map.size;
   }
 
   get(key: K): V | undefined {
-    const v = this.map.get(key);
+    const v = this.#map.get(key);
     if (v === undefined) return undefined;
     // a Map iterates in insertion order: re-inserting makes the entry the most recent
-    this.map.delete(key);
-    this.map.set(key, v);
+    this.#map.delete(key);
+    this.#map.set(key, v);
     return v;
   }
 
   has(key: K): boolean {
-    return this.map.has(key);
+    return this.#map.has(key);
   }
 
   set(key: K, value: V): this {
-    this.map.delete(key);
-    this.map.set(key, value);
-    while (this.map.size > this.capacity) this.map.delete(this.map.keys().next().value as K);
+    this.#map.delete(key);
+    this.#map.set(key, value);
+    while (this.#map.size > this.capacity) this.#map.delete(this.#map.keys().next().value as K);
     return this;
   }
 
   delete(key: K): boolean {
-    return this.map.delete(key);
+    return this.#map.delete(key);
   }
 
   clear(): void {
-    this.map.clear();
+    this.#map.clear();
   }
 }

@@ -258,68 +258,68 @@ export function nodeBeyondDepth(root: Expr, limit: number): Expr | undefined {
 export class Parser {
   // The lexer runs on demand: the parser sees one token at a time, held in these fields (no token objects,
   // no token array). `pos` is where the lexer goes on; `po`/`pe` are the span of the token consumed last.
-  private text = '';
-  private pos = 0;
-  private tk: TokKind = 'eof';
-  private tt = '';
-  private tv: unknown = undefined;
-  private to = 0;
-  private te = 0;
-  private po = 0;
-  private pe = 0;
+  #text = '';
+  #pos = 0;
+  #tk: TokKind = 'eof';
+  #tt = '';
+  #tv: unknown = undefined;
+  #to = 0;
+  #te = 0;
+  #po = 0;
+  #pe = 0;
   /** The first character the lexer skipped as unrecognised (reported in source order with parse errors). */
-  private lexErr: ParseError | undefined;
-  private id = 1;
-  private depth = 0;
+  #lexErr: ParseError | undefined;
+  #id = 1;
+  #depth = 0;
   /** See ParseResult.validate. */
-  private validate = false;
+  #validate = false;
   /** See ParseResult.marks (undefined until a node is marked; `null` after a call of format). */
-  private marks: Expr[] | undefined | null;
-  private readonly opts: ParseOptions;
-  private src!: Source;
+  #marks: Expr[] | undefined | null;
+  readonly #opts: ParseOptions;
+  #src!: Source;
   constructor(opts: ParseOptions = {}) {
-    this.opts = opts;
+    this.#opts = opts;
   }
 
   parse(text: string, description?: string): ParseResult {
-    this.src = new Source(text, description);
-    this.text = text;
-    this.pos = 0;
-    this.lexErr = undefined;
-    this.validate = false;
-    this.marks = undefined;
-    this.id = 1;
-    this.depth = 0;
+    this.#src = new Source(text, description);
+    this.#text = text;
+    this.#pos = 0;
+    this.#lexErr = undefined;
+    this.#validate = false;
+    this.#marks = undefined;
+    this.#id = 1;
+    this.#depth = 0;
     try {
-      const cps = text.length > (this.opts.maxLength ?? 100000) ? [...text].length : 0;
-      if (cps > (this.opts.maxLength ?? 100000)) {
-        throw new ParseError(0, 0, `expression code point size exceeds limit: size: ${cps}, limit ${this.opts.maxLength ?? 100000}`);
+      const cps = text.length > (this.#opts.maxLength ?? 100000) ? [...text].length : 0;
+      if (cps > (this.#opts.maxLength ?? 100000)) {
+        throw new ParseError(0, 0, `expression code point size exceeds limit: size: ${cps}, limit ${this.#opts.maxLength ?? 100000}`);
       }
       let e: Expr;
       try {
-        this.scan();
-        e = this.expr();
-        if (this.tk !== 'eof') throw this.errHere(`Syntax error: mismatched input '${this.tt}' expecting <EOF>`);
+        this.#scan();
+        e = this.#expr();
+        if (this.#tk !== 'eof') throw this.#errHere(`Syntax error: mismatched input '${this.#tt}' expecting <EOF>`);
       } catch (err) {
         if (err instanceof LexError) throw err;
         // the rest of the text is lexed as a whole-text lexer would have done before parsing: a bad literal
         // anywhere wins (it throws from here); otherwise whichever error comes first in the source
-        while (this.tk !== 'eof') this.scan();
+        while (this.#tk !== 'eof') this.#scan();
         if (!(err instanceof ParseError)) throw err;
-        const lexErr = this.lexErr as ParseError | undefined;
+        const lexErr = this.#lexErr as ParseError | undefined;
         if (lexErr && lexErr.offset < err.offset) throw lexErr;
         throw err;
       }
-      if (this.lexErr) throw this.lexErr;
-      const maxAst = this.opts.maxAstDepth ?? MAX_AST_DEPTH;
+      if (this.#lexErr) throw this.#lexErr;
+      const maxAst = this.#opts.maxAstDepth ?? MAX_AST_DEPTH;
       // every node has its own id and a path from the root visits distinct nodes: a tree of at most maxAst
       // nodes cannot be deeper than maxAst (saves the walk for ordinary expressions)
-      const deep = this.id - 1 <= maxAst ? undefined : nodeBeyondDepth(e, maxAst);
+      const deep = this.#id - 1 <= maxAst ? undefined : nodeBeyondDepth(e, maxAst);
       if (deep) throw new ParseError(deep.offset, deep.length, `expression nesting limit exceeded: ${maxAst}`);
-      return { expr: e, errors: [], source: this.src, nextId: this.id, validate: this.validate, marks: this.marks ?? undefined };
+      return { expr: e, errors: [], source: this.#src, nextId: this.#id, validate: this.#validate, marks: this.#marks ?? undefined };
     } catch (e) {
       if (e instanceof ParseError) {
-        return { errors: [makeIssue(this.src, e.offset, e.length, e.message)], source: this.src, nextId: this.id };
+        return { errors: [makeIssue(this.#src, e.offset, e.length, e.message)], source: this.#src, nextId: this.#id };
       }
       throw e;
     }
@@ -327,21 +327,21 @@ export class Parser {
 
   // ---- lexer ---------------------------------------------------------------------------------------
 
-  private tok(kind: TokKind, start: number, end: number, text: string, value: unknown): void {
-    this.tk = kind;
-    this.to = start;
-    this.te = this.pos = end;
-    this.tt = text;
-    this.tv = value;
+  #tok(kind: TokKind, start: number, end: number, text: string, value: unknown): void {
+    this.#tk = kind;
+    this.#to = start;
+    this.#te = this.#pos = end;
+    this.#tt = text;
+    this.#tv = value;
   }
 
   /** Lexes the next token into the current-token fields. */
-  private scan(): void {
-    const text = this.text;
+  #scan(): void {
+    const text = this.#text;
     const n = text.length;
-    let i = this.pos;
+    let i = this.#pos;
     for (;;) {
-      if (i >= n) return this.tok('eof', n, n, '<EOF>', undefined);
+      if (i >= n) return this.#tok('eof', n, n, '<EOF>', undefined);
       const cc = text.charCodeAt(i);
       if (cc === 32 || cc === 9 || cc === 10 || cc === 13 || cc === 12) {
         i++;
@@ -353,7 +353,7 @@ export class Parser {
         const start = i++;
         let h = cc;
         for (let k; i < n && isIdentCode((k = text.charCodeAt(i))); i++) h = (h * 31 + k) | 0;
-        return this.tok('ident', start, i, identText(text, start, i, h), undefined);
+        return this.#tok('ident', start, i, identText(text, start, i, h), undefined);
       }
       const c = text[i];
       if (c === '/' && text[i + 1] === '/') {
@@ -406,7 +406,7 @@ export class Parser {
         i += dl;
         // a string without escapes is its own value
         const value = raw ? (bytes ? utf8(body) : body) : !escapes && !bytes ? body : unescape(body, bytes, start);
-        return this.tok(bytes ? 'bytes' : 'string', start, i, text.slice(start, i), value);
+        return this.#tok(bytes ? 'bytes' : 'string', start, i, text.slice(start, i), value);
       }
       if (isDigit(c) || (c === '.' && isDigit(text[i + 1] ?? ''))) {
         // numbers
@@ -416,9 +416,9 @@ export class Parser {
           const v = BigInt('0x' + text.slice(start + 2, i));
           if (text[i] === 'u' || text[i] === 'U') {
             i++;
-            return this.tok('uint', start, i, text.slice(start, i), v);
+            return this.#tok('uint', start, i, text.slice(start, i), v);
           }
-          return this.tok('int', start, i, text.slice(start, i), v);
+          return this.#tok('int', start, i, text.slice(start, i), v);
         }
         while (i < n && isDigit(text[i])) i++;
         let isFloat = false;
@@ -433,16 +433,16 @@ export class Parser {
           while (i < n && isDigit(text[i])) i++;
         }
         const t = text.slice(start, i);
-        if (isFloat) return this.tok('double', start, i, t, Number(t));
+        if (isFloat) return this.#tok('double', start, i, t, Number(t));
         if (text[i] === 'u' || text[i] === 'U') {
           i++;
-          return this.tok('uint', start, i, text.slice(start, i), BigInt(t));
+          return this.#tok('uint', start, i, text.slice(start, i), BigInt(t));
         }
         // up to 15 digits the number is exact, and a bigint made from it is cheaper than one parsed from text;
         // the small ones are made once (a bigint is a value: the same one serves every literal)
-        if (t.length > 15) return this.tok('int', start, i, t, BigInt(t));
+        if (t.length > 15) return this.#tok('int', start, i, t, BigInt(t));
         const num = Number(t);
-        return this.tok('int', start, i, t, num < SMALL_INTS.length ? (SMALL_INTS[num] ??= BigInt(num)) : BigInt(num));
+        return this.#tok('int', start, i, t, num < SMALL_INTS.length ? (SMALL_INTS[num] ??= BigInt(num)) : BigInt(num));
       }
       if (c === '`') {
         // backtick-quoted identifiers (field names with special characters, cel-go >= 0.22)
@@ -450,7 +450,7 @@ export class Parser {
         while (i < n && text[i] !== '`') i++;
         if (i >= n) throw new LexError(start, 1, `Syntax error: token recognition error at: '${text.slice(start)}'`);
         i++;
-        return this.tok('ident', start, i, text.slice(start, i), 'quoted');
+        return this.#tok('ident', start, i, text.slice(start, i), 'quoted');
       }
       // the two-character operators by char codes (== != <= >= && || .? [?), as constant strings: no string
       // cut and hashed per operator, and the parser's comparisons of token texts meet the same strings
@@ -467,47 +467,47 @@ export class Parser {
         // the lexer error is reported in source order with parse errors (ANTLR lexes lazily), so the first
         // is kept and the character skipped
         const bad = '|&='.includes(c) && i + 1 < n ? text.slice(i, i + 2) : String.fromCodePoint(text.codePointAt(i)!);
-        this.lexErr ??= new ParseError(start, 1, `Syntax error: token recognition error at: '${bad}'`);
+        this.#lexErr ??= new ParseError(start, 1, `Syntax error: token recognition error at: '${bad}'`);
         i += bad.length;
         continue;
       }
-      return this.tok('op', start, i + op.length, op, undefined);
+      return this.#tok('op', start, i + op.length, op, undefined);
     }
   }
 
   /** Consumes the current token (its span stays in po/pe) and lexes the next; at the end it stays at eof. */
-  private advance(): void {
-    this.po = this.to;
-    this.pe = this.te;
-    if (this.tk !== 'eof') this.scan();
+  #advance(): void {
+    this.#po = this.#to;
+    this.#pe = this.#te;
+    if (this.#tk !== 'eof') this.#scan();
   }
   /** The current token as an object, consumed (for error messages that name it after a look past it). */
-  private take(): Token {
-    const t: Token = { kind: this.tk, text: this.tt, value: this.tv, offset: this.to, end: this.te };
-    this.advance();
+  #take(): Token {
+    const t: Token = { kind: this.#tk, text: this.#tt, value: this.#tv, offset: this.#to, end: this.#te };
+    this.#advance();
     return t;
   }
 
-  private err(t: Token, msg: string): ParseError {
+  #err(t: Token, msg: string): ParseError {
     return new ParseError(t.offset, t.end - t.offset, msg);
   }
   /** An error at the current token. */
-  private errHere(msg: string): ParseError {
-    return new ParseError(this.to, this.te - this.to, msg);
+  #errHere(msg: string): ParseError {
+    return new ParseError(this.#to, this.#te - this.#to, msg);
   }
   /**
    * ANTLR's wording for an unexpected token: "extraneous input" when the token after it would fit (single
    * token deletion), otherwise "mismatched input". `t` has been consumed.
    */
-  private unexpected(t: Token, expected: string, identOnly = false): ParseError {
+  #unexpected(t: Token, expected: string, identOnly = false): ParseError {
     const text = t.kind === 'eof' ? '<EOF>' : t.text;
-    const kind = t.kind !== 'eof' && (identOnly ? this.tk === 'ident' : this.startsPrimary()) ? 'extraneous' : 'mismatched';
-    return this.err(t, `Syntax error: ${kind} input '${text}' expecting ${expected}`);
+    const kind = t.kind !== 'eof' && (identOnly ? this.#tk === 'ident' : this.#startsPrimary()) ? 'extraneous' : 'mismatched';
+    return this.#err(t, `Syntax error: ${kind} input '${text}' expecting ${expected}`);
   }
 
   /** Whether the current token can start a primary expression. */
-  private startsPrimary(): boolean {
-    switch (this.tk) {
+  #startsPrimary(): boolean {
+    switch (this.#tk) {
       case 'int':
       case 'uint':
       case 'double':
@@ -515,219 +515,219 @@ export class Parser {
       case 'bytes':
         return true;
       case 'ident':
-        return this.tt !== 'in';
+        return this.#tt !== 'in';
       case 'op':
-        return ['[', '[?', '{', '(', '.', '-', '!'].includes(this.tt);
+        return ['[', '[?', '{', '(', '.', '-', '!'].includes(this.#tt);
       default:
         return false;
     }
   }
 
-  private isOp(text: string): boolean {
-    return this.tk === 'op' && this.tt === text;
+  #isOp(text: string): boolean {
+    return this.#tk === 'op' && this.#tt === text;
   }
   /** Consumes the operator `text` when it is the current token. */
-  private accept(text: string): boolean {
-    if (this.tk === 'op' && this.tt === text) {
-      this.advance();
+  #accept(text: string): boolean {
+    if (this.#tk === 'op' && this.#tt === text) {
+      this.#advance();
       return true;
     }
     return false;
   }
   /** Consumes the operator `text` (its span in po/pe) or fails at the current token. */
-  private expect(text: string): void {
-    if (this.tk === 'op' && this.tt === text) return this.advance();
-    throw this.errHere(`Syntax error: mismatched input '${this.tt}' expecting '${text}'`);
+  #expect(text: string): void {
+    if (this.#tk === 'op' && this.#tt === text) return this.#advance();
+    throw this.#errHere(`Syntax error: mismatched input '${this.#tt}' expecting '${text}'`);
   }
-  private nid(): number {
-    return this.id++;
+  #nid(): number {
+    return this.#id++;
   }
-  private call(fn: string, offset: number, args: Expr[], target?: Expr, length = 1): CallExpr {
-    const c: CallExpr = { kind: 'call', id: this.nid(), offset, length, fn, args };
+  #call(fn: string, offset: number, args: Expr[], target?: Expr, length = 1): CallExpr {
+    const c: CallExpr = { kind: 'call', id: this.#nid(), offset, length, fn, args };
     if (target) c.target = target;
-    if (fn === 'matches' || fn === 'duration' || fn === 'timestamp') this.mark(c);
+    if (fn === 'matches' || fn === 'duration' || fn === 'timestamp') this.#mark(c);
     else if (fn === 'format') {
-      this.validate = true;
-      this.marks = null;
+      this.#validate = true;
+      this.#marks = null;
     }
     return c;
   }
   /** A node the validators look at (see ParseResult.validate and marks). */
-  private mark(e: Expr): void {
-    this.validate = true;
-    if (this.marks !== null) (this.marks ??= []).push(e);
+  #mark(e: Expr): void {
+    this.#validate = true;
+    if (this.#marks !== null) (this.#marks ??= []).push(e);
   }
 
-  private expr(): Expr {
-    if (++this.depth > (this.opts.maxRecursionDepth ?? 250)) {
-      throw this.errHere('expression recursion limit exceeded: 250');
+  #expr(): Expr {
+    if (++this.#depth > (this.#opts.maxRecursionDepth ?? 250)) {
+      throw this.#errHere('expression recursion limit exceeded: 250');
     }
-    const cond = this.or();
+    const cond = this.#or();
     let r = cond;
-    if (this.tk === 'op' && this.tt === '?') {
-      const qo = this.to;
-      this.advance();
-      const a = this.or();
-      this.expect(':');
-      const b = this.expr();
-      r = this.call('_?_:_', qo, [cond, a, b]);
+    if (this.#tk === 'op' && this.#tt === '?') {
+      const qo = this.#to;
+      this.#advance();
+      const a = this.#or();
+      this.#expect(':');
+      const b = this.#expr();
+      r = this.#call('_?_:_', qo, [cond, a, b]);
     }
-    this.depth--;
+    this.#depth--;
     return r;
   }
-  private or(): Expr {
-    let l = this.and();
-    while (this.tk === 'op' && this.tt === '||') {
-      const o = this.to;
-      this.advance();
-      l = this.call('_||_', o, [l, this.and()], undefined, 2);
+  #or(): Expr {
+    let l = this.#and();
+    while (this.#tk === 'op' && this.#tt === '||') {
+      const o = this.#to;
+      this.#advance();
+      l = this.#call('_||_', o, [l, this.#and()], undefined, 2);
     }
     return l;
   }
-  private and(): Expr {
-    let l = this.relation();
-    while (this.tk === 'op' && this.tt === '&&') {
-      const o = this.to;
-      this.advance();
-      l = this.call('_&&_', o, [l, this.relation()], undefined, 2);
+  #and(): Expr {
+    let l = this.#relation();
+    while (this.#tk === 'op' && this.#tt === '&&') {
+      const o = this.#to;
+      this.#advance();
+      l = this.#call('_&&_', o, [l, this.#relation()], undefined, 2);
     }
     return l;
   }
-  private relation(): Expr {
-    let l = this.addition();
+  #relation(): Expr {
+    let l = this.#addition();
     for (;;) {
       let fn: string | undefined;
-      if (this.tk === 'op') {
-        const t = this.tt;
+      if (this.#tk === 'op') {
+        const t = this.#tt;
         fn = t === '==' ? '_==_' : t === '<=' ? '_<=_' : t === '<' ? '_<_' : t === '>' ? '_>_' : t === '>=' ? '_>=_' : t === '!=' ? '_!=_' : undefined;
-      } else if (this.tk === 'ident' && this.tt === 'in') fn = '@in';
+      } else if (this.#tk === 'ident' && this.#tt === 'in') fn = '@in';
       if (!fn) return l;
-      const o = this.to, len = this.te - this.to;
-      this.advance();
-      l = this.call(fn, o, [l, this.addition()], undefined, len);
+      const o = this.#to, len = this.#te - this.#to;
+      this.#advance();
+      l = this.#call(fn, o, [l, this.#addition()], undefined, len);
     }
   }
-  private addition(): Expr {
-    let l = this.multiplication();
+  #addition(): Expr {
+    let l = this.#multiplication();
     for (;;) {
-      if (this.tk === 'op' && (this.tt === '+' || this.tt === '-')) {
-        const fn = this.tt === '+' ? '_+_' : '_-_', o = this.to;
-        this.advance();
-        l = this.call(fn, o, [l, this.multiplication()]);
+      if (this.#tk === 'op' && (this.#tt === '+' || this.#tt === '-')) {
+        const fn = this.#tt === '+' ? '_+_' : '_-_', o = this.#to;
+        this.#advance();
+        l = this.#call(fn, o, [l, this.#multiplication()]);
       } else return l;
     }
   }
-  private multiplication(): Expr {
-    let l = this.unary();
+  #multiplication(): Expr {
+    let l = this.#unary();
     for (;;) {
-      if (this.tk === 'op' && (this.tt === '*' || this.tt === '/' || this.tt === '%')) {
-        const fn = this.tt === '*' ? '_*_' : this.tt === '/' ? '_/_' : '_%_', o = this.to;
-        this.advance();
-        l = this.call(fn, o, [l, this.unary()]);
+      if (this.#tk === 'op' && (this.#tt === '*' || this.#tt === '/' || this.#tt === '%')) {
+        const fn = this.#tt === '*' ? '_*_' : this.#tt === '/' ? '_/_' : '_%_', o = this.#to;
+        this.#advance();
+        l = this.#call(fn, o, [l, this.#unary()]);
       } else return l;
     }
   }
-  private unary(): Expr {
-    if (this.tk !== 'op' || (this.tt !== '!' && this.tt !== '-')) return this.member();
-    if (this.tt === '!') {
-      const first = this.to;
+  #unary(): Expr {
+    if (this.#tk !== 'op' || (this.#tt !== '!' && this.#tt !== '-')) return this.#member();
+    if (this.#tt === '!') {
+      const first = this.#to;
       let count = 0;
-      while (this.isOp('!')) {
+      while (this.#isOp('!')) {
         count++;
-        this.advance();
+        this.#advance();
       }
-      const e = this.member();
+      const e = this.#member();
       // like cel-go, an even run of `!` cancels out and an odd one is a single call (no deep chain)
-      return count % 2 === 0 ? e : this.call('!_', first, [e]);
+      return count % 2 === 0 ? e : this.#call('!_', first, [e]);
     }
-    const first = this.to;
+    const first = this.#to;
     let count = 0;
-    while (this.isOp('-')) {
+    while (this.#isOp('-')) {
       count++;
-      this.advance();
+      this.#advance();
     }
     // a minus directly before a numeric literal is part of the literal (grammar: literal with sign)
     let e: Expr;
-    if (((this.tk as TokKind) === 'int' || (this.tk as TokKind) === 'double') && this.pe === this.to) {
-      const sign = this.po;
+    if (((this.#tk as TokKind) === 'int' || (this.#tk as TokKind) === 'double') && this.#pe === this.#to) {
+      const sign = this.#po;
       count--;
-      e = this.numberLiteral(true, sign);
-      e = this.memberSuffix(e);
-    } else e = this.member();
+      e = this.#numberLiteral(true, sign);
+      e = this.#memberSuffix(e);
+    } else e = this.#member();
     // as for `!`: an even run of `-` cancels out, an odd one is a single negation
-    return count % 2 === 0 ? e : this.call('-_', first, [e]);
+    return count % 2 === 0 ? e : this.#call('-_', first, [e]);
   }
 
   /** The current token (a number) as a literal, consumed. */
-  private numberLiteral(neg: boolean, start: number): Expr {
+  #numberLiteral(neg: boolean, start: number): Expr {
     const offset = start;
-    const length = this.te - start;
-    const kind = this.tk, value = this.tv;
-    this.advance();
+    const length = this.#te - start;
+    const kind = this.#tk, value = this.#tv;
+    this.#advance();
     if (kind === 'int') {
       let v = value as bigint;
       if (neg) v = -v;
       if (v > MAX_INT || v < -MAX_INT - 1n) throw new ParseError(offset, length, 'invalid int literal');
-      return { kind: 'literal', id: this.nid(), offset, length, value: v };
+      return { kind: 'literal', id: this.#nid(), offset, length, value: v };
     }
     if (kind === 'uint') {
       const v = value as bigint;
       if (v > 2n ** 64n - 1n) throw new ParseError(offset, length, 'invalid uint literal');
-      return { kind: 'literal', id: this.nid(), offset, length, value: new CelUint(v) };
+      return { kind: 'literal', id: this.#nid(), offset, length, value: new CelUint(v) };
     }
     const d = value as number;
     if (!Number.isFinite(d)) throw new ParseError(offset, length, 'invalid double literal');
-    return { kind: 'literal', id: this.nid(), offset, length, value: neg ? -d : d };
+    return { kind: 'literal', id: this.#nid(), offset, length, value: neg ? -d : d };
   }
 
-  private member(): Expr {
-    return this.memberSuffix(this.primary());
+  #member(): Expr {
+    return this.#memberSuffix(this.#primary());
   }
 
-  private memberSuffix(e: Expr): Expr {
+  #memberSuffix(e: Expr): Expr {
     for (;;) {
-      if (this.tk !== 'op') return e;
-      const op = this.tt, o = this.to;
+      if (this.#tk !== 'op') return e;
+      const op = this.#tt, o = this.#to;
       if (op === '.' || op === '.?') {
-        this.advance();
-        const idText = this.tt, idOffset = this.to, idEnd = this.te;
-        if ((this.tk as TokKind) !== 'ident') throw this.err(this.take(), `Syntax error: no viable alternative at input '${op}${idText}'`);
+        this.#advance();
+        const idText = this.#tt, idOffset = this.#to, idEnd = this.#te;
+        if ((this.#tk as TokKind) !== 'ident') throw this.#err(this.#take(), `Syntax error: no viable alternative at input '${op}${idText}'`);
         if (idText === 'true' || idText === 'false' || idText === 'null' || idText === 'in') {
-          throw this.err(this.take(), `Syntax error: mismatched input '${idText}' expecting IDENTIFIER`);
+          throw this.#err(this.#take(), `Syntax error: mismatched input '${idText}' expecting IDENTIFIER`);
         }
         // backtick-escaped field names need an option Kubernetes does not enable
-        const quoted = this.tv === 'quoted';
-        if (quoted && !this.opts.identEscapeSyntax) throw this.err(this.take(), "unsupported syntax: '`'");
-        this.advance();
+        const quoted = this.#tv === 'quoted';
+        if (quoted && !this.#opts.identEscapeSyntax) throw this.#err(this.#take(), "unsupported syntax: '`'");
+        this.#advance();
         const name = quoted ? idText.slice(1, -1) : idText;
         if (op === '.?') {
-          if (!this.opts.optionalSyntax) throw new ParseError(o, 2, `unsupported syntax '.?'`);
-          e = this.call('_?._', o, [e, { kind: 'literal', id: this.nid(), offset: idOffset, length: idEnd - idOffset, value: name }]);
+          if (!this.#opts.optionalSyntax) throw new ParseError(o, 2, `unsupported syntax '.?'`);
+          e = this.#call('_?._', o, [e, { kind: 'literal', id: this.#nid(), offset: idOffset, length: idEnd - idOffset, value: name }]);
           continue;
         }
-        if (this.isOp('(')) {
-          const open = this.to;
-          this.advance();
-          const args = this.args(')');
-          e = this.receiverCall(name, e, args, open, idOffset);
+        if (this.#isOp('(')) {
+          const open = this.#to;
+          this.#advance();
+          const args = this.#args(')');
+          e = this.#receiverCall(name, e, args, open, idOffset);
         } else {
-          e = { kind: 'select', id: this.nid(), offset: o, length: idEnd - o, operand: e, field: name };
+          e = { kind: 'select', id: this.#nid(), offset: o, length: idEnd - o, operand: e, field: name };
         }
         continue;
       }
       if (op === '[' || op === '[?') {
-        if (op === '[?' && !this.opts.optionalSyntax) throw this.errHere(`unsupported syntax '[?'`);
-        this.advance();
-        const idx = this.expr();
-        this.expect(']');
-        e = this.call(op === '[' ? '_[_]' : '_[?_]', o, [e, idx]);
+        if (op === '[?' && !this.#opts.optionalSyntax) throw this.#errHere(`unsupported syntax '[?'`);
+        this.#advance();
+        const idx = this.#expr();
+        this.#expect(']');
+        e = this.#call(op === '[' ? '_[_]' : '_[?_]', o, [e, idx]);
         continue;
       }
       if (op === '{') {
-        const name = this.structName(e);
+        const name = this.#structName(e);
         if (name === undefined) return e;
-        this.advance();
-        e = this.structBody(name, o, e.offset);
+        this.#advance();
+        e = this.#structBody(name, o, e.offset);
         continue;
       }
       return e;
@@ -735,178 +735,178 @@ export class Parser {
   }
 
   // `a.b.C{...}` message construction: the prefix must be a (qualified) identifier.
-  private structName(e: Expr): string | undefined {
+  #structName(e: Expr): string | undefined {
     if (e.kind === 'ident') return e.name;
     if (e.kind === 'select' && !e.testOnly) {
-      const p = this.structName(e.operand);
+      const p = this.#structName(e.operand);
       return p === undefined ? undefined : `${p}.${e.field}`;
     }
     return undefined;
   }
 
-  private primary(): Expr {
-    const o = this.to, end = this.te;
-    switch (this.tk) {
+  #primary(): Expr {
+    const o = this.#to, end = this.#te;
+    switch (this.#tk) {
       case 'int':
       case 'uint':
       case 'double':
-        return this.numberLiteral(false, o);
+        return this.#numberLiteral(false, o);
       case 'string':
       case 'bytes': {
-        const value = this.tv as string;
-        this.advance();
-        return { kind: 'literal', id: this.nid(), offset: o, length: end - o, value };
+        const value = this.#tv as string;
+        this.#advance();
+        return { kind: 'literal', id: this.#nid(), offset: o, length: end - o, value };
       }
       case 'ident': {
-        const name = this.tt;
+        const name = this.#tt;
         if (name === 'true' || name === 'false') {
-          this.advance();
-          return { kind: 'literal', id: this.nid(), offset: o, length: end - o, value: name === 'true' };
+          this.#advance();
+          return { kind: 'literal', id: this.#nid(), offset: o, length: end - o, value: name === 'true' };
         }
         if (name === 'null') {
-          this.advance();
-          return { kind: 'literal', id: this.nid(), offset: o, length: 4, value: null };
+          this.#advance();
+          return { kind: 'literal', id: this.#nid(), offset: o, length: 4, value: null };
         }
-        if (name === 'in') throw this.unexpected(this.take(), PRIMARY_EXPECTED);
-        if (RESERVED.has(name)) throw this.errHere(`reserved identifier: ${name}`);
-        if (this.tv === 'quoted') throw this.errHere(`Syntax error: mismatched input '${name}'`);
-        this.advance();
-        if (this.isOp('(')) {
-          const open = this.to;
-          this.advance();
-          const args = this.args(')');
-          return this.globalCall(name, args, open, o);
+        if (name === 'in') throw this.#unexpected(this.#take(), PRIMARY_EXPECTED);
+        if (RESERVED.has(name)) throw this.#errHere(`reserved identifier: ${name}`);
+        if (this.#tv === 'quoted') throw this.#errHere(`Syntax error: mismatched input '${name}'`);
+        this.#advance();
+        if (this.#isOp('(')) {
+          const open = this.#to;
+          this.#advance();
+          const args = this.#args(')');
+          return this.#globalCall(name, args, open, o);
         }
-        return { kind: 'ident', id: this.nid(), offset: o, length: end - o, name };
+        return { kind: 'ident', id: this.#nid(), offset: o, length: end - o, name };
       }
       case 'op': {
-        const op = this.tt;
+        const op = this.#tt;
         if (op === '(') {
-          this.advance();
-          const e = this.expr();
-          this.expect(')');
+          this.#advance();
+          const e = this.#expr();
+          this.#expect(')');
           return e;
         }
         if (op === '[' || op === '[?') {
           // `[?` lexed as one token at the start of a list literal: the first element is optional, so the
           // current token becomes its `?` (the lexer goes on after it as before)
           if (op === '[?') {
-            this.tt = '?';
-            this.to = o + 1;
-          } else this.advance();
-          const l: ListExpr = { kind: 'list', id: this.nid(), offset: o, length: 1, elems: [], optionalIndices: [] };
-          while (!this.isOp(']')) {
-            if (this.isOp('?')) {
-              if (!this.opts.optionalSyntax) throw this.errHere(`unsupported syntax '?'`);
-              this.advance();
+            this.#tt = '?';
+            this.#to = o + 1;
+          } else this.#advance();
+          const l: ListExpr = { kind: 'list', id: this.#nid(), offset: o, length: 1, elems: [], optionalIndices: [] };
+          while (!this.#isOp(']')) {
+            if (this.#isOp('?')) {
+              if (!this.#opts.optionalSyntax) throw this.#errHere(`unsupported syntax '?'`);
+              this.#advance();
               l.optionalIndices.push(l.elems.length);
             }
-            l.elems.push(this.expr());
-            if (!this.accept(',')) break;
+            l.elems.push(this.#expr());
+            if (!this.#accept(',')) break;
           }
-          this.expect(']');
-          l.length = this.pe - o;
+          this.#expect(']');
+          l.length = this.#pe - o;
           // the validators compare elements two by two: a list of fewer has nothing to report itself
-          if (l.elems.length > 1) this.mark(l);
+          if (l.elems.length > 1) this.#mark(l);
           return l;
         }
         if (op === '{') {
-          this.advance();
+          this.#advance();
           const entries: MapEntry[] = [];
-          if (!this.isOp('}') && !this.isOp('?') && !this.startsPrimary()) throw this.unexpected(this.take(), MAP_EXPECTED);
-          while (!this.isOp('}')) {
+          if (!this.#isOp('}') && !this.#isOp('?') && !this.#startsPrimary()) throw this.#unexpected(this.#take(), MAP_EXPECTED);
+          while (!this.#isOp('}')) {
             let optional = false;
-            if (this.isOp('?')) {
-              if (!this.opts.optionalSyntax) throw this.errHere(`unsupported syntax '?'`);
-              this.advance();
+            if (this.#isOp('?')) {
+              if (!this.#opts.optionalSyntax) throw this.#errHere(`unsupported syntax '?'`);
+              this.#advance();
               optional = true;
             }
-            const k = this.expr();
-            this.expect(':');
-            const colon = this.po;
-            const v = this.expr();
+            const k = this.#expr();
+            this.#expect(':');
+            const colon = this.#po;
+            const v = this.#expr();
             entries.push({ key: k, value: v, optional, offset: colon });
-            if (!this.accept(',')) break;
+            if (!this.#accept(',')) break;
           }
-          this.expect('}');
-          const m: Expr = { kind: 'map', id: this.nid(), offset: o, length: this.pe - o, entries };
-          if (entries.length > 1) this.mark(m);
+          this.#expect('}');
+          const m: Expr = { kind: 'map', id: this.#nid(), offset: o, length: this.#pe - o, entries };
+          if (entries.length > 1) this.#mark(m);
           return m;
         }
         if (op === '.') {
           // leading dot: root-scoped identifier
-          this.advance();
-          if ((this.tk as TokKind) !== 'ident') {
-            const text = this.tt;
-            throw this.err(this.take(), `Syntax error: no viable alternative at input '.${text}'`);
+          this.#advance();
+          if ((this.#tk as TokKind) !== 'ident') {
+            const text = this.#tt;
+            throw this.#err(this.#take(), `Syntax error: no viable alternative at input '.${text}'`);
           }
-          const name = '.' + this.tt, idEnd = this.te;
-          this.advance();
-          if (this.isOp('(')) {
-            const open = this.to;
-            this.advance();
-            const args = this.args(')');
-            return this.globalCall(name, args, open, o);
+          const name = '.' + this.#tt, idEnd = this.#te;
+          this.#advance();
+          if (this.#isOp('(')) {
+            const open = this.#to;
+            this.#advance();
+            const args = this.#args(')');
+            return this.#globalCall(name, args, open, o);
           }
-          return { kind: 'ident', id: this.nid(), offset: o, length: idEnd - o, name };
+          return { kind: 'ident', id: this.#nid(), offset: o, length: idEnd - o, name };
         }
-        throw this.unexpected(this.take(), PRIMARY_EXPECTED);
+        throw this.#unexpected(this.#take(), PRIMARY_EXPECTED);
       }
       default:
-        throw this.unexpected(this.take(), PRIMARY_EXPECTED);
+        throw this.#unexpected(this.#take(), PRIMARY_EXPECTED);
     }
   }
 
-  private structBody(typeName: string, offset: number, start: number): Expr {
+  #structBody(typeName: string, offset: number, start: number): Expr {
     const fields: StructField[] = [];
-    while (!this.isOp('}')) {
-      const q = this.accept('?');
-      if (this.tk !== 'ident') throw this.unexpected(this.take(), q ? '{IDENTIFIER, ESC_IDENTIFIER}' : STRUCT_EXPECTED, true);
-      const name = this.tv === 'quoted' ? this.tt.slice(1, -1) : this.tt;
-      this.advance();
-      this.expect(':');
-      const colon = this.po;
-      const v = this.expr();
+    while (!this.#isOp('}')) {
+      const q = this.#accept('?');
+      if (this.#tk !== 'ident') throw this.#unexpected(this.#take(), q ? '{IDENTIFIER, ESC_IDENTIFIER}' : STRUCT_EXPECTED, true);
+      const name = this.#tv === 'quoted' ? this.#tt.slice(1, -1) : this.#tt;
+      this.#advance();
+      this.#expect(':');
+      const colon = this.#po;
+      const v = this.#expr();
       fields.push({ name, value: v, optional: q, offset: colon });
-      if (!this.accept(',')) break;
+      if (!this.#accept(',')) break;
     }
-    this.expect('}');
-    return { kind: 'struct', id: this.nid(), offset, length: this.pe - start, typeName, fields };
+    this.#expect('}');
+    return { kind: 'struct', id: this.#nid(), offset, length: this.#pe - start, typeName, fields };
   }
 
-  private args(close: string): Expr[] {
+  #args(close: string): Expr[] {
     const args: Expr[] = [];
-    while (!this.isOp(close)) {
-      args.push(this.expr());
-      if (!this.accept(',')) break;
+    while (!this.#isOp(close)) {
+      args.push(this.#expr());
+      if (!this.#accept(',')) break;
     }
-    this.expect(close);
+    this.#expect(close);
     return args;
   }
 
   // ---- macros -------------------------------------------------------------------------------------
 
-  private globalCall(name: string, args: Expr[], offset: number, nameOffset: number): Expr {
+  #globalCall(name: string, args: Expr[], offset: number, nameOffset: number): Expr {
     if (name === 'has' && args.length === 1) {
       const a = args[0];
       if (a.kind !== 'select' || a.testOnly) throw new ParseError(a.offset, a.length, 'invalid argument to has() macro');
       // the parser makes select nodes without testOnly or optional (`.?` is a call)
-      return { kind: 'select', id: this.nid(), offset, length: a.length, operand: a.operand, field: a.field, testOnly: true };
+      return { kind: 'select', id: this.#nid(), offset, length: a.length, operand: a.operand, field: a.field, testOnly: true };
     }
     void nameOffset;
-    return this.call(name, offset, args);
+    return this.#call(name, offset, args);
   }
 
-  private ident(name: string, offset: number): Expr {
-    return { kind: 'ident', id: this.nid(), offset, length: 0, name };
+  #ident(name: string, offset: number): Expr {
+    return { kind: 'ident', id: this.#nid(), offset, length: 0, name };
   }
-  private lit(value: boolean | bigint | null, offset: number): Expr {
-    return { kind: 'literal', id: this.nid(), offset, length: 0, value };
+  #lit(value: boolean | bigint | null, offset: number): Expr {
+    return { kind: 'literal', id: this.#nid(), offset, length: 0, value };
   }
 
   // cel-go macro argument errors: quantifiers say "argument must be a simple name", map/filter say
   // "argument is not an identifier".
-  private varName(e: Expr, macro: string): string {
+  #varName(e: Expr, macro: string): string {
     if (e.kind !== 'ident') {
       const msg = macro === 'map' || macro === 'filter' ? 'argument is not an identifier' : 'argument must be a simple name';
       throw new ParseError(e.offset, e.length, msg);
@@ -914,15 +914,15 @@ export class Parser {
     return e.name;
   }
 
-  private receiverCall(name: string, target: Expr, args: Expr[], offset: number, _nameOffset: number): Expr {
+  #receiverCall(name: string, target: Expr, args: Expr[], offset: number, _nameOffset: number): Expr {
     const o = offset;
     const comp = (iterVar: string, init: Expr, cond: Expr, step: Expr, result: Expr, macro: string, iterVar2?: string): ComprehensionExpr => ({
-      kind: 'comprehension', id: this.nid(), offset: o, length: 1, iterVar, iterRange: target, accuVar: ACCU_VAR,
+      kind: 'comprehension', id: this.#nid(), offset: o, length: 1, iterVar, iterRange: target, accuVar: ACCU_VAR,
       accuInit: init, loopCond: cond, loopStep: step, result, macro, ...(iterVar2 ? { iterVar2 } : {}),
     });
-    const acc = () => this.ident(ACCU_VAR, o);
-    const notStrictlyFalse = (e: Expr) => this.call('@not_strictly_false', o, [e]);
-    const two = this.opts.twoVarComprehensions;
+    const acc = () => this.#ident(ACCU_VAR, o);
+    const notStrictlyFalse = (e: Expr) => this.#call('@not_strictly_false', o, [e]);
+    const two = this.#opts.twoVarComprehensions;
     const checkIter = (v: string) => {
       if (v === ACCU_VAR) throw new ParseError(args[0].offset, args[0].length, 'iteration variable overwrites accumulator variable');
       return v;
@@ -936,108 +936,108 @@ export class Parser {
       case 'all':
       case 'exists': {
         if (args.length === 2) {
-          const v = checkIter(this.varName(args[0], name));
-          if (name === 'all') return comp(v, this.lit(true, o), notStrictlyFalse(acc()), this.call('_&&_', o, [acc(), args[1]]), acc(), name);
-          return comp(v, this.lit(false, o), notStrictlyFalse(this.call('!_', o, [acc()])), this.call('_||_', o, [acc(), args[1]]), acc(), name);
+          const v = checkIter(this.#varName(args[0], name));
+          if (name === 'all') return comp(v, this.#lit(true, o), notStrictlyFalse(acc()), this.#call('_&&_', o, [acc(), args[1]]), acc(), name);
+          return comp(v, this.#lit(false, o), notStrictlyFalse(this.#call('!_', o, [acc()])), this.#call('_||_', o, [acc(), args[1]]), acc(), name);
         }
         if (args.length === 3 && two) {
-          const k = this.varName(args[0], name), v = this.varName(args[1], name);
+          const k = this.#varName(args[0], name), v = this.#varName(args[1], name);
           checkVars(k, v, name);
-          if (name === 'all') return comp(k, this.lit(true, o), notStrictlyFalse(acc()), this.call('_&&_', o, [acc(), args[2]]), acc(), name, v);
-          return comp(k, this.lit(false, o), notStrictlyFalse(this.call('!_', o, [acc()])), this.call('_||_', o, [acc(), args[2]]), acc(), name, v);
+          if (name === 'all') return comp(k, this.#lit(true, o), notStrictlyFalse(acc()), this.#call('_&&_', o, [acc(), args[2]]), acc(), name, v);
+          return comp(k, this.#lit(false, o), notStrictlyFalse(this.#call('!_', o, [acc()])), this.#call('_||_', o, [acc(), args[2]]), acc(), name, v);
         }
         break;
       }
       case 'exists_one':
       case 'existsOne': {
         if (args.length === 2 && name === 'exists_one') {
-          const v = checkIter(this.varName(args[0], name));
-          const step = this.call('_?_:_', o, [args[1], this.call('_+_', o, [acc(), this.lit(1n, o)]), acc()]);
-          return comp(v, this.lit(0n, o), this.lit(true, o), step, this.call('_==_', o, [acc(), this.lit(1n, o)]), name);
+          const v = checkIter(this.#varName(args[0], name));
+          const step = this.#call('_?_:_', o, [args[1], this.#call('_+_', o, [acc(), this.#lit(1n, o)]), acc()]);
+          return comp(v, this.#lit(0n, o), this.#lit(true, o), step, this.#call('_==_', o, [acc(), this.#lit(1n, o)]), name);
         }
         if (args.length === 3 && two) {
-          const k = this.varName(args[0], name), v = this.varName(args[1], name);
+          const k = this.#varName(args[0], name), v = this.#varName(args[1], name);
           checkVars(k, v, name);
-          const step = this.call('_?_:_', o, [args[2], this.call('_+_', o, [acc(), this.lit(1n, o)]), acc()]);
-          return comp(k, this.lit(0n, o), this.lit(true, o), step, this.call('_==_', o, [acc(), this.lit(1n, o)]), name, v);
+          const step = this.#call('_?_:_', o, [args[2], this.#call('_+_', o, [acc(), this.#lit(1n, o)]), acc()]);
+          return comp(k, this.#lit(0n, o), this.#lit(true, o), step, this.#call('_==_', o, [acc(), this.#lit(1n, o)]), name, v);
         }
         break;
       }
       case 'map': {
         if (args.length === 2 || args.length === 3) {
-          const v = checkIter(this.varName(args[0], name));
+          const v = checkIter(this.#varName(args[0], name));
           const f = args[args.length - 1];
-          const add = this.call('_+_', o, [acc(), this.listOf([f], o)]);
-          const step = args.length === 3 ? this.call('_?_:_', o, [args[1], add, acc()]) : add;
-          return comp(v, this.listOf([], o), this.lit(true, o), step, acc(), name);
+          const add = this.#call('_+_', o, [acc(), this.#listOf([f], o)]);
+          const step = args.length === 3 ? this.#call('_?_:_', o, [args[1], add, acc()]) : add;
+          return comp(v, this.#listOf([], o), this.#lit(true, o), step, acc(), name);
         }
         break;
       }
       case 'filter': {
         if (args.length === 2) {
-          const v = checkIter(this.varName(args[0], name));
-          const add = this.call('_+_', o, [acc(), this.listOf([this.ident(v, o)], o)]);
-          return comp(v, this.listOf([], o), this.lit(true, o), this.call('_?_:_', o, [args[1], add, acc()]), acc(), name);
+          const v = checkIter(this.#varName(args[0], name));
+          const add = this.#call('_+_', o, [acc(), this.#listOf([this.#ident(v, o)], o)]);
+          return comp(v, this.#listOf([], o), this.#lit(true, o), this.#call('_?_:_', o, [args[1], add, acc()]), acc(), name);
         }
         break;
       }
       case 'transformList': {
         if (two && (args.length === 3 || args.length === 4)) {
-          const i = this.varName(args[0], name), v = this.varName(args[1], name);
+          const i = this.#varName(args[0], name), v = this.#varName(args[1], name);
           checkVars(i, v, name);
           const f = args[args.length - 1];
-          const add = this.call('_+_', o, [acc(), this.listOf([f], o)]);
-          const step = args.length === 4 ? this.call('_?_:_', o, [args[2], add, acc()]) : add;
-          return comp(i, this.listOf([], o), this.lit(true, o), step, acc(), name, v);
+          const add = this.#call('_+_', o, [acc(), this.#listOf([f], o)]);
+          const step = args.length === 4 ? this.#call('_?_:_', o, [args[2], add, acc()]) : add;
+          return comp(i, this.#listOf([], o), this.#lit(true, o), step, acc(), name, v);
         }
         break;
       }
       case 'transformMap': {
         if (two && (args.length === 3 || args.length === 4)) {
-          const k = this.varName(args[0], name), v = this.varName(args[1], name);
+          const k = this.#varName(args[0], name), v = this.#varName(args[1], name);
           checkVars(k, v, name);
           const f = args[args.length - 1];
-          const ins = this.call('cel.@mapInsert', o, [acc(), this.ident(k, o), f]);
-          const step = args.length === 4 ? this.call('_?_:_', o, [args[2], ins, acc()]) : ins;
-          return comp(k, { kind: 'map', id: this.nid(), offset: o, length: 0, entries: [] }, this.lit(true, o), step, acc(), name, v);
+          const ins = this.#call('cel.@mapInsert', o, [acc(), this.#ident(k, o), f]);
+          const step = args.length === 4 ? this.#call('_?_:_', o, [args[2], ins, acc()]) : ins;
+          return comp(k, { kind: 'map', id: this.#nid(), offset: o, length: 0, entries: [] }, this.#lit(true, o), step, acc(), name, v);
         }
         break;
       }
       case 'transformMapEntry': {
         if (two && (args.length === 3 || args.length === 4)) {
-          const k = this.varName(args[0], name), v = this.varName(args[1], name);
+          const k = this.#varName(args[0], name), v = this.#varName(args[1], name);
           checkVars(k, v, name);
           const f = args[args.length - 1];
-          const ins = this.call('cel.@mapInsert', o, [acc(), f]);
-          const step = args.length === 4 ? this.call('_?_:_', o, [args[2], ins, acc()]) : ins;
-          return comp(k, { kind: 'map', id: this.nid(), offset: o, length: 0, entries: [] }, this.lit(true, o), step, acc(), name, v);
+          const ins = this.#call('cel.@mapInsert', o, [acc(), f]);
+          const step = args.length === 4 ? this.#call('_?_:_', o, [args[2], ins, acc()]) : ins;
+          return comp(k, { kind: 'map', id: this.#nid(), offset: o, length: 0, entries: [] }, this.#lit(true, o), step, acc(), name, v);
         }
         break;
       }
       case 'optMap':
       case 'optFlatMap': {
-        if (args.length === 2 && this.opts.optionalSyntax) {
-          const v = checkIter(this.varName(args[0], name));
+        if (args.length === 2 && this.#opts.optionalSyntax) {
+          const v = checkIter(this.#varName(args[0], name));
           // target.hasValue() ? optional.of(bind(v, target.value(), f)) : optional.none()   (optFlatMap: no optional.of)
           const bind: ComprehensionExpr = {
-            kind: 'comprehension', id: this.nid(), offset: o, length: 1, iterVar: '#unused', iterRange: this.listOf([], o),
-            accuVar: v, accuInit: this.call('value', o, [], target), loopCond: this.lit(false, o), loopStep: this.ident(v, o),
+            kind: 'comprehension', id: this.#nid(), offset: o, length: 1, iterVar: '#unused', iterRange: this.#listOf([], o),
+            accuVar: v, accuInit: this.#call('value', o, [], target), loopCond: this.#lit(false, o), loopStep: this.#ident(v, o),
             result: args[1], macro: name,
           };
-          const then = name === 'optMap' ? this.call('optional.of', o, [bind]) : bind;
-          return this.call('_?_:_', o, [this.call('hasValue', o, [], target), then, this.call('optional.none', o, [])]);
+          const then = name === 'optMap' ? this.#call('optional.of', o, [bind]) : bind;
+          return this.#call('_?_:_', o, [this.#call('hasValue', o, [], target), then, this.#call('optional.none', o, [])]);
         }
         break;
       }
     }
     // `optional.of(x)`, `a.b.f(x)`: a qualified function name is resolved by the checker/evaluator.
-    const c = this.call(name, offset, args, target);
+    const c = this.#call(name, offset, args, target);
     return c;
   }
 
-  private listOf(elems: Expr[], o: number): Expr {
-    const l: Expr = { kind: 'list', id: this.nid(), offset: o, length: 0, elems, optionalIndices: [] };
-    if (elems.length > 1) this.mark(l);
+  #listOf(elems: Expr[], o: number): Expr {
+    const l: Expr = { kind: 'list', id: this.#nid(), offset: o, length: 0, elems, optionalIndices: [] };
+    if (elems.length > 1) this.#mark(l);
     return l;
   }
 }

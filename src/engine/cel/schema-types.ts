@@ -213,16 +213,16 @@ export function objectFieldNames(t: CelType): string[] {
  * Types are cached per definition name, so `self` and `oldSelf` built from the same name share one type.
  */
 export class SchemaTypeProvider {
-  private readonly cache = new Map<string, CelType | undefined>();
+  readonly #cache = new Map<string, CelType | undefined>();
   constructor(private readonly defs: SchemaRegistry = {}) {}
   /** Type of a named definition, as a resource root (apiVersion, kind, metadata.name are accessible). */
   typeFor(definition: string, opts: { resourceRoot?: boolean; name?: string } = {}): CelType | undefined {
     const key = `${definition}|${opts.resourceRoot ?? true}|${opts.name ?? ''}`;
-    if (!this.cache.has(key)) {
+    if (!this.#cache.has(key)) {
       const s = this.defs[definition];
-      this.cache.set(key, s ? schemaToCelType(s, this.defs, { resourceRoot: opts.resourceRoot ?? true, name: opts.name ?? definition }) : undefined);
+      this.#cache.set(key, s ? schemaToCelType(s, this.defs, { resourceRoot: opts.resourceRoot ?? true, name: opts.name ?? definition }) : undefined);
     }
-    return this.cache.get(key);
+    return this.#cache.get(key);
   }
   typeForSchema(schema: Schema, opts: { resourceRoot?: boolean; name?: string } = {}): CelType | undefined {
     return schemaToCelType(schema, this.defs, opts);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileRE2, find, findAll, matches, translateRE2, validateRE2 } from './regex.js';
+import { compileRE2, find, findAll, matches, validateRE2 } from './regex.js';
 
 // Expected values were produced by Go's regexp package (FindAllString(s, -1), FindString, Compile errors).
 const goCases: [string, string, { err: string } | { all: string[]; find: string }][] = [
@@ -206,8 +206,8 @@ describe('findAll limits and matches', () => {
   });
   it('uses code points, not UTF-16 units', () => {
     expect(findAll('😀😀', '')).toEqual(['', '', '']);
-    expect(translateRE2('(?i)a').flags).toBe('iu');
-    expect(translateRE2('a(?i)b').flags).toBe('u');
+    expect(compileRE2('(?i)a').flags).toBe('iu');
+    expect(compileRE2('a(?i)b').flags).toBe('u');
   });
   it('caches compiled patterns', () => {
     expect(compileRE2('a+b')).toBe(compileRE2('a+b'));
@@ -218,6 +218,10 @@ describe('compileRE2 hands out a non-global RegExp', () => {
   it('test() gives the same answer on repeated calls', () => {
     const re = compileRE2('^[a-z]+$');
     expect(re.flags.includes('g')).toBe(false);
+    // its source is the RE2 pattern as written (no JavaScript translation is made)
+    expect(re.source).toBe('^[a-z]+$');
+    expect(compileRE2('(?i)\\pL+').source).toBe('(?i)\\pL+');
+    expect(String(compileRE2('a(?i)b'))).toBe('/a(?i)b/u');
     expect([re.test('abc'), re.test('abc'), re.test('abc')]).toEqual([true, true, true]);
     expect(findAll('ab ab', 'ab')).toEqual(['ab', 'ab']);
     expect(matches('xab', 'ab')).toBe(true);

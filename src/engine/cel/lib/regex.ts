@@ -193,137 +193,140 @@ function foldRanges(r: Ranges): Ranges {
 // ---- parser ----
 
 class Parser {
-  private pos = 0;
-  private flags: Flags = { fold: false, multiLine: false, dotNL: false, nonGreedy: false };
-  private depth = 0;
+  #pos = 0;
+  #flags: Flags = { fold: false, multiLine: false, dotNL: false, nonGreedy: false };
+  #depth = 0;
 
-  constructor(private readonly src: string) {}
+  readonly #src: string;
+  constructor(src: string) {
+    this.#src = src;
+  }
 
   parse(): Node {
-    const node = this.parseAlternation();
-    if (this.pos < this.src.length) {
+    const node = this.#parseAlternation();
+    if (this.#pos < this.#src.length) {
       // Only a ')' can stop the top-level alternation early.
-      throw new RegexSyntaxError(ERR_UNEXPECTED_PAREN, this.src);
+      throw new RegexSyntaxError(ERR_UNEXPECTED_PAREN, this.#src);
     }
     return node;
   }
 
-  private rest(): string {
-    return this.src.slice(this.pos);
+  #rest(): string {
+    return this.#src.slice(this.#pos);
   }
 
-  private nextRune(): number {
-    const cp = this.src.codePointAt(this.pos)!;
-    this.pos += cp > 0xffff ? 2 : 1;
+  #nextRune(): number {
+    const cp = this.#src.codePointAt(this.#pos)!;
+    this.#pos += cp > 0xffff ? 2 : 1;
     return cp;
   }
 
-  private parseAlternation(): Node {
-    const alts: Node[] = [this.parseConcat()];
-    while (this.src[this.pos] === '|') {
-      this.pos++;
-      alts.push(this.parseConcat());
+  #parseAlternation(): Node {
+    const alts: Node[] = [this.#parseConcat()];
+    while (this.#src[this.#pos] === '|') {
+      this.#pos++;
+      alts.push(this.#parseConcat());
     }
     return alts.length === 1 ? alts[0]! : { t: 'alt', subs: alts };
   }
 
-  private parseConcat(): Node {
+  #parseConcat(): Node {
     const items: Node[] = [];
     let lastRepeatStart = -1; // start of the previous token when it was a repetition operator
-    const src = this.src;
-    while (this.pos < src.length) {
-      const ch = src[this.pos]!;
+    const src = this.#src;
+    while (this.#pos < src.length) {
+      const ch = src[this.#pos]!;
       if (ch === '|' || ch === ')') break;
-      const start = this.pos;
+      const start = this.#pos;
       let isRepeat = false;
       switch (ch) {
         case '(': {
-          if (src[this.pos + 1] === '?') {
-            const group = this.parsePerlFlags();
+          if (src[this.#pos + 1] === '?') {
+            const group = this.#parsePerlFlags();
             if (group) items.push(group);
           } else {
-            this.pos++;
-            items.push(this.parseGroupBody(true));
+            this.#pos++;
+            items.push(this.#parseGroupBody(true));
           }
           break;
         }
         case '^':
-          this.pos++;
-          items.push({ t: this.flags.multiLine ? 'bol' : 'bot' });
+          this.#pos++;
+          items.push({ t: this.#flags.multiLine ? 'bol' : 'bot' });
           break;
         case '$':
-          this.pos++;
-          items.push({ t: this.flags.multiLine ? 'eol' : 'eot' });
+          this.#pos++;
+          items.push({ t: this.#flags.multiLine ? 'eol' : 'eot' });
           break;
         case '.':
-          this.pos++;
-          items.push({ t: 'any', nl: this.flags.dotNL });
+          this.#pos++;
+          items.push({ t: 'any', nl: this.#flags.dotNL });
           break;
         case '[':
-          items.push(this.parseClass());
+          items.push(this.#parseClass());
           break;
         case '*':
         case '+':
         case '?': {
-          this.pos++;
+          this.#pos++;
           const [min, max] = ch === '*' ? [0, -1] : ch === '+' ? [1, -1] : [0, 1];
-          this.applyRepeat(items, min, max, start, lastRepeatStart);
+          this.#applyRepeat(items, min, max, start, lastRepeatStart);
           isRepeat = true;
           break;
         }
         case '{': {
-          const rep = this.parseRepeatBraces();
+          const rep = this.#parseRepeatBraces();
           if (!rep) {
-            this.pos++;
-            items.push(this.lit(0x7b));
+            this.#pos++;
+            items.push(this.#lit(0x7b));
             break;
           }
           const [min, max, end] = rep;
           if (min < 0 || min > 1000 || max > 1000 || (max >= 0 && min > max)) {
             throw new RegexSyntaxError(ERR_INVALID_REPEAT_SIZE, src.slice(start, end));
           }
-          this.pos = end;
-          this.applyRepeat(items, min, max, start, lastRepeatStart);
+          this.#pos = end;
+          this.#applyRepeat(items, min, max, start, lastRepeatStart);
           isRepeat = true;
           break;
         }
         case '\\':
-          this.parseBackslash(items);
+          this.#parseBackslash(items);
           break;
         default:
-          items.push(this.lit(this.nextRune()));
+          items.push(this.#lit(this.#nextRune()));
       }
       lastRepeatStart = isRepeat ? start : -1;
     }
     return items.length === 1 ? items[0]! : { t: 'concat', subs: items };
   }
 
-  private lit(cp: number): Node {
-    return { t: 'lit', cp, fold: this.flags.fold };
+  #lit(cp: number): Node {
+    return { t: 'lit', cp, fold: this.#flags.fold };
   }
 
-  private applyRepeat(items: Node[], min: number, max: number, start: number, lastRepeatStart: number) {
-    let greedy = !this.flags.nonGreedy;
-    if (this.src[this.pos] === '?') {
-      this.pos++;
+  #applyRepeat(items: Node[], min: number, max: number, start: number, lastRepeatStart: number) {
+    let greedy = !this.#flags.nonGreedy;
+    if (this.#src[this.#pos] === '?') {
+      this.#pos++;
       greedy = !greedy;
     }
     if (lastRepeatStart >= 0) {
-      throw new RegexSyntaxError(ERR_INVALID_REPEAT_OP, this.src.slice(lastRepeatStart, this.pos));
+      throw new RegexSyntaxError(ERR_INVALID_REPEAT_OP, this.#src.slice(lastRepeatStart, this.#pos));
     }
     const sub = items.pop();
-    if (!sub) throw new RegexSyntaxError(ERR_MISSING_REPEAT_ARGUMENT, this.src.slice(start, this.pos));
+    if (!sub) throw new RegexSyntaxError(ERR_MISSING_REPEAT_ARGUMENT, this.#src.slice(start, this.#pos));
     const node: Node = { t: 'repeat', min, max, greedy, sub };
     if ((min >= 2 || max >= 2) && !repeatIsValid(node, 1000)) {
-      throw new RegexSyntaxError(ERR_INVALID_REPEAT_SIZE, this.src.slice(start, this.pos));
+      throw new RegexSyntaxError(ERR_INVALID_REPEAT_SIZE, this.#src.slice(start, this.#pos));
     }
     items.push(node);
   }
 
   /** `{n}`, `{n,}`, `{n,m}`; returns [min, max, endIndex] or undefined when it is a literal `{`. */
-  private parseRepeatBraces(): [number, number, number] | undefined {
-    const s = this.src;
-    let i = this.pos + 1;
+  #parseRepeatBraces(): [number, number, number] | undefined {
+    const s = this.#src;
+    let i = this.#pos + 1;
     const parseInt = (): number | undefined => {
       if (i >= s.length || s[i]! < '0' || s[i]! > '9') return undefined;
       if (s[i] === '0' && i + 1 < s.length && s[i + 1]! >= '0' && s[i + 1]! <= '9') return undefined;
@@ -355,20 +358,20 @@ class Parser {
     return [min, max, i + 1];
   }
 
-  private parseGroupBody(cap: boolean): Node {
-    if (++this.depth > MAX_HEIGHT) throw new RegexSyntaxError(ERR_NESTING_DEPTH, this.src);
-    const saved = { ...this.flags };
-    const sub = this.parseAlternation();
-    if (this.src[this.pos] !== ')') throw new RegexSyntaxError(ERR_MISSING_PAREN, this.src);
-    this.pos++;
-    this.flags = saved;
-    this.depth--;
+  #parseGroupBody(cap: boolean): Node {
+    if (++this.#depth > MAX_HEIGHT) throw new RegexSyntaxError(ERR_NESTING_DEPTH, this.#src);
+    const saved = { ...this.#flags };
+    const sub = this.#parseAlternation();
+    if (this.#src[this.#pos] !== ')') throw new RegexSyntaxError(ERR_MISSING_PAREN, this.#src);
+    this.#pos++;
+    this.#flags = saved;
+    this.#depth--;
     return { t: 'group', cap, sub };
   }
 
   /** At `(?`: named capture, flag setting `(?i)` (returns undefined) or group `(?i:re)`. */
-  private parsePerlFlags(): Node | undefined {
-    const s = this.rest();
+  #parsePerlFlags(): Node | undefined {
+    const s = this.#rest();
     if ((s.length > 4 && s[2] === 'P' && s[3] === '<') || (s.length > 3 && s[2] === '<')) {
       const begin = s[2] === '<' ? 3 : 4;
       const end = s.indexOf('>');
@@ -376,10 +379,10 @@ class Parser {
       const capture = s.slice(0, end + 1);
       const name = s.slice(begin, end);
       if (!/^[A-Za-z0-9_]+$/.test(name)) throw new RegexSyntaxError(ERR_INVALID_NAMED_CAPTURE, capture);
-      this.pos += end + 1;
-      return this.parseGroupBody(true);
+      this.#pos += end + 1;
+      return this.#parseGroupBody(true);
     }
-    const flags = { ...this.flags };
+    const flags = { ...this.#flags };
     let i = 2;
     let sign = 1;
     let sawFlag = false;
@@ -406,36 +409,36 @@ class Parser {
         sawFlag = false;
       } else if (c === ':' || c === ')') {
         if (sign < 0 && !sawFlag) break;
-        this.pos += i;
+        this.#pos += i;
         if (c === ':') {
           // The group's own flags end with the group; the enclosing flags come back after it.
-          const outer = this.flags;
-          this.flags = flags;
-          const node = this.parseGroupBody(false);
-          this.flags = outer;
+          const outer = this.#flags;
+          this.#flags = flags;
+          const node = this.#parseGroupBody(false);
+          this.#flags = outer;
           return node;
         }
-        this.flags = flags;
+        this.#flags = flags;
         return undefined;
       } else break;
     }
     throw new RegexSyntaxError(ERR_INVALID_PERL_OP, s.slice(0, i));
   }
 
-  private parseBackslash(items: Node[]) {
-    const s = this.rest();
+  #parseBackslash(items: Node[]) {
+    const s = this.#rest();
     if (s.length >= 2) {
       switch (s[1]) {
         case 'A':
-          this.pos += 2;
+          this.#pos += 2;
           items.push({ t: 'bot' });
           return;
         case 'b':
-          this.pos += 2;
+          this.#pos += 2;
           items.push({ t: 'wb' });
           return;
         case 'B':
-          this.pos += 2;
+          this.#pos += 2;
           items.push({ t: 'nwb' });
           return;
         case 'C':
@@ -443,27 +446,27 @@ class Parser {
         case 'Q': {
           const end = s.indexOf('\\E', 2);
           const lit = end < 0 ? s.slice(2) : s.slice(2, end);
-          this.pos += end < 0 ? s.length : end + 2;
-          for (const ch of lit) items.push(this.lit(ch.codePointAt(0)!));
+          this.#pos += end < 0 ? s.length : end + 2;
+          for (const ch of lit) items.push(this.#lit(ch.codePointAt(0)!));
           return;
         }
         case 'z':
-          this.pos += 2;
+          this.#pos += 2;
           items.push({ t: 'eot' });
           return;
       }
     }
     const cls: { ranges: Ranges; props: string[] } = { ranges: [], props: [] };
-    if (this.parseUnicodeClass(cls) || this.parsePerlClass(cls)) {
-      items.push({ t: 'class', ranges: cls.ranges, props: cls.props, negated: false, fold: this.flags.fold });
+    if (this.#parseUnicodeClass(cls) || this.#parsePerlClass(cls)) {
+      items.push({ t: 'class', ranges: cls.ranges, props: cls.props, negated: false, fold: this.#flags.fold });
       return;
     }
-    items.push(this.lit(this.parseEscape()));
+    items.push(this.#lit(this.#parseEscape()));
   }
 
   /** `\pX`, `\p{Name}`, `\PX`, `\p{^Name}` at pos; appends to cls. */
-  private parseUnicodeClass(cls: { ranges: Ranges; props: string[] }): boolean {
-    const s = this.rest();
+  #parseUnicodeClass(cls: { ranges: Ranges; props: string[] }): boolean {
+    const s = this.#rest();
     if (s.length < 2 || s[0] !== '\\' || (s[1] !== 'p' && s[1] !== 'P')) return false;
     let sign = s[1] === 'P' ? -1 : 1;
     let seq: string;
@@ -487,52 +490,52 @@ class Parser {
     }
     const prop = unicodeProperty(name);
     if (!prop) throw new RegexSyntaxError(ERR_INVALID_CHAR_RANGE, seq);
-    this.pos += seq.length;
+    this.#pos += seq.length;
     if (prop === 'Any') {
       if (sign > 0) cls.ranges.push(0, MAX_RUNE);
     } else cls.props.push(sign > 0 ? `\\p{${prop}}` : `\\P{${prop}}`);
     return true;
   }
 
-  private parsePerlClass(cls: { ranges: Ranges; props: string[] }): boolean {
-    const g = PERL_GROUPS[this.src.slice(this.pos, this.pos + 2)];
+  #parsePerlClass(cls: { ranges: Ranges; props: string[] }): boolean {
+    const g = PERL_GROUPS[this.#src.slice(this.#pos, this.#pos + 2)];
     if (!g) return false;
-    this.pos += 2;
-    this.appendGroup(cls, g.sign, g.r);
+    this.#pos += 2;
+    this.#appendGroup(cls, g.sign, g.r);
     return true;
   }
 
-  private appendGroup(cls: { ranges: Ranges }, sign: number, r: Ranges) {
-    const base = this.flags.fold ? foldRanges(r) : r;
+  #appendGroup(cls: { ranges: Ranges }, sign: number, r: Ranges) {
+    const base = this.#flags.fold ? foldRanges(r) : r;
     cls.ranges.push(...(sign < 0 ? negate(base) : base));
   }
 
   /** A single-character escape at pos (which holds the backslash). */
-  private parseEscape(): number {
-    const s = this.src;
-    const start = this.pos;
-    this.pos++;
-    if (this.pos >= s.length) throw new RegexSyntaxError(ERR_TRAILING_BACKSLASH, '');
-    const c = this.nextRune();
+  #parseEscape(): number {
+    const s = this.#src;
+    const start = this.#pos;
+    this.#pos++;
+    if (this.#pos >= s.length) throw new RegexSyntaxError(ERR_TRAILING_BACKSLASH, '');
+    const c = this.#nextRune();
     const isOctal = (i: number) => i < s.length && s[i]! >= '0' && s[i]! <= '7';
-    const fail = () => new RegexSyntaxError(ERR_INVALID_ESCAPE, s.slice(start, this.pos));
-    if (c >= 0x31 && c <= 0x37 && !isOctal(this.pos)) throw fail(); // backreference
+    const fail = () => new RegexSyntaxError(ERR_INVALID_ESCAPE, s.slice(start, this.#pos));
+    if (c >= 0x31 && c <= 0x37 && !isOctal(this.#pos)) throw fail(); // backreference
     if (c >= 0x30 && c <= 0x37) {
       let r = c - 0x30;
-      for (let k = 1; k < 3 && isOctal(this.pos); k++) r = r * 8 + (s.charCodeAt(this.pos++) - 0x30);
+      for (let k = 1; k < 3 && isOctal(this.#pos); k++) r = r * 8 + (s.charCodeAt(this.#pos++) - 0x30);
       return r;
     }
     switch (c) {
       case 0x78: {
         // x
-        if (this.pos >= s.length) throw fail();
-        let d = this.nextRune();
+        if (this.#pos >= s.length) throw fail();
+        let d = this.#nextRune();
         if (d === 0x7b) {
           let n = 0;
           let r = 0;
           for (;;) {
-            if (this.pos >= s.length) throw fail();
-            d = this.nextRune();
+            if (this.#pos >= s.length) throw fail();
+            d = this.#nextRune();
             if (d === 0x7d) break;
             const v = unhex(d);
             if (v < 0) throw fail();
@@ -544,8 +547,8 @@ class Parser {
           return r;
         }
         const x = unhex(d);
-        if (this.pos >= s.length) throw fail();
-        const y = unhex(this.nextRune());
+        if (this.#pos >= s.length) throw fail();
+        const y = unhex(this.#nextRune());
         if (x < 0 || y < 0) throw fail();
         return x * 16 + y;
       }
@@ -566,52 +569,52 @@ class Parser {
     throw fail();
   }
 
-  private parseClass(): Node {
-    const s = this.src;
-    const classStart = this.pos;
+  #parseClass(): Node {
+    const s = this.#src;
+    const classStart = this.#pos;
     const whole = s.slice(classStart);
-    this.pos++;
+    this.#pos++;
     let negated = false;
-    if (s[this.pos] === '^') {
+    if (s[this.#pos] === '^') {
       negated = true;
-      this.pos++;
+      this.#pos++;
     }
     const cls: { ranges: Ranges; props: string[] } = { ranges: [], props: [] };
     let first = true;
-    while (this.pos >= s.length || s[this.pos] !== ']' || first) {
+    while (this.#pos >= s.length || s[this.#pos] !== ']' || first) {
       first = false;
-      if (s.length - this.pos > 2 && s[this.pos] === '[' && s[this.pos + 1] === ':') {
-        const end = s.indexOf(':]', this.pos + 2);
+      if (s.length - this.#pos > 2 && s[this.#pos] === '[' && s[this.#pos + 1] === ':') {
+        const end = s.indexOf(':]', this.#pos + 2);
         if (end >= 0) {
-          const name = s.slice(this.pos, end + 2);
+          const name = s.slice(this.#pos, end + 2);
           const m = /^\[:(\^?)([a-z]+):\]$/.exec(name);
           const r = m ? POSIX_CLASSES[m[2]!] : undefined;
           if (!m || !r) throw new RegexSyntaxError(ERR_INVALID_CHAR_RANGE, name);
-          this.pos = end + 2;
-          this.appendGroup(cls, m[1] ? -1 : 1, r);
+          this.#pos = end + 2;
+          this.#appendGroup(cls, m[1] ? -1 : 1, r);
           continue;
         }
       }
-      if (this.parseUnicodeClass(cls)) continue;
-      if (this.parsePerlClass(cls)) continue;
-      const rangeStart = this.pos;
-      const lo = this.parseClassChar(whole);
+      if (this.#parseUnicodeClass(cls)) continue;
+      if (this.#parsePerlClass(cls)) continue;
+      const rangeStart = this.#pos;
+      const lo = this.#parseClassChar(whole);
       let hi = lo;
-      if (s.length - this.pos >= 2 && s[this.pos] === '-' && s[this.pos + 1] !== ']') {
-        this.pos++;
-        hi = this.parseClassChar(whole);
-        if (hi < lo) throw new RegexSyntaxError(ERR_INVALID_CHAR_RANGE, s.slice(rangeStart, this.pos));
+      if (s.length - this.#pos >= 2 && s[this.#pos] === '-' && s[this.#pos + 1] !== ']') {
+        this.#pos++;
+        hi = this.#parseClassChar(whole);
+        if (hi < lo) throw new RegexSyntaxError(ERR_INVALID_CHAR_RANGE, s.slice(rangeStart, this.#pos));
       }
-      cls.ranges.push(...(this.flags.fold ? foldRanges([lo, hi]) : [lo, hi]));
+      cls.ranges.push(...(this.#flags.fold ? foldRanges([lo, hi]) : [lo, hi]));
     }
-    this.pos++; // ]
-    return { t: 'class', ranges: normalize(cls.ranges), props: cls.props, negated, fold: this.flags.fold };
+    this.#pos++; // ]
+    return { t: 'class', ranges: normalize(cls.ranges), props: cls.props, negated, fold: this.#flags.fold };
   }
 
-  private parseClassChar(whole: string): number {
-    if (this.pos >= this.src.length) throw new RegexSyntaxError(ERR_MISSING_BRACKET, whole);
-    if (this.src[this.pos] === '\\') return this.parseEscape();
-    return this.nextRune();
+  #parseClassChar(whole: string): number {
+    if (this.#pos >= this.#src.length) throw new RegexSyntaxError(ERR_MISSING_BRACKET, whole);
+    if (this.#src[this.#pos] === '\\') return this.#parseEscape();
+    return this.#nextRune();
   }
 }
 
@@ -646,83 +649,7 @@ function repeatIsValid(node: Node, n: number): boolean {
   }
 }
 
-// ---- emitter ----
-
-function cpEscape(cp: number): string {
-  if (isAlnum(cp)) return String.fromCodePoint(cp);
-  return `\\u{${cp.toString(16)}}`;
-}
-
-function rangesSource(r: Ranges): string {
-  let out = '';
-  for (let i = 0; i < r.length; i += 2) {
-    out += r[i] === r[i + 1] ? cpEscape(r[i]!) : `${cpEscape(r[i]!)}-${cpEscape(r[i + 1]!)}`;
-  }
-  return out;
-}
-
-interface EmitOptions {
-  manualFold: boolean;
-}
-
-function emit(node: Node, o: EmitOptions): string {
-  switch (node.t) {
-    case 'lit':
-      if (o.manualFold && node.fold) {
-        const r = foldRanges([node.cp, node.cp]);
-        if (r.length > 2 || r[0] !== r[1]) return `[${rangesSource(r)}]`;
-      }
-      return cpEscape(node.cp);
-    case 'class': {
-      let ranges = node.ranges;
-      if (node.props.length === 0) {
-        if (node.negated) ranges = negate(ranges);
-        return `[${rangesSource(ranges)}]`;
-      }
-      return `[${node.negated ? '^' : ''}${rangesSource(ranges)}${node.props.join('')}]`;
-    }
-    case 'any':
-      return node.nl ? '[\\u{0}-\\u{10ffff}]' : '[^\\n]';
-    case 'bol':
-      return '(?<![^\\n])';
-    case 'eol':
-      return '(?![^\\n])';
-    case 'bot':
-      return '(?<![\\u{0}-\\u{10ffff}])';
-    case 'eot':
-      return '(?![\\u{0}-\\u{10ffff}])';
-    case 'wb':
-      return '\\b';
-    case 'nwb':
-      return '\\B';
-    case 'group':
-      return `(${node.cap ? '' : '?:'}${emit(node.sub, o)})`;
-    case 'concat':
-      return node.subs.map((s) => emitConcatItem(s, o)).join('');
-    case 'alt':
-      return node.subs.map((s) => emit(s, o)).join('|');
-    case 'repeat': {
-      const sub = emit(node.sub, o);
-      const atom = isAtomic(node.sub) ? sub : `(?:${sub})`;
-      let q: string;
-      if (node.min === 0 && node.max === -1) q = '*';
-      else if (node.min === 1 && node.max === -1) q = '+';
-      else if (node.min === 0 && node.max === 1) q = '?';
-      else if (node.max === -1) q = `{${node.min},}`;
-      else if (node.min === node.max) q = `{${node.min}}`;
-      else q = `{${node.min},${node.max}}`;
-      return atom + q + (node.greedy ? '' : '?');
-    }
-  }
-}
-
-function emitConcatItem(node: Node, o: EmitOptions): string {
-  return node.t === 'alt' ? `(?:${emit(node, o)})` : emit(node, o);
-}
-
-function isAtomic(node: Node): boolean {
-  return node.t === 'lit' || node.t === 'class' || node.t === 'any' || node.t === 'group';
-}
+// ---- flags ----
 
 function collectFold(node: Node, acc: { on: boolean; off: boolean }) {
   switch (node.t) {
@@ -744,22 +671,20 @@ function collectFold(node: Node, acc: { on: boolean; off: boolean }) {
 
 // ---- public API ----
 
-/** Translates an RE2 pattern to a JS RegExp (flags 'u' plus 'i' when the whole pattern folds case). */
-export function translateRE2(pattern: string): { source: string; flags: string } {
-  const node = new Parser(pattern).parse();
+/**
+ * The flags of compileRE2's RegExp: 'u' (RE2 matches code points), plus 'i' when every literal and class of
+ * the pattern folds case. Informational only: all matching runs on the RE2 program.
+ */
+function flagsOf(node: Node): string {
   const acc = { on: false, off: false };
   collectFold(node, acc);
-  const uniform = acc.on && !acc.off;
-  const source = emit(node, { manualFold: acc.on && acc.off });
-  // When every literal and class folds, folding is already in the ranges; the JS 'i' flag also folds
-  // \p{...} classes and single characters the same way RE2 does.
-  return { source, flags: uniform ? 'iu' : 'u' };
+  return acc.on && !acc.off ? 'iu' : 'u';
 }
 
 // ---- linear-time matcher (Pike VM, as RE2) ----
 // JS RegExp backtracks and can take exponential time on patterns like `(a+)+$`; RE2 guarantees time
 // linear in the input. Matching therefore runs on a Thompson NFA simulation with thread priorities,
-// which yields RE2's leftmost-first match. The RegExp translation above is kept for `.source` and tools.
+// which yields RE2's leftmost-first match.
 
 type CharTest = (cp: number) => boolean;
 type Inst =
@@ -825,7 +750,7 @@ function charTest(node: Node): CharTest {
 
 class ProgramBuilder {
   readonly insts: Inst[] = [];
-  private emitInst(i: Inst): number {
+  #emitInst(i: Inst): number {
     this.insts.push(i);
     return this.insts.length - 1;
   }
@@ -834,7 +759,7 @@ class ProgramBuilder {
       case 'lit':
       case 'class':
       case 'any':
-        this.emitInst({ op: 'char', test: charTest(node) });
+        this.#emitInst({ op: 'char', test: charTest(node) });
         return;
       case 'bol':
       case 'eol':
@@ -842,7 +767,7 @@ class ProgramBuilder {
       case 'eot':
       case 'wb':
       case 'nwb':
-        this.emitInst({ op: 'assert', kind: node.t });
+        this.#emitInst({ op: 'assert', kind: node.t });
         return;
       case 'group':
         this.compile(node.sub);
@@ -854,10 +779,10 @@ class ProgramBuilder {
         const jumps: number[] = [];
         node.subs.forEach((sub, i) => {
           if (i < node.subs.length - 1) {
-            const split = this.emitInst({ op: 'split', x: 0, y: 0 });
+            const split = this.#emitInst({ op: 'split', x: 0, y: 0 });
             (this.insts[split] as { x: number }).x = split + 1;
             this.compile(sub);
-            jumps.push(this.emitInst({ op: 'jmp', x: 0 }));
+            jumps.push(this.#emitInst({ op: 'jmp', x: 0 }));
             (this.insts[split] as { y: number }).y = this.insts.length;
           } else this.compile(sub);
         });
@@ -869,17 +794,17 @@ class ProgramBuilder {
         // x* of a nullable x is (x+)? so that an empty iteration ends the loop as in Go/Perl.
         const { min, max, greedy, sub } = node;
         if (max === -1) {
-          if (min === 0) this.star(sub, greedy);
+          if (min === 0) this.#star(sub, greedy);
           else {
             for (let i = 0; i < min - 1; i++) this.compile(sub);
-            this.plus(sub, greedy);
+            this.#plus(sub, greedy);
           }
           return;
         }
         for (let i = 0; i < min; i++) this.compile(sub);
         const splits: number[] = [];
         for (let i = min; i < max; i++) {
-          splits.push(this.emitInst({ op: 'split', x: 0, y: 0 }));
+          splits.push(this.#emitInst({ op: 'split', x: 0, y: 0 }));
           this.compile(sub);
         }
         const end = this.insts.length;
@@ -890,7 +815,7 @@ class ProgramBuilder {
   }
 
   /** x+ : L: x; split(L, next). */
-  private plus(sub: Node, greedy: boolean): void {
+  #plus(sub: Node, greedy: boolean): void {
     const loop = this.insts.length;
     this.compile(sub);
     const sp = this.insts.length;
@@ -898,16 +823,16 @@ class ProgramBuilder {
   }
 
   /** x* : L: split(body, next); body; jmp L — or (x+)? when x can match empty. */
-  private star(sub: Node, greedy: boolean): void {
-    const sp = this.emitInst({ op: 'split', x: 0, y: 0 });
+  #star(sub: Node, greedy: boolean): void {
+    const sp = this.#emitInst({ op: 'split', x: 0, y: 0 });
     if (nullable(sub)) {
-      this.plus(sub, greedy);
+      this.#plus(sub, greedy);
       const end = this.insts.length;
       this.insts[sp] = greedy ? { op: 'split', x: sp + 1, y: end } : { op: 'split', x: end, y: sp + 1 };
       return;
     }
     this.compile(sub);
-    this.emitInst({ op: 'jmp', x: sp });
+    this.#emitInst({ op: 'jmp', x: sp });
     const end = this.insts.length;
     this.insts[sp] = greedy ? { op: 'split', x: sp + 1, y: end } : { op: 'split', x: end, y: sp + 1 };
   }
@@ -956,17 +881,17 @@ interface DfaClosure {
 }
 
 export class RE2Program {
-  private readonly insts: Inst[];
-  private readonly hasAsserts: boolean;
-  private dfa = new Map<string, DfaState>();
+  readonly #insts: Inst[];
+  readonly #hasAsserts: boolean;
+  #dfa = new Map<string, DfaState>();
   /** The DFA's start state (the map's entry for [0], which never changes), kept out of the per-call key lookup. */
-  private start: DfaState | undefined;
+  #start: DfaState | undefined;
   constructor(node: Node) {
     const b = new ProgramBuilder();
     b.compile(node);
     b.insts.push({ op: 'match' });
-    this.insts = b.insts;
-    this.hasAsserts = this.insts.some((i) => i.op === 'assert');
+    this.#insts = b.insts;
+    this.#hasAsserts = this.#insts.some((i) => i.op === 'assert');
   }
 
   /**
@@ -976,13 +901,13 @@ export class RE2Program {
    * MAX_DFA_STATES states.
    */
   test(s: string): boolean {
-    let st = (this.start ??= this.state([0]));
+    let st = (this.#start ??= this.#state([0]));
     const len = s.length;
     let prev = -1;
     for (let i = 0; ; ) {
       const cp = i < len ? s.codePointAt(i)! : -1;
       let ctx = 0;
-      if (this.hasAsserts) {
+      if (this.#hasAsserts) {
         if (i === 0) ctx |= AT_START;
         if (cp < 0) ctx |= AT_END;
         if (prev === 10) ctx |= PREV_NL;
@@ -990,15 +915,15 @@ export class RE2Program {
         if (isWordCp(prev)) ctx |= PREV_WORD;
         if (isWordCp(cp)) ctx |= NEXT_WORD;
       }
-      const cl = st.byCtx[ctx] ?? this.closure(st, ctx);
+      const cl = st.byCtx[ctx] ?? this.#closure(st, ctx);
       if (cl.match) return true;
       if (cp < 0) return false;
       let next = cp < 128 ? cl.ascii[cp] : cl.other.get(cp);
       if (next === undefined) {
-        if (this.dfa.size >= MAX_DFA_STATES) return this.search(codePoints(s).cps, 0, true) !== undefined;
+        if (this.#dfa.size >= MAX_DFA_STATES) return this.search(codePoints(s).cps, 0, true) !== undefined;
         const pcs: number[] = [0];
-        for (const pc of cl.chars) if ((this.insts[pc] as { test: CharTest }).test(cp)) pcs.push(pc + 1);
-        next = this.state(pcs);
+        for (const pc of cl.chars) if ((this.#insts[pc] as { test: CharTest }).test(cp)) pcs.push(pc + 1);
+        next = this.#state(pcs);
         if (cp < 128) cl.ascii[cp] = next;
         else cl.other.set(cp, next);
       }
@@ -1008,16 +933,16 @@ export class RE2Program {
     }
   }
 
-  private state(pcs: number[]): DfaState {
+  #state(pcs: number[]): DfaState {
     const sorted = [...new Set(pcs)].sort((a, b) => a - b);
     const key = sorted.join(',');
-    let st = this.dfa.get(key);
-    if (!st) this.dfa.set(key, (st = { pcs: sorted, byCtx: [] }));
+    let st = this.#dfa.get(key);
+    if (!st) this.#dfa.set(key, (st = { pcs: sorted, byCtx: [] }));
     return st;
   }
 
-  private closure(st: DfaState, ctx: number): DfaClosure {
-    const insts = this.insts;
+  #closure(st: DfaState, ctx: number): DfaClosure {
+    const insts = this.#insts;
     const seen = new Set<number>();
     const chars: number[] = [];
     let match = false;
@@ -1061,7 +986,7 @@ export class RE2Program {
 
   /** Leftmost-first match at or after code point `from`: [start, end] in code points, or undefined. */
   search(cps: readonly number[], from: number, anyMatch = false): [number, number] | undefined {
-    const insts = this.insts;
+    const insts = this.#insts;
     const n = insts.length;
     const len = cps.length;
     let cpcs = new Int32Array(n);
@@ -1170,15 +1095,18 @@ function codePoints(s: string): { cps: number[]; offs: number[] } {
 
 /**
  * A RegExp whose exec()/test() run the linear-time RE2 program (RegExp.prototype.test and the String
- * methods call exec). Not global: every exec searches from the start of the input.
+ * methods call exec). Not global: every exec searches from the start of the input. Its `source` is the RE2
+ * pattern as written (no JavaScript translation of it is made).
  */
 export class RE2RegExp extends RegExp {
+  readonly #pattern: string;
   constructor(
-    source: string,
+    pattern: string,
     flags: string,
     readonly program: RE2Program,
   ) {
-    super(source, flags);
+    super('(?:)', flags);
+    this.#pattern = pattern;
   }
   override test(s: string): boolean {
     return this.program.test(String(s));
@@ -1190,6 +1118,14 @@ export class RE2RegExp extends RegExp {
     const text = String(s).slice(offs[m[0]], offs[m[1]]);
     return Object.assign([text], { index: offs[m[0]]!, input: String(s), groups: undefined }) as RegExpExecArray;
   }
+  static {
+    // RegExp.prototype.source is an accessor; TypeScript types it as a field, so it is redefined here
+    Object.defineProperty(this.prototype, 'source', {
+      get(this: RE2RegExp) {
+        return this.#pattern;
+      },
+    });
+  }
 }
 
 const CACHE_LIMIT = 512;
@@ -1200,8 +1136,7 @@ function compiled(pattern: string): RE2RegExp {
   if (entry === undefined) {
     try {
       const node = new Parser(pattern).parse();
-      const { source, flags } = translateRE2(pattern);
-      entry = new RE2RegExp(source, flags, new RE2Program(node));
+      entry = new RE2RegExp(pattern, flagsOf(node), new RE2Program(node));
     } catch (e) {
       if (!(e instanceof RegexSyntaxError)) throw e;
       entry = e;
