@@ -6,7 +6,8 @@
 // CIDR is an error in `cidr()`. The spec wins by default; `setStrictHostBits(false)` restores the code's
 // behaviour.
 
-import { type IPAddr, type IPFamily, IPParseError, bitLen, goParseAddr, goQuote, ipToString, is4In6, parseIP } from './ip.js';
+import { type IPAddr, type IPFamily, IPParseError, bitLen, goParseAddr, ipToString, is4In6, parseIP } from './ip.js';
+import { goQuote } from '../../codec/go-format.js';
 
 export interface CIDR {
   readonly kind: 'cidr';

@@ -2,6 +2,8 @@
 // (k8s.io/apiserver/pkg/cel/library/ip.go): ParseAddr syntax and error texts, RFC 5952 canonical form,
 // and the Kubernetes restrictions (no zones, no IPv4-mapped IPv6).
 
+import { goQuote } from '../../codec/go-format.js';
+
 export type IPFamily = 4 | 6;
 
 /** An IP address value: family and the address as an unsigned integer (32 or 128 bits). */
@@ -16,26 +18,6 @@ export class IPParseError extends Error {
     super(message);
     this.name = 'IPParseError';
   }
-}
-
-/** Go strconv.Quote for the ASCII-ish inputs we see; non-printable characters are escaped. */
-export function goQuote(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const cp = ch.codePointAt(0)!;
-    if (ch === '"' || ch === '\\') out += '\\' + ch;
-    else if (cp === 7) out += '\\a';
-    else if (cp === 8) out += '\\b';
-    else if (cp === 12) out += '\\f';
-    else if (cp === 10) out += '\\n';
-    else if (cp === 13) out += '\\r';
-    else if (cp === 9) out += '\\t';
-    else if (cp === 11) out += '\\v';
-    else if (cp < 0x20 || cp === 0x7f) out += '\\x' + cp.toString(16).padStart(2, '0');
-    else if (cp >= 0x80 && cp <= 0x9f) out += '\\u' + cp.toString(16).padStart(4, '0');
-    else out += ch;
-  }
-  return out + '"';
 }
 
 function addrError(input: string, msg: string, at?: string): IPParseError {

@@ -10,6 +10,7 @@
 import { CelDuration, CelMap, CelTimestamp, CelTypeValue, CelUint } from '../values.js';
 import type { CelValue } from '../values.js';
 import { formatDuration, formatTimestamp } from '../time.js';
+import { goQuote } from '../../codec/go-format.js';
 
 export class StringsError extends Error {
   constructor(message: string) {
@@ -219,28 +220,6 @@ function goValueString(v: CelValue): string {
   if (v instanceof CelUint) return v.v.toString();
   if (v === null) return 'NULL_VALUE';
   return String(v);
-}
-
-/** Go %q (strconv.Quote): printable Unicode kept, others escaped. */
-function goQuote(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const cp = ch.codePointAt(0)!;
-    if (ch === '"' || ch === '\\') out += '\\' + ch;
-    else if (cp === 7) out += '\\a';
-    else if (cp === 8) out += '\\b';
-    else if (cp === 12) out += '\\f';
-    else if (cp === 10) out += '\\n';
-    else if (cp === 13) out += '\\r';
-    else if (cp === 9) out += '\\t';
-    else if (cp === 11) out += '\\v';
-    else if (cp < 0x20 || cp === 0x7f) out += '\\x' + cp.toString(16).padStart(2, '0');
-    else if (cp >= 0xd800 && cp <= 0xdfff) out += '\\ufffd';
-    else if (/[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Zl}\p{Zp}]/u.test(ch) || (/\p{Zs}/u.test(ch) && cp !== 0x20)) {
-      out += cp > 0xffff ? '\\U' + cp.toString(16).padStart(8, '0') : '\\u' + cp.toString(16).padStart(4, '0');
-    } else out += ch;
-  }
-  return out + '"';
 }
 
 function utf8Bytes(s: string): number[] {

@@ -6,7 +6,7 @@
 // Go strings are bytes: the parser works on the UTF-8 bytes of the input held in a "byte string" (one JS
 // char per byte) and converts results back to text.
 
-import { goQuote } from './ip.js';
+import { goQuote } from '../../codec/go-format.js';
 
 export interface URLValue {
   readonly kind: 'url';
