@@ -168,6 +168,13 @@ describe('apps/v1 defaulting and validation', () => {
     expect(e.status.message).toBe('Deployment.apps "web" is invalid: spec.selector: Required value');
   });
 
+  it("the rendered map quotes its strings as Go's %#v does (strconv.Quote, not JSON)", () => {
+    const dep = deployment({ selector: { matchLabels: { app: 'other' } } });
+    (dep.spec as { template: { metadata: { labels: Record<string, string> } } }).template.metadata.labels = { app: 'we\u00adb\x01\u2028' };
+    const { errors } = create(def('apps', 'deployments'), dep);
+    expect(errors).toContain('spec.template.metadata.labels: Invalid value: map[string]string{"app":"we\\u00adb\\x01\\u2028"}: `selector` does not match template `labels`');
+  });
+
   it('restartPolicy must be Always in controller templates', () => {
     const dep = deployment();
     (dep.spec as { template: { spec: Record<string, unknown> } }).template.spec.restartPolicy = 'Never';

@@ -3,12 +3,12 @@
 // A FieldError's value is then OMIT and the rendering leads the detail, so the message reads exactly
 // `<field>: Invalid value: <rendering>: <detail>`.
 
+import { goQuote } from '../../codec/go-format.js';
 import { OMIT, type FieldError } from '../../errors.js';
 import { isPlainObject } from '../../object.js';
 
-export function goQuote(s: string): string {
-  return JSON.stringify(s);
-}
+// %#v of a string is strconv.Quote (not JSON's escapes: \x01, not \u0001; U+00AD and U+2028 escaped)
+export { goQuote };
 
 export function goStringMap(m: unknown): string {
   if (!isPlainObject(m)) return 'map[string]string(nil)';
