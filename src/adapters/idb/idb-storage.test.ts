@@ -240,8 +240,12 @@ describe('openIdbStorage: connections and lifecycle', () => {
 });
 
 describe('openIdbStorage: atomicity when IndexedDB refuses a value', () => {
-  it('a put that cannot be cloned aborts the whole write', async () => {
-    const s = await openIdbStorage({ name: 'uncloneable' });
+  it.each([
+    ['', false],
+    [' (after readAll: the puts issued behind the read of the revision)', true],
+  ])('a put that cannot be cloned aborts the whole write%s', async (_, loaded) => {
+    const s = await openIdbStorage({ name: `uncloneable-${loaded}` });
+    if (loaded) await s.readAll!();
     const bad = { kind: 'Pod', metadata: { name: 'b' }, spec: { fn: () => 1 } } as never;
     await expect(
       s.write(
@@ -255,6 +259,8 @@ describe('openIdbStorage: atomicity when IndexedDB refuses a value', () => {
     expect(await s.revision()).toBe(0);
     expect(await s.list('')).toEqual([]);
     expect(await s.events(0)).toEqual([]);
+    // and the connection goes on from the store as it is
+    expect(await s.write([{ kind: 'put', key: '/core/pods/d/a', object: { kind: 'Pod', metadata: { name: 'a' } }, expectRevision: 0 }], 2)).toMatchObject({ ok: true, revision: 1 });
     await s.close();
   });
 });
