@@ -1,5 +1,5 @@
 import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
+import { IDBFactory, IDBObjectStore as FakeIDBObjectStore } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import type { HistoryEvent, Storage } from '../../engine/storage/interface.js';
 import { testClient, type TestClient } from '../../engine/testing/harness.js';
@@ -30,6 +30,118 @@ describe('storage conformance: IndexedDB backend (fake-indexeddb)', () => {
   for (const c of storageConformanceCases()) {
     it(c.name, () => c.run(make, reopen));
   }
+});
+
+// The same cases over connections that loaded the whole store first, as the engine does (readAll): their
+// commits plan on what the connection knows and only verify the revision (idb-storage.ts `known`).
+async function makeLoaded(): Promise<Storage> {
+  const s = await make();
+  await s.readAll!();
+  return s;
+}
+
+async function reopenLoaded(old: Storage): Promise<Storage> {
+  const s = await reopen(old);
+  await s.readAll!();
+  return s;
+}
+
+describe('storage conformance: IndexedDB backend after readAll (commits on known records)', () => {
+  for (const c of storageConformanceCases()) {
+    it(c.name, () => c.run(makeLoaded, reopenLoaded));
+  }
+});
+
+/** Counts the gets IndexedDB is asked for, by store name. */
+function countGets(): { counts: Map<string, number>; stop(): void } {
+  const counts = new Map<string, number>();
+  const original = FakeIDBObjectStore.prototype.get;
+  FakeIDBObjectStore.prototype.get = function (this: IDBObjectStore, key: IDBValidKey | IDBKeyRange) {
+    counts.set(this.name, (counts.get(this.name) ?? 0) + 1);
+    return original.call(this, key);
+  } as typeof original;
+  return { counts, stop: () => void (FakeIDBObjectStore.prototype.get = original) };
+}
+
+describe('openIdbStorage: commits on what the connection knows, verified by the revision', () => {
+  const cm = (name: string, v: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'd' }, data: { v } });
+  const key = (name: string) => `/core/configmaps/d/${name}`;
+
+  it('after readAll, a commit reads the revision only; before it, the revision and the records', async () => {
+    const s = await openIdbStorage({ name: 'known-reads' });
+    await s.write([{ kind: 'put', key: key('a'), object: cm('a', '1') }], 1);
+    const cold = countGets();
+    try {
+      await s.write([{ kind: 'put', key: key('b'), object: cm('b', '1'), expectRevision: 0 }], 2);
+    } finally {
+      cold.stop();
+    }
+    expect(Object.fromEntries(cold.counts)).toEqual({ meta: 1, objects: 1 });
+    await s.readAll!();
+    const warm = countGets();
+    let results;
+    try {
+      results = [
+        await s.write([{ kind: 'put', key: key('a'), object: cm('a', '2'), expectRevision: 1 }], 3),
+        await s.write([{ kind: 'delete', key: key('b'), expectRevision: 2 }], 4),
+        await s.write([{ kind: 'put', key: key('b'), object: cm('b', '2'), expectRevision: 0 }], 5),
+        await s.write([{ kind: 'put', key: key('a'), object: cm('a', '3'), expectRevision: 3 }], 6),
+      ];
+    } finally {
+      warm.stop();
+    }
+    expect(Object.fromEntries(warm.counts)).toEqual({ meta: 4 });
+    expect(results.map((r) => r.ok && r.revision)).toEqual([3, 4, 5, 6]);
+    // the events carry the states before them, as a read of the records would have given them
+    expect(results.map((r) => r.ok && r.events.map((e) => [e.type, e.prevObject?.data]))).toEqual([
+      [['MODIFIED', { v: '1' }]],
+      [['DELETED', { v: '1' }]],
+      [['ADDED', undefined]],
+      [['MODIFIED', { v: '2' }]],
+    ]);
+    await s.close();
+  });
+
+  it('another connection writes after this one loaded: the commit is aborted, its puts leave no trace, and it runs again on the records as they are', async () => {
+    const factory = new IDBFactory();
+    const a = await openIdbStorage({ name: 'known-stale', indexedDB: factory });
+    const b = await openIdbStorage({ name: 'known-stale', indexedDB: factory });
+    await a.write([{ kind: 'put', key: key('x'), object: cm('x', 'a0') }], 1);
+    await a.readAll!(); // a knows the store at revision 1
+    // b writes revisions 2 and 3: x changed, y created
+    expect(await b.write([{ kind: 'put', key: key('x'), object: cm('x', 'b'), expectRevision: 1 }], 2)).toMatchObject({ ok: true, revision: 2 });
+    expect(await b.write([{ kind: 'put', key: key('y'), object: cm('y', 'b'), expectRevision: 0 }], 3)).toMatchObject({ ok: true, revision: 3 });
+    // planned on what a knows, both writes would pass and land at revisions 2 and 3 (over b's history
+    // records); the read of the revision shows 3, so the batch runs again on the stored records
+    const [z, y] = await Promise.all([
+      a.write([{ kind: 'put', key: key('z'), object: cm('z', 'a') }], 4),
+      a.write([{ kind: 'put', key: key('y'), object: cm('y', 'a'), expectRevision: 0 }], 5),
+    ]);
+    expect(z).toMatchObject({ ok: true, revision: 4 });
+    expect(y).toMatchObject({ ok: false, failedKey: key('y'), reason: 'exists', currentRevision: 3 });
+    // x's record is read, not taken from what a knew: its precondition and its event's prevObject are b's
+    expect(await a.write([{ kind: 'put', key: key('x'), object: cm('x', 'a1'), expectRevision: 1 }], 6)).toMatchObject({ ok: false, reason: 'revision-mismatch', currentRevision: 2 });
+    const x = await a.write([{ kind: 'put', key: key('x'), object: cm('x', 'a1'), expectRevision: 2 }], 7);
+    expect(x.ok && x.events.map((e) => [e.type, e.prevObject?.data])).toEqual([['MODIFIED', { v: 'b' }]]);
+    await a.close();
+    await b.close();
+
+    const c = await openIdbStorage({ name: 'known-stale', indexedDB: factory });
+    expect(await c.revision()).toBe(5);
+    expect((await c.list('')).map((o) => [o.key, o.revision, o.object.data])).toEqual([
+      [key('x'), 5, { v: 'a1' }],
+      [key('y'), 3, { v: 'b' }],
+      [key('z'), 4, { v: 'a' }],
+    ]);
+    expect((await c.events(0)).map((e) => [e.revision, e.type, e.key, e.object.data])).toEqual([
+      [1, 'ADDED', key('x'), { v: 'a0' }],
+      [2, 'MODIFIED', key('x'), { v: 'b' }],
+      [3, 'ADDED', key('y'), { v: 'b' }],
+      [4, 'ADDED', key('z'), { v: 'a' }],
+      [5, 'MODIFIED', key('x'), { v: 'a1' }],
+    ]);
+    await c.close();
+  });
 });
 
 describe('openIdbStorage: connections and lifecycle', () => {
@@ -128,8 +240,12 @@ describe('openIdbStorage: connections and lifecycle', () => {
 });
 
 describe('openIdbStorage: atomicity when IndexedDB refuses a value', () => {
-  it('a put that cannot be cloned aborts the whole write', async () => {
-    const s = await openIdbStorage({ name: 'uncloneable' });
+  it.each([
+    ['', false],
+    [' (after readAll: the puts issued behind the read of the revision)', true],
+  ])('a put that cannot be cloned aborts the whole write%s', async (_, loaded) => {
+    const s = await openIdbStorage({ name: `uncloneable-${loaded}` });
+    if (loaded) await s.readAll!();
     const bad = { kind: 'Pod', metadata: { name: 'b' }, spec: { fn: () => 1 } } as never;
     await expect(
       s.write(
@@ -143,6 +259,8 @@ describe('openIdbStorage: atomicity when IndexedDB refuses a value', () => {
     expect(await s.revision()).toBe(0);
     expect(await s.list('')).toEqual([]);
     expect(await s.events(0)).toEqual([]);
+    // and the connection goes on from the store as it is
+    expect(await s.write([{ kind: 'put', key: '/core/pods/d/a', object: { kind: 'Pod', metadata: { name: 'a' } }, expectRevision: 0 }], 2)).toMatchObject({ ok: true, revision: 1 });
     await s.close();
   });
 });

@@ -19,14 +19,20 @@
 //
 // Writes are committed in readwrite transactions over objects + history + meta (+ requests): one reads the
 // revision and the current records, checks preconditions, then stores the objects, the history record and
-// the new revision. Writes called while this connection's transaction is open wait and then go together
-// into its next one (group commit, writeFor), each under its own revision with its own history record, as
-// if each had had a transaction of its own; all of them are answered when that transaction completes, and
-// all fail if it fails. Nothing but the transaction's own requests is awaited inside it (an await on
-// anything else would let IndexedDB auto-commit it). Because all writes share the meta store, IndexedDB
-// runs the transactions one after another in creation order, which is what serialises concurrent writers
-// (also across tabs and the service worker). Nothing is cached in memory, so several connections to one
-// database stay coherent.
+// the new revision. When this connection knows the whole objects store (readAll, the engine's load, then
+// its own commits: `known`), a transaction instead plans against what it knows and issues its puts at
+// once, behind one read of the revision, which only verifies that nobody else wrote since (every write to
+// the objects store advances the revision); that saves IndexedDB a round trip before the puts. When the
+// read shows another revision, the transaction is aborted before it can commit (IndexedDB rolls back every
+// put of it), the knowledge is dropped, and the batch runs again the first way.
+// Writes called while this connection's transaction is open wait and then go together into its next one
+// (group commit, writeFor), each under its own revision with its own history record, as if each had had a
+// transaction of its own; all of them are answered when that transaction completes, and all fail if it
+// fails. Nothing but the transaction's own requests is awaited inside it (an await on anything else would
+// let IndexedDB auto-commit it). Because all writes share the meta store, IndexedDB runs the transactions
+// one after another in creation order, which is what serialises concurrent writers (also across tabs and
+// the service worker). Reads always go to IndexedDB, and what a commit takes from memory is verified in
+// its own transaction, so several connections to one database stay coherent.
 //
 // Invariant: history holds exactly the revisions compactedRevision+1 .. revision, one record each; the
 // new state of each event is the prevObject of the key's next event or, for its newest one, the stored object.
@@ -260,6 +266,18 @@ class IdbStorage implements Storage, RequestJournal {
       });
   }
 
+  /**
+   * The objects store as this connection knows it whole, by key, exact at revision `knownRevision`; undefined
+   * when not known. Set by readAll (one consistent read: the engine's load) and kept by this connection's own
+   * commits once they are complete. A commit plans against it without reading the records first, and its
+   * transaction verifies with one read of the revision that no other connection (another tab, a worker) wrote
+   * since; on any other revision the knowledge is dropped for good (the host retires an engine whose database
+   * moved on, and a new engine opens a new connection). It holds one entry per stored object, sharing the
+   * records readAll returned (which the engine's cache also holds) and the records of our own puts.
+   */
+  private known: Map<StorageKey, StoredObject> | undefined;
+  private knownRevision = 0;
+
   private async commitBatch(batch: QueuedWrite[]): Promise<void> {
     const results: WriteResult[] = [];
     let tx;
@@ -269,6 +287,10 @@ class IdbStorage implements Storage, RequestJournal {
       for (const w of batch) w.reject(err);
       return;
     }
+    // the revision this batch plans on: what this connection knows, verified below, or what it reads first
+    const known = this.known;
+    const assumed = known === undefined ? undefined : this.knownRevision;
+    let base: number;
     try {
       const done = tx.done;
       done.catch(() => {}); // observed below; keeps an abort from surfacing as an unhandled rejection
@@ -278,18 +300,27 @@ class IdbStorage implements Storage, RequestJournal {
       const current = new Map<StorageKey, StoredObject | undefined>();
       const keys: StorageKey[] = [];
       for (const w of batch) for (const op of w.ops) if (!current.has(op.key)) {
-        current.set(op.key, undefined);
+        current.set(op.key, known?.get(op.key));
         keys.push(op.key);
       }
       let revision: number;
-      try {
-        const [rev, ...found] = await Promise.all([meta.get('revision'), ...keys.map((k) => objects.get(k))]);
-        for (let i = 0; i < keys.length; i++) current.set(keys[i], found[i] as StoredObject | undefined);
-        revision = (rev as number | undefined) ?? 0;
-      } catch (err) {
-        abortQuietly(tx);
-        throw err;
+      // Issued before any put of the transaction, so it reads the revision as the transaction found it.
+      let verify: Promise<number | undefined> | undefined;
+      if (assumed !== undefined) {
+        verify = meta.get('revision');
+        verify.catch(() => {}); // observed below
+        revision = assumed;
+      } else {
+        try {
+          const [rev, ...found] = await Promise.all([meta.get('revision'), ...keys.map((k) => objects.get(k))]);
+          for (let i = 0; i < keys.length; i++) current.set(keys[i], found[i] as StoredObject | undefined);
+          revision = (rev as number | undefined) ?? 0;
+        } catch (err) {
+          abortQuietly(tx);
+          throw err;
+        }
       }
+      base = revision;
       const requests: Promise<unknown>[] = [];
       const history = tx.objectStore('history');
       for (let b = 0; b < batch.length; b++) {
@@ -327,7 +358,39 @@ class IdbStorage implements Storage, RequestJournal {
         results.push({ ok: true, revision: plan.revision, events: plan.events });
       }
       if (requests.length > 0) requests.push(meta.put(revision, 'revision'));
+      if (verify !== undefined) {
+        let found: number;
+        try {
+          found = (await verify) ?? 0;
+        } catch (err) {
+          abortQuietly(tx);
+          for (const r of requests) r.catch(() => {});
+          throw err;
+        }
+        if (found !== assumed) {
+          // Another connection wrote since this one last knew the store: the plans above may be wrong. The
+          // transaction is aborted before it can commit (its puts are still pending behind this read), so
+          // none of them is stored; the batch runs again, reading the records first.
+          abortQuietly(tx);
+          for (const r of requests) r.catch(() => {});
+          if (this.known === known) this.known = undefined;
+          this.queued.unshift(...batch);
+          return;
+        }
+      }
       await Promise.all([...requests, done]);
+      // durable: what this connection knows of the store follows, when it was exact at the batch's start
+      if (this.known !== undefined) {
+        if (this.knownRevision === base) {
+          for (const [k, v] of current) {
+            if (v === undefined) this.known.delete(k);
+            else this.known.set(k, v);
+          }
+          this.knownRevision = revision;
+        } else if (this.knownRevision < revision) {
+          this.known = undefined;
+        }
+      }
     } catch (err) {
       abortQuietly(tx);
       for (const w of batch) w.reject(err);
@@ -388,6 +451,12 @@ class IdbStorage implements Storage, RequestJournal {
     freezeItems(objects);
     const byKey = new Map<StorageKey, StoredObject>();
     for (const o of objects) byKey.set(o.key, o);
+    // the whole objects store at one revision: what commits plan against from now on (see `known`); a
+    // commit of ours that completed meanwhile is in it when it is at least as new
+    if (this.known === undefined || this.knownRevision <= (revision ?? 0)) {
+      this.known = byKey;
+      this.knownRevision = revision ?? 0;
+    }
     return {
       revision: revision ?? 0,
       compactedRevision: compacted ?? 0,
