@@ -8,6 +8,7 @@ import type { Path } from '../fieldpath/element.js';
 import { valuesEqual } from '../fieldpath/value.js';
 import type { TypeRef } from '../typed/schema.js';
 import {
+  addedOrModified,
   compare,
   ensureNamedFieldsAreMembers,
   merge,
@@ -113,8 +114,7 @@ export class Updater {
    * skips its bookkeeping (the conflict and removal passes, three filters, the unions with an empty set).
    */
   first(live: JsonValue, next: JsonValue): FieldSet {
-    const cmp = compare(this.root, live, next);
-    return this.filter(cmp.modified.union(cmp.added));
+    return this.filter(addedOrModified(this.root, live, next));
   }
 
   /** Records the changes of a non-apply write for `manager`; no conflicts. */
