@@ -771,13 +771,7 @@ export class Parser {
         if (RESERVED.has(name)) throw this.#errHere(`reserved identifier: ${name}`);
         if (this.#tv === 'quoted') throw this.#errHere(`Syntax error: mismatched input '${name}'`);
         this.#advance();
-        if (this.#isOp('(')) {
-          const open = this.#to;
-          this.#advance();
-          const args = this.#args(')');
-          return this.#globalCall(name, args, open, o);
-        }
-        return { kind: 'ident', id: this.#nid(), offset: o, length: end - o, name };
+        return this.#identOrCall(name, o, end);
       }
       case 'op': {
         const op = this.#tt;
@@ -842,13 +836,7 @@ export class Parser {
           }
           const name = '.' + this.#tt, idEnd = this.#te;
           this.#advance();
-          if (this.#isOp('(')) {
-            const open = this.#to;
-            this.#advance();
-            const args = this.#args(')');
-            return this.#globalCall(name, args, open, o);
-          }
-          return { kind: 'ident', id: this.#nid(), offset: o, length: idEnd - o, name };
+          return this.#identOrCall(name, o, idEnd);
         }
         throw this.#unexpected(this.#take(), PRIMARY_EXPECTED);
       }
@@ -882,6 +870,16 @@ export class Parser {
     }
     this.#expect(close);
     return args;
+  }
+
+  /** A name just consumed (starting at `o`, ending at `end`): a global call when `(` follows, else an identifier. */
+  #identOrCall(name: string, o: number, end: number): Expr {
+    if (this.#isOp('(')) {
+      const open = this.#to;
+      this.#advance();
+      return this.#globalCall(name, this.#args(')'), open, o);
+    }
+    return { kind: 'ident', id: this.#nid(), offset: o, length: end - o, name };
   }
 
   // ---- macros -------------------------------------------------------------------------------------
