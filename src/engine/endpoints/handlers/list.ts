@@ -590,27 +590,36 @@ const BATCH_ITEM_END = '\n    }';
 /** Items serialized by one JSON.stringify call on a list's first pass (about 200 KiB of text for 2 KiB items). */
 const BATCH_MAX = 64;
 
+/** The text after a batch's last item. */
+const BATCH_TAIL = '\n  ]\n}';
+
 /**
  * The pretty bytes of `count` items from `from` on, none of which has pretty or compact bytes kept, pushed to
  * `parts` and kept with their objects as prettyItemBytes keeps them. One JSON.stringify of
  * `{ items: [...] }` with the indent writes every item at the list items' depth (no per-item line shift), and
- * one goJsonText pass escapes the batch; each item's text is then cut out at its closing line and encoded
- * into a buffer of its exact size. The bytes equal prettyItemBytes' (reads.test.ts holds it).
+ * one goJsonText pass escapes the batch. The batch's items (with the separators between them) are encoded
+ * at once into one buffer; each item's bytes are a view of it, cut at the item's closing line. One
+ * buffer per batch, not one per item: in Chromium an ArrayBuffer of a few KiB costs about as much to
+ * allocate as to fill. The views keep their batch's buffer alive: at most BATCH_MAX items' bytes (~190 KiB
+ * for 2 KiB ConfigMaps) per stored object that still has its bytes kept, and never more than the lists that
+ * made them. A batch with any non-ASCII character (its text and bytes do not line up) encodes each item on
+ * its own. The bytes equal prettyItemBytes' (reads.test.ts holds it).
  */
 function prettyItemBatch(def: ResourceDefinition, items: readonly KubeObject[], from: number, count: number, gv: string, key: string, parts: Uint8Array[]): number {
   const batch = new Array<unknown>(count);
   for (let k = 0; k < count; k++) batch[k] = listItem(def, items[from + k], gv);
   const text = goJsonText(JSON.stringify({ items: batch }, null, 2));
-  let at = BATCH_HEAD.length;
+  const start = BATCH_HEAD.length;
+  const run = text.substring(start, text.length - BATCH_TAIL.length);
+  // ASCII text (the usual case) is one byte per character; otherwise the buffer falls short
+  const buffer = new Uint8Array(run.length);
+  const { read, written } = utf8.encodeInto(run, buffer);
+  const ascii = read === run.length && written === run.length;
+  let at = start;
   let size = 0;
   for (let k = 0; k < count; k++) {
     const end = text.charCodeAt(at + 1) === 0x7d ? at + 2 : text.indexOf(BATCH_ITEM_END, at) + BATCH_ITEM_END.length;
-    const item = text.substring(at, end);
-    // ASCII text (the usual case) is one byte per character; otherwise the buffer is too short and the
-    // item is encoded on its own
-    let bytes: Uint8Array = new Uint8Array(item.length);
-    const { read, written } = utf8.encodeInto(item, bytes);
-    if (read !== item.length || written !== item.length) bytes = utf8.encode(item);
+    const bytes = ascii ? buffer.subarray(at - start, end - start) : utf8.encode(text.substring(at, end));
     const o = items[from + k];
     let m = itemJsonCache.get(o);
     if (!m) itemJsonCache.set(o, (m = new Map()));
