@@ -587,8 +587,8 @@ function prettyItemBytes(def: ResourceDefinition, o: KubeObject, gv: string): Ui
 const BATCH_HEAD = '{\n  "items": [\n    ';
 /** Where an item of a batch ends: its lines inside are indented further, and no JSON string holds a raw newline. */
 const BATCH_ITEM_END = '\n    }';
-/** Items serialized by one JSON.stringify call on a list's first pass (about 200 KiB of text for 2 KiB items). */
-const BATCH_MAX = 64;
+/** Items serialized by one JSON.stringify call on a list's first pass: ~95 KiB of text for 2 KiB items, under V8's large-object size (128 KiB). */
+const BATCH_MAX = 32;
 
 /** The text after a batch's last item. */
 const BATCH_TAIL = '\n  ]\n}';
@@ -600,7 +600,7 @@ const BATCH_TAIL = '\n  ]\n}';
  * one goJsonText pass escapes the batch. The batch's items (with the separators between them) are encoded
  * at once into one buffer; each item's bytes are a view of it, cut at the item's closing line. One
  * buffer per batch, not one per item: in Chromium an ArrayBuffer of a few KiB costs about as much to
- * allocate as to fill. The views keep their batch's buffer alive: at most BATCH_MAX items' bytes (~190 KiB
+ * allocate as to fill. The views keep their batch's buffer alive: at most BATCH_MAX items' bytes (~95 KiB
  * for 2 KiB ConfigMaps) per stored object that still has its bytes kept, and never more than the lists that
  * made them. A batch with any non-ASCII character (its text and bytes do not line up) encodes each item on
  * its own. The bytes equal prettyItemBytes' (reads.test.ts holds it).
