@@ -917,12 +917,18 @@ export function listJsonPretty(def: ResourceDefinition, res: ListResult): Readab
       at = head.length;
       head = undefined;
     }
-    for (let k = 0; k < parts.length; k++) {
+    for (let k = 0; k < parts.length; ) {
       const sep = first + k === 0 ? PRETTY_ITEM_START : PRETTY_ITEM_NEXT;
       out.set(sep, at);
       at += sep.length;
-      out.set(parts[k], at);
-      at += parts[k].length;
+      // kept items that follow each other in one batch's buffer (its separators between them) are copied at once
+      const part = parts[k++];
+      const buffer = part.buffer;
+      let end = part.byteOffset + part.length;
+      while (k < parts.length && parts[k].byteOffset === end + PRETTY_ITEM_NEXT.length && parts[k].buffer === buffer) end = parts[k].byteOffset + parts[k++].length;
+      const run = end === part.byteOffset + part.length ? part : new Uint8Array(buffer, part.byteOffset, end - part.byteOffset);
+      out.set(run, at);
+      at += run.length;
     }
     parts.length = 0;
     if (last) out.set(PRETTY_TAIL, at);
