@@ -5,6 +5,7 @@ import { decode as cborgDecode } from 'cborg';
 import { createMemoryStorage } from '../../adapters/memory/memory-storage.js';
 import { testClient, type TestClient } from '../testing/harness.js';
 import { goJsonText } from '../codec/go-format.js';
+import { engineRequest } from './wire.js';
 
 let c: TestClient;
 beforeEach(async () => {
@@ -707,6 +708,30 @@ describe('representations', () => {
     expect(mixed.text).toBe(await expected());
     // and the kept bytes again
     expect((await read('?pretty=true')).text).toBe(mixed.text);
+  });
+
+  it('a first pretty list sends its batches as kept: a reader that detaches the pieces it read leaves the next list whole', async () => {
+    const big = 'z'.repeat(2000);
+    for (let i = 0; i < 300; i++) expect((await c.req('POST', CM, cm(`d${String(i).padStart(3, '0')}`, {}, { big, i: String(i) }))).status).toBe(201);
+    // the first list read piece by piece from the engine's own stream, each piece's buffer then transferred
+    // away (detached here) as a reader of the body may do
+    const res = await c.server.serve(engineRequest('GET', `http://127.0.0.1${CM}?pretty=true`, []));
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    let text = '';
+    let detached = 0;
+    const decoder = new TextDecoder();
+    for (let r = await reader.read(); !r.done; r = await reader.read()) {
+      text += decoder.decode(r.value!, { stream: true });
+      structuredClone(r.value!.buffer, { transfer: [r.value!.buffer] });
+      if (r.value!.byteLength === 0) detached++;
+    }
+    expect(detached).toBeGreaterThan(2);
+    // (the compact list keeps compact bytes: the pretty items are then made from them, or from kept pretty bytes)
+    const expected = `${goJsonText(JSON.stringify(JSON.parse((await readChunks(c, CM)).text), null, 2))}\n`;
+    expect(text).toBe(expected);
+    // the items whose kept bytes were in those buffers are serialized again, in the kept ones' place
+    expect((await readChunks(c, `${CM}?pretty=true`)).text).toBe(expected);
+    expect((await readChunks(c, `${CM}?pretty=true`)).text).toBe(expected);
   });
 
   it('Table for list, get and watch: v1, v1beta1, svc spelling, includeObject', async () => {

@@ -569,7 +569,7 @@ function prettyItemBytes(def: ResourceDefinition, o: KubeObject, gv: string): Ui
   const compactKey = itemCacheKey(def, gv);
   const key = `${compactKey}|pretty`;
   let m = itemJsonCache.get(o);
-  const hit = m?.get(key);
+  const hit = keptPretty(m, key);
   if (hit) return hit;
   const compact = m?.get(compactKey);
   let bytes: Uint8Array;
@@ -587,45 +587,71 @@ function prettyItemBytes(def: ResourceDefinition, o: KubeObject, gv: string): Ui
 const BATCH_HEAD = '{\n  "items": [\n    ';
 /** Where an item of a batch ends: its lines inside are indented further, and no JSON string holds a raw newline. */
 const BATCH_ITEM_END = '\n    }';
-/** Items serialized by one JSON.stringify call on a list's first pass (about 200 KiB of text for 2 KiB items). */
-const BATCH_MAX = 64;
+/** Items serialized by one JSON.stringify call on a list's first pass: ~95 KiB of text for 2 KiB items, under V8's large-object size (128 KiB). */
+const BATCH_MAX = 32;
+
+/** The text after a batch's last item. */
+const BATCH_TAIL = '\n  ]\n}';
 
 /**
  * The pretty bytes of `count` items from `from` on, none of which has pretty or compact bytes kept, pushed to
  * `parts` and kept with their objects as prettyItemBytes keeps them. One JSON.stringify of
  * `{ items: [...] }` with the indent writes every item at the list items' depth (no per-item line shift), and
- * one goJsonText pass escapes the batch; each item's text is then cut out at its closing line and encoded
- * into a buffer of its exact size. The bytes equal prettyItemBytes' (reads.test.ts holds it).
+ * one goJsonText pass escapes the batch. The batch's items (with the separators between them) are encoded
+ * at once into one buffer; each item's bytes are a view of it, cut at the item's closing line. One
+ * buffer per batch, not one per item: in Chromium an ArrayBuffer of a few KiB costs about as much to
+ * allocate as to fill. The views keep their batch's buffer alive: at most BATCH_MAX items' bytes (~95 KiB
+ * for 2 KiB ConfigMaps) per stored object that still has its bytes kept, and never more than the lists that
+ * made them. A batch with any non-ASCII character (its text and bytes do not line up) encodes each item on
+ * its own. The bytes equal prettyItemBytes' (reads.test.ts holds it).
+ *
+ * With `lead` (a streamed list), the buffer starts with those bytes, the separator before the batch's first
+ * item, and an ASCII batch's buffer is returned as `chunk`: it is then a piece of the body as it stands,
+ * sent without a copy into a new piece, and its items are not pushed to `parts`.
  */
-function prettyItemBatch(def: ResourceDefinition, items: readonly KubeObject[], from: number, count: number, gv: string, key: string, parts: Uint8Array[]): number {
+function prettyItemBatch(def: ResourceDefinition, items: readonly KubeObject[], from: number, count: number, gv: string, key: string, parts: Uint8Array[], lead?: Uint8Array): { size: number; chunk?: Uint8Array<ArrayBuffer> } {
   const batch = new Array<unknown>(count);
   for (let k = 0; k < count; k++) batch[k] = listItem(def, items[from + k], gv);
   const text = goJsonText(JSON.stringify({ items: batch }, null, 2));
-  let at = BATCH_HEAD.length;
+  const start = BATCH_HEAD.length;
+  const run = text.substring(start, text.length - BATCH_TAIL.length);
+  // ASCII text (the usual case) is one byte per character; otherwise the buffer falls short
+  const skip = lead ? lead.length : 0;
+  const buffer = new Uint8Array(skip + run.length);
+  if (lead) buffer.set(lead);
+  const { read, written } = utf8.encodeInto(run, skip ? buffer.subarray(skip) : buffer);
+  const ascii = read === run.length && written === run.length;
+  const whole = ascii && lead !== undefined;
+  let at = start;
   let size = 0;
   for (let k = 0; k < count; k++) {
     const end = text.charCodeAt(at + 1) === 0x7d ? at + 2 : text.indexOf(BATCH_ITEM_END, at) + BATCH_ITEM_END.length;
-    const item = text.substring(at, end);
-    // ASCII text (the usual case) is one byte per character; otherwise the buffer is too short and the
-    // item is encoded on its own
-    let bytes: Uint8Array = new Uint8Array(item.length);
-    const { read, written } = utf8.encodeInto(item, bytes);
-    if (read !== item.length || written !== item.length) bytes = utf8.encode(item);
+    const bytes = ascii ? buffer.subarray(skip + at - start, skip + end - start) : utf8.encode(text.substring(at, end));
     const o = items[from + k];
     let m = itemJsonCache.get(o);
     if (!m) itemJsonCache.set(o, (m = new Map()));
     m.set(key, bytes);
-    parts.push(bytes);
+    if (!whole) parts.push(bytes);
     size += bytes.length;
     at = end + 6; // ',\n    '
   }
-  return size;
+  return whole ? { size, chunk: buffer } : { size };
+}
+
+/**
+ * The pretty bytes kept for the object, if any. A kept view whose buffer a reader of an earlier body detached
+ * (a batch's buffer is sent as a piece, see prettyItemBatch) reads as empty, and no item's text is: it counts
+ * as not kept, and the item is serialized again.
+ */
+function keptPretty(m: Map<string, Uint8Array> | undefined, prettyKey: string): Uint8Array | undefined {
+  const hit = m?.get(prettyKey);
+  return hit && hit.length > 0 ? hit : undefined;
 }
 
 /** Whether the object has neither pretty nor compact bytes kept under these keys: the batch path writes it. */
 function prettyMiss(o: KubeObject, compactKey: string, prettyKey: string): boolean {
   const m = itemJsonCache.get(o);
-  return !m || (!m.has(compactKey) && !m.has(prettyKey));
+  return !m || (!m.has(compactKey) && !keptPretty(m, prettyKey));
 }
 
 const OBJECT_END = utf8.encode('}\n');
@@ -847,12 +873,15 @@ export function listJsonPretty(def: ResourceDefinition, res: ListResult): Readab
   const prettyKey = `${compactKey}|pretty`;
   // the average size of the last batch's items, with their separator: how many of the next run fit a piece
   let itemSize = 0;
+  // a piece: the items gathered (kept bytes) copied into one buffer, or in a stream a batch of items never
+  // serialized, sent as its buffer holds it (after the pieces before it)
   const piece = (limit: number): { bytes: Uint8Array<ArrayBuffer>; last: boolean } => {
+    const stream = limit !== Infinity;
     const first = i;
     let n = head ? head.length : 0;
     while (i < items.length && n < limit) {
       const kept = itemJsonCache.get(items[i]);
-      const hit = kept?.get(prettyKey);
+      const hit = keptPretty(kept, prettyKey);
       if (hit) {
         parts.push(hit);
         n += PRETTY_ITEM_NEXT.length + hit.length;
@@ -860,14 +889,18 @@ export function listJsonPretty(def: ResourceDefinition, res: ListResult): Readab
         continue;
       }
       if (!kept?.has(compactKey)) {
-        // a run of items never serialized: written in one batch, sized to what is left of the piece
+        // a run of items never serialized: written in one batch, sized to what is left of the piece; in a
+        // stream, what was gathered before it goes first, in a piece of its own
+        if (stream && (head || parts.length > 0)) break;
         let count = 1;
-        const most = Math.min(BATCH_MAX, items.length - i, limit === Infinity ? BATCH_MAX : Math.ceil((limit - n) / (itemSize || 1)));
+        const most = Math.min(BATCH_MAX, items.length - i, !stream ? BATCH_MAX : Math.ceil((limit - n) / (itemSize || 1)));
         while (count < most && prettyMiss(items[i + count], compactKey, prettyKey)) count++;
-        const size = prettyItemBatch(def, items, i, count, gv, prettyKey, parts);
+        const { size, chunk } = prettyItemBatch(def, items, i, count, gv, prettyKey, parts, stream ? (i === 0 ? PRETTY_ITEM_START : PRETTY_ITEM_NEXT) : undefined);
         itemSize = Math.ceil(size / count) + PRETTY_ITEM_NEXT.length;
-        n += count * PRETTY_ITEM_NEXT.length + size;
         i += count;
+        // (the list's tail, if this was its last item, is the next pull's piece)
+        if (chunk) return { bytes: chunk, last: false };
+        n += count * PRETTY_ITEM_NEXT.length + size;
         continue;
       }
       const b = prettyItemBytes(def, items[i++], gv);
@@ -875,7 +908,7 @@ export function listJsonPretty(def: ResourceDefinition, res: ListResult): Readab
       n += PRETTY_ITEM_NEXT.length + b.length;
     }
     const last = i >= items.length;
-    if (first === 0) n -= PRETTY_ITEM_NEXT.length - PRETTY_ITEM_START.length;
+    if (first === 0 && parts.length > 0) n -= PRETTY_ITEM_NEXT.length - PRETTY_ITEM_START.length;
     if (last) n += PRETTY_TAIL.length;
     const out = new Uint8Array(n);
     let at = 0;
@@ -884,12 +917,18 @@ export function listJsonPretty(def: ResourceDefinition, res: ListResult): Readab
       at = head.length;
       head = undefined;
     }
-    for (let k = 0; k < parts.length; k++) {
+    for (let k = 0; k < parts.length; ) {
       const sep = first + k === 0 ? PRETTY_ITEM_START : PRETTY_ITEM_NEXT;
       out.set(sep, at);
       at += sep.length;
-      out.set(parts[k], at);
-      at += parts[k].length;
+      // kept items that follow each other in one batch's buffer (its separators between them) are copied at once
+      const part = parts[k++];
+      const buffer = part.buffer;
+      let end = part.byteOffset + part.length;
+      while (k < parts.length && parts[k].byteOffset === end + PRETTY_ITEM_NEXT.length && parts[k].buffer === buffer) end = parts[k].byteOffset + parts[k++].length;
+      const run = end === part.byteOffset + part.length ? part : new Uint8Array(buffer, part.byteOffset, end - part.byteOffset);
+      out.set(run, at);
+      at += run.length;
     }
     parts.length = 0;
     if (last) out.set(PRETTY_TAIL, at);
