@@ -226,6 +226,10 @@ function trackUpdate(type: ObjectType, live: JsonObject, next: JsonObject, manag
     return out;
   }
   const self = 'current-operation';
+  // the writer's set as it came in: the update takes what changed from every other entry, the writer's own
+  // included, and gives it back below, so when the writer already owned all of it the union equals this set
+  // and keeps it (its encoding then made once, merge/managed.ts)
+  const before = managed.fields.get(id)?.set;
   const fields = updater.update(live, next, opts.apiVersion, managed.fields, self);
   const out: Managed = { fields, times: new Map(managed.times) };
   stripFields(out, self);
@@ -233,7 +237,7 @@ function trackUpdate(type: ObjectType, live: JsonObject, next: JsonObject, manag
   if (vs) {
     out.fields.delete(self);
     const prev = out.fields.get(id);
-    out.fields.set(id, prev ? { set: kept(vs.set.union(prev.set), prev.set), apiVersion: vs.apiVersion, applied: vs.applied } : vs);
+    out.fields.set(id, prev ? { set: kept(vs.set.union(prev.set), before), apiVersion: vs.apiVersion, applied: vs.applied } : vs);
     out.times.set(id, opts.time);
   }
   capUpdateManagers(out);
