@@ -37,21 +37,21 @@ function withoutManagedFields(o: KubeObject): JsonObject {
 }
 
 /** The managers' sets and times of an object's entries, by manager name (every entry here is an Update of v1-like version). */
-function setsOf(o: KubeObject): Map<string, { set: FieldSet; time?: string }> {
+function setsOf(o: KubeObject, entries = o.metadata?.managedFields ?? []): Map<string, { set: FieldSet; time?: string }> {
   const out = new Map<string, { set: FieldSet; time?: string }>();
-  for (const e of o.metadata?.managedFields ?? []) out.set(e.manager!, { set: FieldSet.fromFieldsV1(JSON.parse(JSON.stringify(e.fieldsV1))), time: e.time });
+  for (const e of entries) out.set(e.manager!, { set: FieldSet.fromFieldsV1(JSON.parse(JSON.stringify(e.fieldsV1))), time: e.time });
   return out;
 }
 
 /** The update's rules, spelled out: what the entries of `live` become when `manager` writes `next`. */
-function expected(type: ObjectType, live: KubeObject, next: KubeObject, manager: string, t: string): Map<string, { set: FieldSet; time?: string }> {
+function expected(type: ObjectType, live: KubeObject, next: KubeObject, manager: string, t: string, sent?: ManagedFieldsEntry[]): Map<string, { set: FieldSet; time?: string }> {
   // an existing object that no manager owns any part of is not tracked by updates
-  if (!live.metadata?.managedFields?.length) return new Map();
+  if (!(sent ?? live.metadata?.managedFields)?.length) return new Map();
   const c = compare(type.root, withoutManagedFields(live), withoutManagedFields(next));
   const removed = c.removed.recursiveDifference(STATUS);
   const changed = c.added.union(c.modified).recursiveDifference(STATUS);
   const out = new Map<string, { set: FieldSet; time?: string }>();
-  for (const [m, v] of setsOf(live)) {
+  for (const [m, v] of setsOf(live, sent)) {
     const s = v.set.difference(changed).difference(removed);
     if (!s.empty()) out.set(m, { set: s, time: v.time });
   }
@@ -60,9 +60,9 @@ function expected(type: ObjectType, live: KubeObject, next: KubeObject, manager:
   return out;
 }
 
-function write(type: ObjectType, live: KubeObject, body: JsonObject, manager: string, t: string, apiVersion: string): KubeObject {
-  // the sent managedFields are the live ones as a client read them (JSON text parsed again)
-  const next = { ...body, metadata: { ...(body.metadata as JsonObject), managedFields: JSON.parse(JSON.stringify(live.metadata?.managedFields ?? [])) } } as KubeObject;
+function write(type: ObjectType, live: KubeObject, body: JsonObject, manager: string, t: string, apiVersion: string, sent?: ManagedFieldsEntry[]): KubeObject {
+  // the sent managedFields are the live ones as a client read them (JSON text parsed again), or `sent`
+  const next = { ...body, metadata: { ...(body.metadata as JsonObject), managedFields: JSON.parse(JSON.stringify(sent ?? live.metadata?.managedFields ?? [])) } } as KubeObject;
   return updateManagedFields(type, live, next, { manager, apiVersion, time: t, resetFields: [['status']] });
 }
 
@@ -117,4 +117,57 @@ describe('an update by the manager that owns what it changes', () => {
       }
     });
   }
+});
+
+describe('an update that looks like the owner\'s own but is not', () => {
+  // each case breaks one condition of the shortcut (merge/updater.ts owned()); the sent managedFields stand
+  // for what a client may send (sets that overlap, an empty one, never-tracked paths)
+  const r = builtins.resources.find((x) => x.kind === 'ConfigMap' && !x.group)!;
+  const type = objectTypeFor({ $ref: r.definition }, defs);
+  const entry = (manager: string, fieldsV1: JsonObject): ManagedFieldsEntry => ({ manager, operation: 'Update', apiVersion: 'v1', time: time(0), fieldsType: 'FieldsV1', fieldsV1 });
+  const labels = (...keys: string[]): JsonObject => ({ 'f:metadata': { 'f:labels': Object.fromEntries([['.', {}], ...keys.map((k) => [`f:${k}`, {}])]) } });
+  const cm = (meta: JsonObject, data: JsonObject = { k: 'v' }): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'd', uid: 'u', ...meta }, data }) as KubeObject;
+  const live = cm({ labels: { mine: '1', theirs: '1', shared: '1', free: '1' }, generation: 1 });
+  const run = (body: KubeObject, sent: ManagedFieldsEntry[]) => {
+    const t = time(9);
+    const want = expected(type, live, body, 'a', t, sent);
+    const got = setsOf(write(type, live, body as JsonObject, 'a', t, 'v1', sent));
+    expect([...got.keys()].sort()).toEqual([...want.keys()].sort());
+    for (const [m, w] of want) {
+      expect(got.get(m)!.set.toFieldsV1()).toEqual(w.set.toFieldsV1());
+      expect(got.get(m)!.time).toBe(w.time);
+    }
+    return got;
+  };
+  const base = [entry('a', { ...labels('mine', 'shared'), 'f:data': { '.': {}, 'f:k': {} } }), entry('b', labels('theirs'))];
+
+  test('the writer changes a field another manager owns: it takes it', () => {
+    const got = run(cm({ labels: { mine: '1', theirs: '2', shared: '1', free: '1' }, generation: 1 }), base);
+    expect(got.get('b')!.set.toFieldsV1()).toEqual({ 'f:metadata': { 'f:labels': {} } });
+  });
+  test('the writer changes a field nobody owns: it takes it', () => {
+    const got = run(cm({ labels: { mine: '1', theirs: '1', shared: '1', free: '2' }, generation: 1 }), base);
+    expect(got.get('a')!.set.toFieldsV1()).toEqual({ ...labels('free', 'mine', 'shared'), 'f:data': { '.': {}, 'f:k': {} } });
+  });
+  test('the writer changes a field it owns with another manager: the other one loses it', () => {
+    const got = run(cm({ labels: { mine: '1', theirs: '1', shared: '2', free: '1' }, generation: 1 }), [base[0], entry('b', labels('theirs', 'shared'))]);
+    expect(got.get('b')!.set.toFieldsV1()).toEqual(labels('theirs'));
+  });
+  test('the writer removes a field another manager owns: the other one loses it', () => {
+    const got = run(cm({ labels: { mine: '2', shared: '1', free: '1' }, generation: 1 }), base);
+    expect(got.get('b')!.set.toFieldsV1()).toEqual({ 'f:metadata': { 'f:labels': {} } });
+  });
+  test('a manager with an empty set is dropped', () => {
+    const got = run(cm({ labels: { mine: '2', theirs: '1', shared: '1', free: '1' }, generation: 1 }), [...base, entry('c', {})]);
+    expect(got.has('c')).toBe(false);
+  });
+  test('a never-tracked path the writer was sent as its own and changes leaves its set', () => {
+    const got = run(cm({ labels: { mine: '1', theirs: '1', shared: '1', free: '1' }, generation: 2 }), [entry('a', { ...labels('mine', 'shared'), 'f:metadata': { 'f:generation': {}, 'f:labels': { '.': {}, 'f:mine': {}, 'f:shared': {} } } }), base[1]]);
+    expect(got.get('a')!.set.toFieldsV1()).toEqual({ ...labels('mine', 'shared') });
+  });
+  test('the writer changes only what it owns: nothing moves but its time', () => {
+    const got = run(cm({ labels: { mine: '2', theirs: '1', shared: '1', free: '1' }, generation: 1 }), base);
+    expect(got.get('a')!.time).toBe(time(9));
+    expect(got.get('b')!.time).toBe(time(0));
+  });
 });
