@@ -171,6 +171,27 @@ export class FieldSet {
     return out;
   }
 
+  /** Whether every path of this set is a path of `o` (this.difference(o) is empty), without building a set. */
+  within(o: FieldSet): boolean {
+    for (const m of this.members) if (!o.hasMember(m)) return false;
+    for (const n of this.children) {
+      if (n.set.empty()) continue;
+      const other = o.child(n.pe);
+      if (!other || !n.set.within(other)) return false;
+    }
+    return true;
+  }
+
+  /** Whether this set and `o` have a path in common (this.intersection(o) is not empty), without building a set. */
+  meets(o: FieldSet): boolean {
+    for (const m of this.members) if (o.hasMember(m)) return true;
+    for (const n of this.children) {
+      const other = o.child(n.pe);
+      if (other && n.set.meets(other)) return true;
+    }
+    return false;
+  }
+
   /** Like difference, but a member of `o` also removes everything below it. */
   recursiveDifference(o: FieldSet): FieldSet {
     const out = new FieldSet();

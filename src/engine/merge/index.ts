@@ -226,14 +226,31 @@ function trackUpdate(type: ObjectType, live: JsonObject, next: JsonObject, manag
     return out;
   }
   const self = 'current-operation';
-  const fields = updater.update(live, next, opts.apiVersion, managed.fields, self);
+  // the writer's set as it came in: the update takes what changed from every other entry, the writer's own
+  // included, and gives it back below, so when the writer already owned all of it the union equals this set
+  // and keeps it (its encoding then made once, merge/managed.ts)
+  const before = managed.fields.get(id)?.set;
+  // the usual update (a client or controller changing what it wrote before): no set changes, the steps below
+  // would give every set back as it came; only the writer's time moves when something changed
+  const owned = updater.owned(live, next, managed.fields, id, STRIP);
+  if (!('cmp' in owned)) {
+    const out: Managed = { fields: owned.managers, times: new Map(managed.times) };
+    const vs = owned.managers.get(id)!;
+    if (owned.changed) {
+      out.fields.set(id, { set: kept(vs.set, before), apiVersion: opts.apiVersion, applied: false });
+      out.times.set(id, opts.time);
+    }
+    capUpdateManagers(out);
+    return out;
+  }
+  const fields = updater.update(live, next, opts.apiVersion, managed.fields, self, owned);
   const out: Managed = { fields, times: new Map(managed.times) };
   stripFields(out, self);
   const vs = out.fields.get(self);
   if (vs) {
     out.fields.delete(self);
     const prev = out.fields.get(id);
-    out.fields.set(id, prev ? { set: kept(vs.set.union(prev.set), prev.set), apiVersion: vs.apiVersion, applied: vs.applied } : vs);
+    out.fields.set(id, prev ? { set: kept(vs.set.union(prev.set), before), apiVersion: vs.apiVersion, applied: vs.applied } : vs);
     out.times.set(id, opts.time);
   }
   capUpdateManagers(out);

@@ -76,12 +76,17 @@ export class Updater {
     workflow: string,
     force: boolean,
     unchanged = false,
+    filtered?: Comparison,
   ): Comparison {
-    // equal values compare to three empty sets: no walk needed (a no-op apply)
-    const cmp = unchanged ? { added: new FieldSet(), modified: new FieldSet(), removed: new FieldSet() } : compare(this.root, oldV, newV);
-    cmp.removed = this.filter(cmp.removed);
-    cmp.modified = this.filter(cmp.modified);
-    cmp.added = this.filter(cmp.added);
+    let cmp: Comparison;
+    if (filtered) cmp = filtered;
+    else {
+      // equal values compare to three empty sets: no walk needed (a no-op apply)
+      cmp = unchanged ? { added: new FieldSet(), modified: new FieldSet(), removed: new FieldSet() } : compare(this.root, oldV, newV);
+      cmp.removed = this.filter(cmp.removed);
+      cmp.modified = this.filter(cmp.modified);
+      cmp.added = this.filter(cmp.added);
+    }
     const changed = cmp.modified.union(cmp.added);
     const conflicts = new Map<string, FieldSet>();
     const removed = new Map<string, FieldSet>();
@@ -117,10 +122,37 @@ export class Updater {
     return this.filter(addedOrModified(this.root, live, next));
   }
 
-  /** Records the changes of a non-apply write for `manager`; no conflicts. */
-  update(live: JsonValue, next: JsonValue, version: string, managersIn: ManagerSets, manager: string): ManagerSets {
+  /**
+   * A non-apply write by `writer` whose every added or modified path `writer` owns already, which no other
+   * manager owns, and whose removed paths nobody owns: update() then takes nothing from anyone and gives the
+   * writer back only what it had, so every set stays as it came (reconciled). Answers those managers and
+   * whether the write changed anything the writer owns (its entry's time moves then); otherwise the
+   * comparison, filtered, for update() to go on with. `untracked`: paths the writer's entry never records
+   * (a changed path there is left to update()).
+   */
+  owned(live: JsonValue, next: JsonValue, managersIn: ManagerSets, writer: string, untracked: FieldSet): { managers: ManagerSets; changed: boolean } | { managers: ManagerSets; cmp: Comparison } {
     const managers = this.reconcile(managersIn);
-    const cmp = this.doUpdate(live, next, managers, manager, true);
+    const cmp = compare(this.root, live, next);
+    cmp.removed = this.filter(cmp.removed);
+    cmp.modified = this.filter(cmp.modified);
+    cmp.added = this.filter(cmp.added);
+    const own = managers.get(writer)?.set;
+    if (!own || !cmp.added.within(own) || !cmp.modified.within(own) || cmp.added.meets(untracked) || cmp.modified.meets(untracked)) return { managers, cmp };
+    for (const [id, vs] of managers) {
+      // an empty set is dropped by update()
+      if (vs.set.empty() || vs.set.meets(cmp.removed)) return { managers, cmp };
+      if (id !== writer && (vs.set.meets(cmp.added) || vs.set.meets(cmp.modified))) return { managers, cmp };
+    }
+    return { managers, changed: !cmp.added.empty() || !cmp.modified.empty() };
+  }
+
+  /**
+   * Records the changes of a non-apply write for `manager`; no conflicts. `reconciled`: the managers and
+   * the filtered comparison owned() answered (the walk is not made again).
+   */
+  update(live: JsonValue, next: JsonValue, version: string, managersIn: ManagerSets, manager: string, reconciled?: { managers: ManagerSets; cmp: Comparison }): ManagerSets {
+    const managers = reconciled ? reconciled.managers : this.reconcile(managersIn);
+    const cmp = this.doUpdate(live, next, managers, manager, true, false, reconciled?.cmp);
     const prev = managers.get(manager)?.set ?? new FieldSet();
     const set = kept(this.filter(prev.difference(cmp.removed).union(cmp.modified).union(cmp.added)), prev);
     if (set.empty()) managers.delete(manager);
