@@ -320,7 +320,11 @@ function cmpHandle(a: Atom, k: ReturnType<typeof deduce>, lhs: V, rhs: V, path: 
   }
 }
 
-function cmpListItems(list: ListType, lhs: JsonValue[], rhs: JsonValue[], path: PathNode, c: Comparison): void {
+/**
+ * The items of both sides of a list by their path element (a key's text), the duplicates of one key together,
+ * and the elements in compare's order: the left side's first, then those only on the right.
+ */
+function groupListItems(list: ListType, lhs: JsonValue[], rhs: JsonValue[]): { order: PathElement[]; lValues: Map<string, JsonValue[]>; rValues: Map<string, JsonValue[]> } {
   const order: PathElement[] = [];
   const lValues = new Map<string, JsonValue[]>();
   const rValues = new Map<string, JsonValue[]>();
@@ -346,6 +350,11 @@ function cmpListItems(list: ListType, lhs: JsonValue[], rhs: JsonValue[], path: 
       if (!lValues.has(k)) order.push(pe);
     }
   }
+  return { order, lValues, rValues };
+}
+
+function cmpListItems(list: ListType, lhs: JsonValue[], rhs: JsonValue[], path: PathNode, c: Comparison): void {
+  const { order, lValues, rValues } = groupListItems(list, lhs, rhs);
   for (const pe of order) {
     const k = serializePE(pe);
     const l = lValues.get(k) ?? [];
@@ -445,31 +454,7 @@ function amHandle(a: Atom, k: ReturnType<typeof deduce>, lhs: V, rhs: JsonValue,
 
 /** compare's list items (cmpListItems), recording added and modified items under `node`. */
 function amListItems(list: ListType, lhs: JsonValue[], rhs: JsonValue[], node: FieldSet): void {
-  const order: PathElement[] = [];
-  const lValues = new Map<string, JsonValue[]>();
-  const rValues = new Map<string, JsonValue[]>();
-  for (const child of lhs) {
-    const pe = tryPE(list, child);
-    if (!pe) continue;
-    const k = serializePE(pe);
-    const got = lValues.get(k);
-    if (got) got.push(child);
-    else {
-      lValues.set(k, [child]);
-      order.push(pe);
-    }
-  }
-  for (const child of rhs) {
-    const pe = tryPE(list, child);
-    if (!pe) continue;
-    const k = serializePE(pe);
-    const got = rValues.get(k);
-    if (got) got.push(child);
-    else {
-      rValues.set(k, [child]);
-      if (!lValues.has(k)) order.push(pe);
-    }
-  }
+  const { order, lValues, rValues } = groupListItems(list, lhs, rhs);
   for (const pe of order) {
     const k = serializePE(pe);
     const l = lValues.get(k) ?? [];
