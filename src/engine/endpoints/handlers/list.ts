@@ -874,8 +874,9 @@ export function listJsonPretty(def: ResourceDefinition, res: ListResult): Readab
   // the average size of the last batch's items, with their separator: how many of the next run fit a piece
   let itemSize = 0;
   // a piece: the items gathered (kept bytes) copied into one buffer, or in a stream a batch of items never
-  // serialized, sent as its buffer holds it (after the pieces before it)
-  const piece = (limit: number): { bytes: Uint8Array<ArrayBuffer>; last: boolean } => {
+  // serialized, sent as its buffer holds it (after the pieces before it); in a stream, long runs of kept items
+  // go out as views of the buffer that holds them (sendKept)
+  const piece = (limit: number): { chunks: Uint8Array[]; last: boolean } => {
     const stream = limit !== Infinity;
     const first = i;
     let n = head ? head.length : 0;
@@ -899,7 +900,7 @@ export function listJsonPretty(def: ResourceDefinition, res: ListResult): Readab
         itemSize = Math.ceil(size / count) + PRETTY_ITEM_NEXT.length;
         i += count;
         // (the list's tail, if this was its last item, is the next pull's piece)
-        if (chunk) return { bytes: chunk, last: false };
+        if (chunk) return { chunks: [chunk], last: false };
         n += count * PRETTY_ITEM_NEXT.length + size;
         continue;
       }
@@ -908,40 +909,84 @@ export function listJsonPretty(def: ResourceDefinition, res: ListResult): Readab
       n += PRETTY_ITEM_NEXT.length + b.length;
     }
     const last = i >= items.length;
-    if (first === 0 && parts.length > 0) n -= PRETTY_ITEM_NEXT.length - PRETTY_ITEM_START.length;
-    if (last) n += PRETTY_TAIL.length;
-    const out = new Uint8Array(n);
-    let at = 0;
-    if (head) {
-      out.set(head);
-      at = head.length;
-      head = undefined;
-    }
-    for (let k = 0; k < parts.length; ) {
-      const sep = first + k === 0 ? PRETTY_ITEM_START : PRETTY_ITEM_NEXT;
-      out.set(sep, at);
-      at += sep.length;
-      // kept items that follow each other in one batch's buffer (its separators between them) are copied at once
-      const part = parts[k++];
-      const buffer = part.buffer;
-      let end = part.byteOffset + part.length;
-      while (k < parts.length && parts[k].byteOffset === end + PRETTY_ITEM_NEXT.length && parts[k].buffer === buffer) end = parts[k].byteOffset + parts[k++].length;
-      const run = end === part.byteOffset + part.length ? part : new Uint8Array(buffer, part.byteOffset, end - part.byteOffset);
-      out.set(run, at);
-      at += run.length;
-    }
+    const chunks = sendKept(parts, first, stream, head, last);
+    head = undefined;
     parts.length = 0;
-    if (last) out.set(PRETTY_TAIL, at);
-    return { bytes: out, last };
+    return { chunks, last };
   };
-  if (items.length < STREAM_MIN_ITEMS) return piece(Infinity).bytes;
+  if (items.length < STREAM_MIN_ITEMS) return piece(Infinity).chunks[0] as Uint8Array<ArrayBuffer>;
   return new ReadableStream<Uint8Array>({
     pull(controller) {
-      const { bytes, last } = piece(STREAM_PIECE);
-      controller.enqueue(bytes);
+      const { chunks, last } = piece(STREAM_PIECE);
+      for (const c of chunks) controller.enqueue(c);
       if (last) controller.close();
     },
   });
+}
+
+/** Runs of kept items at least this long are sent as views of the buffer that holds them (a stream's pieces). */
+const VIEW_MIN = 16 * 1024;
+
+/**
+ * The bytes of a pretty list's piece: `head` (if any), then each of `parts` (items' pretty bytes, the first
+ * of them the list's item `first`) after its separator, then the list's tail if `last`. Kept items that
+ * follow each other in one batch's buffer (its separators between them) are one run of it. Outside a stream
+ * everything is copied into one buffer. In a stream, a run of at least VIEW_MIN bytes whose buffer holds the
+ * run's separator right before it goes out as a view of that buffer, as the batch's first list sent it:
+ * a later list of items kept in order copies nothing. What lies between such runs is copied into buffers of
+ * its own. The views are the kept bytes themselves: our hosts only read a body's chunks, and one whose
+ * buffer a reader detached reads as not kept the next time (keptPretty).
+ */
+function sendKept(parts: readonly Uint8Array[], first: number, stream: boolean, head: Uint8Array | undefined, last: boolean): Uint8Array[] {
+  const chunks: Uint8Array[] = [];
+  // what is to be copied before the next view (or the end): segments and their length
+  const copies: Uint8Array[] = [];
+  let size = 0;
+  const copy = (b: Uint8Array): void => {
+    copies.push(b);
+    size += b.length;
+  };
+  const flush = (): void => {
+    if (size === 0) return;
+    const out = new Uint8Array(size);
+    let at = 0;
+    for (const b of copies) {
+      out.set(b, at);
+      at += b.length;
+    }
+    chunks.push(out);
+    copies.length = 0;
+    size = 0;
+  };
+  if (head) copy(head);
+  for (let k = 0; k < parts.length; ) {
+    const sep = first + k === 0 ? PRETTY_ITEM_START : PRETTY_ITEM_NEXT;
+    const part = parts[k++];
+    const buffer = part.buffer;
+    const start = part.byteOffset;
+    let end = start + part.length;
+    while (k < parts.length && parts[k].byteOffset === end + PRETTY_ITEM_NEXT.length && parts[k].buffer === buffer) end = parts[k].byteOffset + parts[k++].length;
+    if (stream && end - start >= VIEW_MIN && precededBy(part, sep)) {
+      flush();
+      chunks.push(new Uint8Array(buffer, start - sep.length, end - start + sep.length));
+      continue;
+    }
+    copy(sep);
+    copy(end === start + part.length ? part : new Uint8Array(buffer, start, end - start));
+  }
+  if (last) copy(PRETTY_TAIL);
+  flush();
+  return chunks;
+}
+
+/**
+ * Whether `view`'s buffer holds `sep` right before it. Kept pretty bytes are views of a batch's buffer
+ * (prettyItemBatch), where each item follows its separator: `,\n    `, or before a stream batch's first item
+ * its lead (the same, or `\n    ` for the list's first item, which is the end of the other), or buffers of
+ * their own. So an item with at least `sep.length` bytes before it in its buffer has `sep` there.
+ */
+function precededBy(view: Uint8Array, sep: Uint8Array): boolean {
+  return view.byteOffset >= sep.length;
 }
 
 /** Writes the list JSON item by item into one buffer, without copying the cached objects. */
