@@ -77,7 +77,7 @@ function variants(obj: KubeObject, seed: number): KubeObject[] {
     managedFields: [],
     extra: 'x',
   };
-  const full: KubeObject = { kind: 'K', apiVersion: 'v1', ...obj, metadata: meta, status: { s: 1 } };
+  const full: KubeObject = { kind: 'K', apiVersion: 'v1', ...obj, metadata: meta as KubeObject['metadata'], status: { s: 1 } };
   const inLayout = Object.fromEntries(layout(full).map(([k, v]) => [k, k === 'metadata' ? Object.fromEntries(v as [string, unknown][]) : v])) as KubeObject;
   const out: KubeObject[] = [inLayout, { ...inLayout }];
   for (let i = 0; i < 6; i++) {
