@@ -965,6 +965,35 @@ describe('get body', () => {
     expect(pretty.text).toBe(JSON.stringify(first.body, null, 2) + '\n');
   });
 
+  it('of an object read again is the bytes kept for it: the same bytes, a new object\'s after a write, made again when a reader detached them', async () => {
+    await create('k1', { app: 'x' });
+    const body = async (): Promise<Uint8Array> => {
+      const res = await c.server.serve(engineRequest('GET', `http://127.0.0.1${CM}/k1`, []));
+      expect(res.status).toBe(200);
+      return res.body as Uint8Array;
+    };
+    const text = (b: Uint8Array) => new TextDecoder().decode(b);
+    const first = await body();
+    const second = await body();
+    const third = await body();
+    expect(text(second)).toBe(text(first));
+    // from the second read on, one body kept with the stored object and answered as it is
+    expect(third).toBe(second);
+    expect(JSON.parse(text(third)).metadata.name).toBe('k1');
+    // a write stores a new object: its body, not the old one's
+    expect((await c.req('PUT', `${CM}/k1`, { ...JSON.parse(text(third)), data: { a: '2' } })).status).toBe(200);
+    const written = [await body(), await body(), await body()];
+    for (const b of written) expect(JSON.parse(text(b)).data).toEqual({ a: '2' });
+    const expected = text(written[0]);
+    expect(text(written[2])).toBe(expected);
+    // a reader that transfers the body's buffer away leaves the kept body empty: the next get makes it again
+    structuredClone(written[2].buffer, { transfer: [written[2].buffer] });
+    expect(written[2].byteLength).toBe(0);
+    expect(text(await body())).toBe(expected);
+    expect(text(await body())).toBe(expected);
+    expect((await c.req('GET', `${CM}/k1`)).body.data).toEqual({ a: '2' });
+  });
+
   it('of a custom resource in the stored and another served version', async () => {
     const crd = {
       apiVersion: 'apiextensions.k8s.io/v1',
@@ -983,7 +1012,8 @@ describe('get body', () => {
     expect((await c.req('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status).toBe(201);
     const G = '/apis/example.com/v1/namespaces/default/gadgets';
     expect((await c.req('POST', G, { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'g' }, spec: { size: 1 } })).status).toBe(201);
-    for (const path of [`${G}/g`, '/apis/example.com/v1beta1/namespaces/default/gadgets/g']) {
+    // each version in turn, again and again: a body kept for one version is never the other's
+    for (const path of [`${G}/g`, '/apis/example.com/v1beta1/namespaces/default/gadgets/g', `${G}/g`, `${G}/g`, '/apis/example.com/v1beta1/namespaces/default/gadgets/g', '/apis/example.com/v1beta1/namespaces/default/gadgets/g', `${G}/g`]) {
       const version = path.includes('v1beta1') ? 'example.com/v1beta1' : 'example.com/v1';
       const r = await c.req('GET', path);
       expect(r.status).toBe(200);

@@ -667,29 +667,49 @@ function objectHead(kind: string, gv: string): Uint8Array {
 }
 
 /**
+ * The get body made for a stored object read more than once, with its item key (which fixes the kind and
+ * version the body leads with: objects served in several versions have one key per version):
+ * a get of the same object answers the same bytes again instead of allocating and copying them (an
+ * ArrayBuffer of a few hundred bytes costs more to allocate than everything else a get does to its body).
+ * Kept from an object's second serialization on (its item bytes were kept already): the one read of an
+ * object just written (a client's get before its next put, a controller's read) keeps nothing more.
+ */
+const objectBodies = new WeakMap<object, { key: string; body: Uint8Array<ArrayBuffer> }>();
+
+/**
  * The JSON body of a get (compact, with its trailing newline) from the same per-object cache as list items:
  * the bytes of `presentShallow(def, o)` serialized. A built-in kind's list item lacks kind and apiVersion,
- * which lead the object here, so they are written before the item's fields.
+ * which lead the object here, so they are written before the item's fields. Kept with an object read again
+ * (objectBodies); like every kept serialization these bytes are only read by the hosts, and a kept body whose
+ * buffer a reader detached (it reads as empty: no body is) is made again.
  */
 export function objectJsonBytes(def: ResourceDefinition, o: KubeObject, gv = groupVersion(def)): Uint8Array<ArrayBuffer> {
+  const key = itemCacheKey(def, gv);
+  const again = itemJsonCache.get(o)?.has(key) === true;
+  if (again) {
+    const kept = objectBodies.get(o);
+    if (kept && kept.key === key && kept.body.byteLength > 0) return kept.body;
+  }
   const item = itemBytes(def, o, gv);
-  if (isCustom(def)) {
-    const out = new Uint8Array(item.byteLength + 1);
+  const head = isCustom(def) ? undefined : objectHead(def.kind, gv);
+  let out: Uint8Array<ArrayBuffer>;
+  if (!head) {
+    out = new Uint8Array(item.byteLength + 1);
     out.set(item);
     out[item.byteLength] = 0x0a;
-    return out;
+  } else {
+    // the item is `{}` or `{"field":...}`: its fields follow the head after a comma
+    const empty = item.byteLength <= 2;
+    out = new Uint8Array(head.byteLength + (empty ? OBJECT_END.byteLength : item.byteLength + 1));
+    out.set(head);
+    if (empty) out.set(OBJECT_END, head.byteLength);
+    else {
+      out[head.byteLength] = 0x2c;
+      out.set(item.subarray(1), head.byteLength + 1);
+      out[out.byteLength - 1] = 0x0a;
+    }
   }
-  const head = objectHead(def.kind, gv);
-  // the item is `{}` or `{"field":...}`: its fields follow the head after a comma
-  const empty = item.byteLength <= 2;
-  const out = new Uint8Array(head.byteLength + (empty ? OBJECT_END.byteLength : item.byteLength + 1));
-  out.set(head);
-  if (empty) out.set(OBJECT_END, head.byteLength);
-  else {
-    out[head.byteLength] = 0x2c;
-    out.set(item.subarray(1), head.byteLength + 1);
-    out[out.byteLength - 1] = 0x0a;
-  }
+  if (again) objectBodies.set(o, { key, body: out });
   return out;
 }
 
