@@ -4,7 +4,7 @@ import type { JsonObject, JsonValue } from '../object.js';
 import { addedOrModified, compare } from '../typed/ops.js';
 import { DEDUCED } from '../typed/schema.js';
 import { objectTypeFor } from './index.js';
-import { objects } from './testing/generated.js';
+import { builtinKinds, objects } from './testing/generated.js';
 
 // A write with no manager before it records compare(empty object, object)'s added ∪ modified paths;
 // addedOrModified builds that set in one walk. It must give compare's set exactly: here over objects of every
@@ -21,8 +21,7 @@ function expected(root: Parameters<typeof compare>[0], lhs: JsonValue, rhs: Json
   return c.added.union(c.modified);
 }
 
-const kinds = new Map<string, string>();
-for (const r of builtins.resources) if (!kinds.has(r.definition)) kinds.set(r.definition, r.kind);
+const kinds = builtinKinds();
 
 describe("addedOrModified gives compare's added and modified paths", () => {
   test('the catalog has its kinds', () => expect(kinds.size).toBeGreaterThan(50));

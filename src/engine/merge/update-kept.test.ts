@@ -5,7 +5,7 @@ import { FieldSet } from '../fieldpath/set.js';
 import type { Path } from '../fieldpath/element.js';
 import { compare } from '../typed/ops.js';
 import { objectTypeFor, updateManagedFields, type ObjectType } from './index.js';
-import { objects } from './testing/generated.js';
+import { builtinKinds, objects } from './testing/generated.js';
 
 // An Update by a manager that already owns what it changes leaves that manager's set as it was: the set it
 // came in with is then kept (the same object), so its fieldsV1 encoding is made once and shared from write
@@ -16,8 +16,7 @@ import { objects } from './testing/generated.js';
 // of a label the writer owns, and of nothing at all.
 
 const defs = builtins.definitions;
-const kinds = new Map<string, string>();
-for (const r of builtins.resources) if (!kinds.has(r.definition)) kinds.set(r.definition, r.kind);
+const kinds = builtinKinds();
 
 const STATUS = FieldSet.of([{ field: 'status' }]);
 const STRIP = FieldSet.of(

@@ -1,7 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { builtins } from '../resources/generated/builtins.js';
 import type { KubeObject } from '../object.js';
-import { objects } from '../merge/testing/generated.js';
+import { builtinKinds, objects, rng } from '../merge/testing/generated.js';
 import { normalizeLayout } from './store.js';
 
 // normalizeLayout writes an object in the real server's JSON layout: kind, apiVersion, metadata first, status
@@ -36,15 +35,6 @@ function layout(obj: Record<string, unknown>): [string, unknown][] {
 
 function pairs(obj: KubeObject): [string, unknown][] {
   return Object.keys(obj).map((k) => [k, k === 'metadata' ? Object.keys(obj.metadata!).map((f) => [f, (obj.metadata as Record<string, unknown>)[f]]) : obj[k]]);
-}
-
-/** A small deterministic generator (the same objects every run). */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s ^ (s >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0;
-    return (s >>> 0) / 4294967296;
-  };
 }
 
 function shuffled<T>(xs: T[], r: () => number): T[] {
@@ -99,8 +89,7 @@ function variants(obj: KubeObject, seed: number): KubeObject[] {
   return out;
 }
 
-const kinds = new Map<string, string>();
-for (const res of builtins.resources) if (!kinds.has(res.definition)) kinds.set(res.definition, res.kind);
+const kinds = builtinKinds();
 
 describe('normalizeLayout gives the real JSON layout', () => {
   test('the catalog has its kinds', () => expect(kinds.size).toBeGreaterThan(50));

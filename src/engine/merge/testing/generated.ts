@@ -9,7 +9,7 @@ import { ext, resolve, type Schema } from '../../schema/types.js';
 const defs = builtins.definitions;
 
 /** A small deterministic generator (no Math.random: the same objects every run). */
-function rng(seed: number): () => number {
+export function rng(seed: number): () => number {
   let s = seed >>> 0;
   return () => {
     s = (Math.imul(s ^ (s >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0;
@@ -103,3 +103,9 @@ export function objects(definition: string, seeds: number): JsonObject[] {
   return out;
 }
 
+/** Every built-in kind's schema definition, once each, with its kind (tests over the whole catalog). */
+export function builtinKinds(): Map<string, string> {
+  const kinds = new Map<string, string>();
+  for (const r of builtins.resources) if (!kinds.has(r.definition)) kinds.set(r.definition, r.kind);
+  return kinds;
+}
