@@ -6,8 +6,8 @@ import { StatusError, badRequest, notAcceptable } from '../../errors.js';
 import { notFound } from '../../errors.js';
 import type { Scope } from '../scope.js';
 import { parseIncludeObject, toTable } from '../table.js';
-import { bodyResponse, jsonBytesResponse } from '../negotiation/encode.js';
-import { TOO_LARGE_RV_WAIT_MS, goTypeName, objectJsonBytes, presentShallow, revisionSyntaxError, waitForRevision } from './list.js';
+import { bodyResponse, jsonBodyResponse } from '../negotiation/encode.js';
+import { TOO_LARGE_RV_WAIT_MS, goTypeName, objectJsonBody, presentShallow, revisionSyntaxError, waitForRevision } from './list.js';
 import type { EngineResponse } from '../wire.js';
 
 /** A malformed resourceVersion on get reaches the client as the storage layer's raw error: a 500 without reason. */
@@ -32,7 +32,7 @@ export async function handleGet(scope: Scope): Promise<EngineResponse> {
     // compact JSON: the object's serialization kept with the stored object (as list items are), the
     // presented object made only if the audit layer asks for it
     const stored = item.object;
-    return jsonBytesResponse(objectJsonBytes(def, stored), neg.contentType, () => presentShallow(def, stored));
+    return jsonBodyResponse(objectJsonBody(def, stored), neg.contentType, () => presentShallow(def, stored));
   }
   const obj = presentShallow(def, item.object);
   if (neg.as === 'Table') {

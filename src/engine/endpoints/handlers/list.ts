@@ -540,7 +540,12 @@ function itemBytes(def: ResourceDefinition, o: KubeObject, gv: string): Uint8Arr
   const hit = m?.get(key);
   if (hit) return hit;
   let text: string;
-  if (handOver.object === o && handOver.key === key) {
+  const read = keptGets.get(o);
+  if (read !== undefined && read.key === key && read.text !== undefined) {
+    // a get's kept text becomes these bytes (one copy of the item kept, not two)
+    text = read.text;
+    read.text = undefined;
+  } else if (handOver.object === o && handOver.key === key) {
     text = handOver.item;
     handOver.object = undefined;
     handOver.item = '';
@@ -662,76 +667,111 @@ const objectHeads = new Map<string, Uint8Array>();
 function objectHead(kind: string, gv: string): Uint8Array {
   const key = `${kind} ${gv}`;
   let head = objectHeads.get(key);
-  if (!head) objectHeads.set(key, (head = utf8.encode(goJsonText(`{"kind":${JSON.stringify(kind)},"apiVersion":${JSON.stringify(gv)}`))));
+  if (!head) objectHeads.set(key, (head = utf8.encode(objectHeadText(kind, gv))));
   return head;
-}
-
-/**
- * The get body made for a stored object read more than once, with its item key (which fixes the kind and
- * version the body leads with: objects served in several versions have one key per version):
- * a get of the same object answers the same bytes again instead of allocating and copying them (an
- * ArrayBuffer of a few hundred bytes costs more to allocate than everything else a get does to its body).
- * Kept from an object's second serialization on (its item bytes were kept already): the one read of an
- * object just written (a client's get before its next put, a controller's read) keeps nothing more.
- */
-const objectBodies = new WeakMap<object, { key: string; body: Uint8Array<ArrayBuffer> }>();
-
-/**
- * The JSON body of a get (compact, with its trailing newline) from the same per-object cache as list items:
- * the bytes of `presentShallow(def, o)` serialized. A built-in kind's list item lacks kind and apiVersion,
- * which lead the object here, so they are written before the item's fields. Kept with an object read again
- * (objectBodies); like every kept serialization these bytes are only read by the hosts, and a kept body whose
- * buffer a reader detached (it reads as empty: no body is) is made again.
- */
-export function objectJsonBytes(def: ResourceDefinition, o: KubeObject, gv = groupVersion(def)): Uint8Array<ArrayBuffer> {
-  const key = itemCacheKey(def, gv);
-  const again = itemJsonCache.get(o)?.has(key) === true;
-  if (again) {
-    const kept = objectBodies.get(o);
-    if (kept && kept.key === key && kept.body.byteLength > 0) return kept.body;
-  }
-  const item = itemBytes(def, o, gv);
-  const head = isCustom(def) ? undefined : objectHead(def.kind, gv);
-  let out: Uint8Array<ArrayBuffer>;
-  if (!head) {
-    out = new Uint8Array(item.byteLength + 1);
-    out.set(item);
-    out[item.byteLength] = 0x0a;
-  } else {
-    // the item is `{}` or `{"field":...}`: its fields follow the head after a comma
-    const empty = item.byteLength <= 2;
-    out = new Uint8Array(head.byteLength + (empty ? OBJECT_END.byteLength : item.byteLength + 1));
-    out.set(head);
-    if (empty) out.set(OBJECT_END, head.byteLength);
-    else {
-      out[head.byteLength] = 0x2c;
-      out.set(item.subarray(1), head.byteLength + 1);
-      out[out.byteLength - 1] = 0x0a;
-    }
-  }
-  if (again) objectBodies.set(o, { key, body: out });
-  return out;
 }
 
 /** `{"kind":...,"apiVersion":...` of a get body as text, made once per kind and group/version. */
 const objectHeadTexts = new Map<string, string>();
 
+function objectHeadText(kind: string, gv: string): string {
+  const key = `${kind} ${gv}`;
+  let head = objectHeadTexts.get(key);
+  if (head === undefined) objectHeadTexts.set(key, (head = goJsonText(`{"kind":${JSON.stringify(kind)},"apiVersion":${JSON.stringify(gv)}`)));
+  return head;
+}
+
 /**
- * The body objectJsonBytes writes, as text, for an answer that is not kept (a write's): the bytes when the
- * object's are already made, else the serialization as a string, which the hosts encode as they send it
- * (no encoding to bytes, no copy into a buffer beside the head).
+ * What gets keep with a stored object, for one item key (which fixes the kind and version a body leads with:
+ * objects served in several versions have one key per version): the item's text from the first read, the
+ * body's bytes from the second. The first read of an object answers text (the hosts encode it as they send
+ * it, as they do a write's answer), so the one read of an object just written (a client's get before its
+ * next put, a controller's read) neither encodes bytes nor copies them beside the head. A second read makes
+ * the body's bytes from that text, keeps them and answers them again and again (an ArrayBuffer of a few
+ * hundred bytes costs more to allocate than everything else a get does to its body). A list that needs the
+ * item's bytes takes the kept text for them (itemBytes), so the item is kept once, as text or as bytes.
+ */
+interface KeptGet {
+  key: string;
+  text: string | undefined;
+  body: Uint8Array<ArrayBuffer> | undefined;
+}
+const keptGets = new WeakMap<object, KeptGet>();
+
+/**
+ * The JSON body of a get (compact, with its trailing newline): the serialization of `presentShallow(def, o)`,
+ * from the same per-object cache as list items. A built-in kind's list item lacks kind and apiVersion, which
+ * lead the object here, so they are written before the item's fields. Text on an object's first read, bytes
+ * kept with it from its second (keptGets). Like every kept serialization these bytes are only read by the
+ * hosts; a kept body whose buffer a reader detached (it reads as empty: no body is) is made again.
+ */
+export function objectJsonBody(def: ResourceDefinition, o: KubeObject, gv = groupVersion(def)): string | Uint8Array<ArrayBuffer> {
+  const key = itemCacheKey(def, gv);
+  const kept = keptGets.get(o);
+  if (kept !== undefined) {
+    if (kept.key !== key) return bodyOfItem(def, itemBytes(def, o, gv), gv);
+    if (kept.body !== undefined && kept.body.byteLength > 0) return kept.body;
+    return (kept.body = kept.text !== undefined ? (utf8.encode(bodyOfText(def, kept.text, gv)) as Uint8Array<ArrayBuffer>) : bodyOfItem(def, itemBytes(def, o, gv), gv));
+  }
+  const item = itemJsonCache.get(o)?.get(key);
+  if (item !== undefined) {
+    // bytes a list made: a body made from them, kept for the reads after this one
+    const body = bodyOfItem(def, item, gv);
+    keptGets.set(o, { key, text: undefined, body });
+    return body;
+  }
+  let text: string;
+  if (handOver.object === o && handOver.key === key) {
+    text = handOver.item;
+    handOver.object = undefined;
+    handOver.item = '';
+  } else text = goJsonText(JSON.stringify(listItem(def, o, gv)));
+  keptGets.set(o, { key, text, body: undefined });
+  return bodyOfText(def, text, gv);
+}
+
+/** A get body's bytes from the item's bytes: the head, then the item's fields. */
+function bodyOfItem(def: ResourceDefinition, item: Uint8Array, gv: string): Uint8Array<ArrayBuffer> {
+  if (isCustom(def)) {
+    const out = new Uint8Array(item.byteLength + 1);
+    out.set(item);
+    out[item.byteLength] = 0x0a;
+    return out;
+  }
+  const head = objectHead(def.kind, gv);
+  // the item is `{}` or `{"field":...}`: its fields follow the head after a comma
+  const empty = item.byteLength <= 2;
+  const out = new Uint8Array(head.byteLength + (empty ? OBJECT_END.byteLength : item.byteLength + 1));
+  out.set(head);
+  if (empty) out.set(OBJECT_END, head.byteLength);
+  else {
+    out[head.byteLength] = 0x2c;
+    out.set(item.subarray(1), head.byteLength + 1);
+    out[out.byteLength - 1] = 0x0a;
+  }
+  return out;
+}
+
+/** A get body as text from the item's text. */
+function bodyOfText(def: ResourceDefinition, item: string, gv: string): string {
+  if (isCustom(def)) return item + '\n';
+  const head = objectHeadText(def.kind, gv);
+  return item.length <= 2 ? head + '}\n' : head + ',' + item.slice(1) + '\n';
+}
+
+/**
+ * The body a get would answer, for an answer that is not kept (a write's): the get's when the object's
+ * serialization is kept already, else the serialization as text, which the hosts encode as they send it (no
+ * encoding to bytes, no copy into a buffer beside the head), handed over to the next read of the object.
  */
 export function objectJsonText(def: ResourceDefinition, o: KubeObject, gv = groupVersion(def)): string | Uint8Array<ArrayBuffer> {
-  if (itemJsonCache.get(o)?.has(itemCacheKey(def, gv))) return objectJsonBytes(def, o, gv);
+  const key = itemCacheKey(def, gv);
+  if (keptGets.get(o)?.key === key || itemJsonCache.get(o)?.has(key)) return objectJsonBody(def, o, gv);
   const item = goJsonText(JSON.stringify(listItem(def, o, gv)));
   handOver.object = o;
-  handOver.key = itemCacheKey(def, gv);
+  handOver.key = key;
   handOver.item = item;
-  if (isCustom(def)) return item + '\n';
-  const key = `${def.kind} ${gv}`;
-  let head = objectHeadTexts.get(key);
-  if (head === undefined) objectHeadTexts.set(key, (head = goJsonText(`{"kind":${JSON.stringify(def.kind)},"apiVersion":${JSON.stringify(gv)}`)));
-  return item.length <= 2 ? head + '}\n' : head + ',' + item.slice(1) + '\n';
+  return bodyOfText(def, item, gv);
 }
 
 /** Lists of at least this many items are streamed in pieces of about STREAM_PIECE bytes. */

@@ -137,9 +137,9 @@ export function encodeCbor(value: unknown): Uint8Array<ArrayBuffer> {
   return w.result();
 }
 
-/** A body already serialized as JSON (200), with the object it was written from for the audit layer. */
-export function jsonBytesResponse(bytes: Uint8Array<ArrayBuffer>, contentType: string, object: () => unknown): EngineResponse {
-  return noteResponseObject(new EngineResponse(bytes, { status: 200, headers: [['Cache-Control', 'no-cache, private'], ['Content-Type', contentType]] }), object);
+/** A body already serialized as JSON, as bytes or text (200), with the object it was written from for the audit layer. */
+export function jsonBodyResponse(body: Uint8Array<ArrayBuffer> | string, contentType: string, object: () => unknown): EngineResponse {
+  return noteResponseObject(new EngineResponse(body, { status: 200, headers: [['Cache-Control', 'no-cache, private'], ['Content-Type', contentType]] }), object);
 }
 
 /** One body in the negotiated format (200 unless given). */
