@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { SortedKeys, lowerBound } from './sorted-keys.js';
+import { SortedEntries, SortedKeys } from './sorted-keys.js';
+
+/** The first index of sorted `a` whose value is not below `x`, by a plain walk (the reference for the blocks). */
+function lowerBound(a: readonly string[], x: string): number {
+  const i = a.findIndex((v) => v >= x);
+  return i < 0 ? a.length : i;
+}
 
 /** A small deterministic generator (the tests' own: the engine takes no randomness). */
 function lcg(seed: number) {
@@ -62,5 +68,44 @@ describe('SortedKeys', () => {
     expect(again.size).toBe(2000);
     expect(again.add('k00000a')).toBe(true);
     expect(again.toArray()).toEqual([...all.slice(0, 1), 'k00000a', ...all.slice(1)]);
+  });
+
+  it('entries that hold their key: a range by rank hands out exactly the entries whose keys lie in it, in order, and stops when told', () => {
+    const rand = lcg(11);
+    const entries = new SortedEntries<{ key: string; n: number }>((e) => e.key);
+    const ref = new Map<string, { key: string; n: number }>();
+    for (let step = 0; step < 12_000; step++) {
+      const key = `/g/r/ns-${Math.floor(rand() * 4)}/${Math.floor(rand() * 2500).toString(36)}`;
+      if (rand() < 0.7) {
+        const entry = { key, n: step };
+        expect(entries.add(entry)).toBe(!ref.has(key));
+        if (!ref.has(key)) ref.set(key, entry);
+      } else {
+        expect(entries.delete(key)).toBe(ref.delete(key));
+      }
+      if (step % 1009 === 0 || step === 11_999) {
+        const sorted = [...ref.keys()].sort();
+        expect(entries.size).toBe(sorted.length);
+        expect(entries.toArray().map((e) => e.key)).toEqual(sorted);
+        // every namespace's range, one from a key inside it, the whole index, and an empty range
+        for (const [start, end] of [
+          [`/g/r/ns-${step % 4}/`, `/g/r/ns-${step % 4}0`],
+          [`/g/r/ns-1/${(step % 2500).toString(36)}`, '/g/r/ns-10'],
+          ['', undefined],
+          ['/g/r/ns-2/', '/g/r/ns-2/'],
+        ] as const) {
+          const got: { key: string; n: number }[] = [];
+          entries.scanRange(start, end, (e) => got.push(e) > 0);
+          const want = sorted.filter((k) => k >= start && (end === undefined || k < end)).map((k) => ref.get(k)!);
+          expect(got).toEqual(want);
+          // the entries themselves, not copies
+          for (let i = 0; i < got.length; i++) expect(got[i]).toBe(want[i]);
+        }
+        // a visitor that stops after three entries gets three
+        let seen = 0;
+        entries.scanRange('', undefined, () => ++seen < 3);
+        expect(seen).toBe(Math.min(3, sorted.length));
+      }
+    }
   });
 });
