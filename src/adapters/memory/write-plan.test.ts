@@ -30,9 +30,18 @@ describe('stamp', () => {
     expect(stamp({ kind: 'X' }, 3)).toEqual({ kind: 'X', metadata: { resourceVersion: '3' } });
     expect(() => stamp(null as never, 1)).toThrow('storage: the object of a put must be a JSON object');
     expect(stamp({ kind: 'X', metadata: 'bad' } as never, 4)).toEqual({ kind: 'X', metadata: { resourceVersion: '4' } });
-    // key order as a JSON round trip plus the stamp: resourceVersion stays where it was, or comes last
+    // key order as a JSON round trip plus the stamp: resourceVersion stays where it was (a key with an undefined
+    // value included); a new one goes where ObjectMeta's order puts it, after name, generateName, namespace,
+    // selfLink and uid, before the first other field, or last
     expect(JSON.stringify(stamp({ metadata: { resourceVersion: '1', name: 'a' }, kind: 'K' }, 2))).toBe('{"metadata":{"resourceVersion":"2","name":"a"},"kind":"K"}');
-    expect(JSON.stringify(stamp({ metadata: { name: 'a', resourceVersion: undefined } }, 2))).toBe('{"metadata":{"name":"a","resourceVersion":"2"}}');
+    expect(JSON.stringify(stamp({ metadata: { name: 'a', labels: {}, resourceVersion: undefined } }, 2))).toBe('{"metadata":{"name":"a","labels":{},"resourceVersion":"2"}}');
+    expect(JSON.stringify(stamp({ metadata: { name: 'a', namespace: 'n', uid: 'u', creationTimestamp: 't', labels: { x: 'y' }, managedFields: [] } }, 5))).toBe(
+      '{"metadata":{"name":"a","namespace":"n","uid":"u","resourceVersion":"5","creationTimestamp":"t","labels":{"x":"y"},"managedFields":[]}}',
+    );
+    expect(JSON.stringify(stamp({ metadata: { generateName: 'g-', selfLink: 's', generation: 1 } }, 6))).toBe('{"metadata":{"generateName":"g-","selfLink":"s","resourceVersion":"6","generation":1}}');
+    expect(JSON.stringify(stamp({ metadata: { labels: { x: 'y' }, name: 'a' } }, 7))).toBe('{"metadata":{"resourceVersion":"7","labels":{"x":"y"},"name":"a"}}');
+    expect(JSON.stringify(stamp({ metadata: { name: 'a', uid: 'u' } }, 8))).toBe('{"metadata":{"name":"a","uid":"u","resourceVersion":"8"}}');
+    expect(JSON.stringify(stamp({ metadata: { name: 'a', generation: undefined, uid: 'u' } }, 9))).toBe('{"metadata":{"name":"a","uid":"u","resourceVersion":"9"}}');
     const s = stamp(obj, 12);
     expect(Object.isFrozen(s) && Object.isFrozen(s.metadata)).toBe(true);
   });

@@ -146,10 +146,19 @@ export function restamp(stored: KubeObject, revision: number): KubeObject {
   return Object.freeze(out) as KubeObject;
 }
 
+/** ObjectMeta's fields that come before resourceVersion in its serialization order (the Go struct's). */
+const BEFORE_RESOURCE_VERSION = new Set(['name', 'generateName', 'namespace', 'selfLink', 'uid']);
+
+/**
+ * The metadata, copied, with resourceVersion = rv: in the place of the one it had, else where ObjectMeta's
+ * order puts it (before the first field that follows it there), so that an object as a create stores it is
+ * already in the order it is served in and its first serialization makes no reordered copy of its metadata.
+ */
 function stampedMeta(meta: unknown, rv: string, copy: (v: unknown) => unknown): Readonly<Record<string, unknown>> {
   if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) return Object.freeze({ resourceVersion: rv });
   const out: Record<string, unknown> = {};
   const src = meta as Record<string, unknown>;
+  const placed = Object.hasOwn(src, 'resourceVersion');
   let seen = false;
   for (const k in src) {
     if (k === 'resourceVersion') {
@@ -159,6 +168,10 @@ function stampedMeta(meta: unknown, rv: string, copy: (v: unknown) => unknown): 
     }
     const v = src[k];
     if (v === undefined) continue;
+    if (!seen && !placed && !BEFORE_RESOURCE_VERSION.has(k)) {
+      seen = true;
+      out.resourceVersion = rv;
+    }
     setOwn(out, k, copy(v));
   }
   if (!seen) out.resourceVersion = rv;

@@ -5,7 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { builtinResources } from '../../resources/index.js';
 import { deepFreeze, type KubeObject } from '../../object.js';
 import type { ResourceDefinition } from '../../registry/types.js';
-import { objectJsonBody, objectJsonText } from './list.js';
+import { objectJsonBody, objectJsonText, orderedMeta } from './list.js';
+import { createMemoryStorage } from '../../../adapters/memory/memory-storage.js';
+import { testClient } from '../../testing/harness.js';
 
 const text = (v: string | Uint8Array) => (typeof v === 'string' ? v : new TextDecoder().decode(v));
 const cmDef = builtinResources.find((d) => d.kind === 'ConfigMap' && !d.group)!;
@@ -35,5 +37,29 @@ describe('the hand-over of a write answer to the next read', () => {
     expect(text(objectJsonText(widget, w, 'x.example.com/v1'))).toContain('"apiVersion":"x.example.com/v1"');
     expect(text(objectJsonBody(widget, w, 'x.example.com/v2'))).toContain('"apiVersion":"x.example.com/v2"');
     expect(text(objectJsonBody(widget, w, 'x.example.com/v1'))).toContain('"apiVersion":"x.example.com/v1"');
+  });
+});
+
+describe('objects as writes store them', () => {
+  // the storage puts a new resourceVersion where ObjectMeta's order has it (write-plan.ts): an object a
+  // create stores is already in the order it is served in, so its first serialization copies no metadata
+  it('have their metadata in serialization order: created, generated, updated, patched and applied', async () => {
+    const c = await testClient(createMemoryStorage());
+    const CM = '/api/v1/namespaces/default/configmaps';
+    expect((await c.req('POST', CM, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', labels: { x: 'y' }, annotations: { n: 'o' } }, data: { k: 'v' } })).status).toBe(201);
+    expect((await c.req('POST', CM, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { generateName: 'g-', finalizers: ['example.com/f'] } })).status).toBe(201);
+    expect((await c.req('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'n1' } })).status).toBe(201);
+    const a = (await c.req('GET', `${CM}/a`)).body;
+    expect((await c.req('PUT', `${CM}/a`, { ...a, data: { k: 'w' } })).status).toBe(200);
+    expect((await c.req('PATCH', `${CM}/a`, { metadata: { labels: { p: 'q' } } }, { 'Content-Type': 'application/merge-patch+json' })).status).toBe(200);
+    expect((await c.req('PATCH', `${CM}/b?fieldManager=m`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'b' }, data: { k: 'v' } }, { 'Content-Type': 'application/apply-patch+yaml' })).status).toBe(201);
+    const state = c.server.engine.store.state;
+    const stored = [...state.list('/core/configmaps/'), ...state.list('/core/namespaces/')];
+    expect(stored.length).toBeGreaterThanOrEqual(5);
+    for (const item of stored) {
+      const meta = item.object.metadata!;
+      expect(Object.keys(meta)).toContain('resourceVersion');
+      expect(orderedMeta(meta), item.key).toBe(meta);
+    }
   });
 });
