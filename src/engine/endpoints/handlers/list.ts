@@ -545,15 +545,20 @@ function itemBytes(def: ResourceDefinition, o: KubeObject, gv: string): Uint8Arr
     // a get's kept text becomes these bytes (one copy of the item kept, not two)
     text = read.text;
     read.text = undefined;
-  } else if (handOver.object === o && handOver.key === key) {
-    text = handOver.item;
-    handOver.object = undefined;
-    handOver.item = '';
-  } else text = goJsonText(JSON.stringify(listItem(def, o, gv)));
+  } else text = handedOverOrSerialized(def, o, gv, key);
   const bytes = utf8.encode(text);
   if (!m) itemJsonCache.set(o, (m = new Map()));
   m.set(key, bytes);
   return bytes;
+}
+
+/** The item's text: the last write answer's when it was this object's under this key (taken once), else serialized. */
+function handedOverOrSerialized(def: ResourceDefinition, o: KubeObject, gv: string, key: string): string {
+  if (handOver.object !== o || handOver.key !== key) return goJsonText(JSON.stringify(listItem(def, o, gv)));
+  const text = handOver.item;
+  handOver.object = undefined;
+  handOver.item = '';
+  return text;
 }
 
 function itemCacheKey(def: ResourceDefinition, gv: string): string {
@@ -720,12 +725,7 @@ export function objectJsonBody(def: ResourceDefinition, o: KubeObject, gv = grou
     keptGets.set(o, { key, text: undefined, body });
     return body;
   }
-  let text: string;
-  if (handOver.object === o && handOver.key === key) {
-    text = handOver.item;
-    handOver.object = undefined;
-    handOver.item = '';
-  } else text = goJsonText(JSON.stringify(listItem(def, o, gv)));
+  const text = handedOverOrSerialized(def, o, gv, key);
   keptGets.set(o, { key, text, body: undefined });
   return bodyOfText(def, text, gv);
 }
