@@ -29,10 +29,12 @@ export function importBundled<T>(entry: string): Promise<T> {
 
 /** A request through an engine's handle(), its body read to the end; a status of 300 or more throws. */
 export function textCaller(api: { handle(r: Request): Promise<Response> }) {
-  return async (method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<string> => {
+  // named, so that bench/steps.ts charges its own time (the body's JSON.stringify, the caller's awaits) to the harness
+  const benchTextCall = async (method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<string> => {
     const r = await api.handle(new Request('http://bench' + path, { method, body: body === undefined ? undefined : JSON.stringify(body), headers: { 'Content-Type': contentType, 'User-Agent': 'bench/1' } }));
     const text = await r.text();
     if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${text.slice(0, 200)}`);
     return text;
   };
+  return benchTextCall;
 }

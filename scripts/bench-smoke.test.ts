@@ -7,6 +7,7 @@ import { abSuite, formatRow, type Entry } from '../bench/ab.js';
 import { growthRows, growthSeries, series } from '../bench/growth.js';
 import { scale, scaleRows } from '../bench/scale.js';
 import { apiTable, celTable, peerMarkdown, RULES } from '../bench/peers.js';
+import { GC, HARNESS, medianResult, OTHER, STEPS, stepsFor, stepsMarkdown, WORKS } from '../bench/steps.js';
 
 describe('bench smoke runs', () => {
   it('growth: every series doubles its work and reports a factor per doubling', async () => {
@@ -136,5 +137,24 @@ describe('bench smoke runs', () => {
     const md = peerMarkdown([table]);
     expect(md).toContain('### API (Namespaces, in-process, memory storage) (ms, p50)');
     expect(md.split('\n').filter((l) => /^\| (create|get|update|merge patch|list) /.test(l) && /\d\.\d\dx/.test(l))).toHaveLength(10);
+  }, 120_000);
+
+  it('steps: a profiled request kind is charged to the named steps, and the table has a row per step', async () => {
+    const runs = [await stepsFor('create-cm', 400), await stepsFor('create-cm', 400)];
+    for (const r of runs) {
+      expect(r.usPerOp).toBeGreaterThan(0);
+      // the shares are of the loop's p50: they add up to it
+      expect([...r.steps.values()].reduce((a, b) => a + b, 0)).toBeCloseTo(r.usPerOp, 3);
+      // STEPS still names the engine's functions: some of the time is charged to one of them
+      const named = [...r.steps].filter(([k]) => k !== OTHER && k !== GC && k !== HARNESS);
+      expect(named.reduce((a, [, v]) => a + v, 0)).toBeGreaterThan(0);
+    }
+    const md = stepsMarkdown([['create-cm', medianResult(runs)], ['get-cm', await stepsFor('get-cm', 400)]]);
+    const lines = md.split('\n');
+    expect(lines[0]).toBe(`| step | ${WORKS['create-cm'].label} | ${WORKS['get-cm'].label} |`);
+    // a row per step (the named ones, other engine code, garbage collection, the harness), then the whole
+    expect(lines).toHaveLength(2 + STEPS.length + 3 + 1);
+    for (const l of lines.slice(2, -1)) expect(l).toMatch(/^\| [^|]+ \| \d+\.\d \(\d+%\) \| \d+\.\d \(\d+%\) \|$/);
+    expect(lines.at(-1)).toMatch(/^\| \*\*whole request \(p50\)\*\* \| \*\*\d+\*\* \| \*\*\d+\*\* \|$/);
   }, 120_000);
 });
